@@ -1,0 +1,397 @@
+"""Tests of the Discord stand-in (tests/fakediscord.py) with a small demo bot.
+
+The demo bot is a real ``commands.Bot``: a ``/demo`` command group in a cog, a
+``DynamicItem`` counter button whose custom_id carries a number, a persistent
+view with a fixed custom_id, an autocomplete option, DMs with a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import List
+
+import discord
+import pytest
+import pytest_asyncio
+from discord import app_commands
+from discord.ext import commands
+
+try:  # tests/ on sys.path (pytest's default rootdir-relative import)
+    from fakediscord import (
+        CB_AUTOCOMPLETE,
+        CB_DEFERRED_MESSAGE,
+        CB_MESSAGE,
+        CB_UPDATE,
+        EPHEMERAL,
+        BotHandlingError,
+        FakeDiscord,
+        HarnessError,
+    )
+except ImportError:  # tests imported as a package
+    from tests.fakediscord import (
+        CB_AUTOCOMPLETE,
+        CB_DEFERRED_MESSAGE,
+        CB_MESSAGE,
+        CB_UPDATE,
+        EPHEMERAL,
+        BotHandlingError,
+        FakeDiscord,
+        HarnessError,
+    )
+
+PNG = b"\x89PNG\r\n\x1a\n-demo-hand-image-"
+TILES = ["1m", "2m", "3m", "1p", "1s", "5m", "5p", "east", "west"]
+
+
+class CounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(?P<n>[0-9]+)"):
+    """A counter whose value lives in the custom_id, so it works after a restart."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"+1 ({n})", style=discord.ButtonStyle.primary,
+                                           custom_id=f"demo:count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        n = self.n + 1
+        await interaction.response.edit_message(content=f"count={n}", view=counter_view(n))
+
+
+def counter_view(n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CounterButton(n))
+    return view
+
+
+class HandView(discord.ui.View):
+    """Persistent view (fixed custom_id, registered with ``bot.add_view``)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="My hand", custom_id="demo:hand")
+    async def hand(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_message("Your hand", ephemeral=True,
+                                                file=discord.File(io.BytesIO(PNG), "hand.png"))
+
+
+class PickView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=600)
+
+    @discord.ui.select(custom_id="demo:pick", options=[discord.SelectOption(label=t, value=t) for t in TILES[:4]])
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(f"picked {select.values[0]}", ephemeral=True)
+
+
+class ReadyView(discord.ui.View):
+    """Persistent view sent in DMs; deferred update then edit of the clicked message."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Ready", custom_id="demo:ready")
+    async def ready(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"{interaction.user.name} is ready", view=None)
+
+
+class DiscardModal(discord.ui.Modal, title="Discard"):
+    tile = discord.ui.TextInput(label="Tile", custom_id="demo:modal:tile")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"discarded {self.tile.value}", ephemeral=True)
+
+
+class Demo(commands.GroupCog, group_name="demo", group_description="Demo commands"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.dm_error_codes: List[int] = []
+        self.pending: List[discord.Interaction] = []
+        self.timer_fired = False
+
+    @app_commands.command(name="hello", description="Say hello")
+    async def hello(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Hello, {interaction.user.name}!", ephemeral=True)
+
+    @app_commands.command(name="post", description="Post a counter and DM the hand")
+    async def post(self, interaction: discord.Interaction, start: app_commands.Range[int, 0, 100] = 0) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.channel.send(f"count={start}", view=counter_view(start))
+        try:
+            await interaction.user.send("Your hand", file=discord.File(io.BytesIO(PNG), "hand.png"))
+        except discord.Forbidden as e:
+            self.dm_error_codes.append(e.code)
+            await interaction.followup.send("I cannot DM you; press the button.", view=HandView(), ephemeral=True)
+            return
+        await interaction.followup.send("Posted.", ephemeral=True)
+
+    @app_commands.command(name="tile", description="Name a tile")
+    async def tile(self, interaction: discord.Interaction, tile: str) -> None:
+        await interaction.response.send_message(f"tile {tile}", view=PickView())
+
+    @tile.autocomplete("tile")
+    async def tile_autocomplete(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=t, value=t) for t in TILES if t.startswith(current)]
+
+    @app_commands.command(name="slow", description="Defer and answer later")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        self.pending.append(interaction)
+        # A turn timer: parked (long sleep), so the harness does not wait for it.
+        asyncio.get_running_loop().create_task(self._timer(60))
+        # Quick background work: the harness waits for it.
+        asyncio.get_running_loop().create_task(self._announce(interaction.channel_id))
+
+    async def _timer(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.timer_fired = True
+
+    async def _announce(self, channel_id: int) -> None:
+        await asyncio.sleep(0.01)
+        await self.bot.get_channel(channel_id).send("someone is thinking")
+
+    @app_commands.command(name="invite", description="Invite a player by DM")
+    async def invite(self, interaction: discord.Interaction, who: discord.User, seats: int = 2) -> None:
+        await who.send(f"{interaction.user.name} invites you to a {seats}-seat table", view=ReadyView())
+        await interaction.response.send_message("Invitation sent.", ephemeral=True)
+
+    @app_commands.command(name="discard", description="Open a modal")
+    async def discard(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(DiscardModal())
+
+    @app_commands.command(name="broken", description="Raises")
+    async def broken(self, interaction: discord.Interaction) -> None:
+        raise RuntimeError("demo failure")
+
+
+class DemoBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(Demo(self))
+        self.add_view(HandView())
+        self.add_view(ReadyView())
+        self.add_dynamic_items(CounterButton)
+
+
+@pytest_asyncio.fixture
+async def fd():
+    harness = FakeDiscord(DemoBot())
+    await harness.start()
+    yield harness
+    await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_ephemeral_hello(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    r = await fd.slash(alice, "demo hello")
+    # One REST call: the interaction callback, type 4 (CHANNEL_MESSAGE_WITH_SOURCE), flags 64.
+    assert [c.key for c in r.calls] == ["POST /interactions/{interaction_id}/{token}/callback"]
+    call = r.calls[0]
+    assert call.via == "webhook" and call.params == {"with_response": "1"}
+    assert call.json["type"] == CB_MESSAGE
+    assert call.json["data"]["content"] == "Hello, alice!"
+    assert call.json["data"]["flags"] == EPHEMERAL
+    assert r.response_type == CB_MESSAGE and r.ephemeral and r.content == "Hello, alice!"
+    assert fd.ephemeral_replies_to(alice) == [r.message]
+    assert fd.messages_in(fd.channel_id) == []  # nothing public
+    bob = fd.user(102, "bob")
+    assert fd.visible_to(bob) == [] and fd.visible_to(alice) == [r.message]
+
+
+@pytest.mark.asyncio
+async def test_post_defer_channel_message_dm_and_followup(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    r = await fd.slash(alice, "demo post", {"start": 3})
+    keys = [c.key for c in r.calls]
+    # defer, public post, open DM channel, DM with file, followup -- in that order.
+    assert keys == [
+        "POST /interactions/{interaction_id}/{token}/callback",
+        "POST /channels/{channel_id}/messages",
+        "POST /users/@me/channels",
+        "POST /channels/{channel_id}/messages",
+        "POST /webhooks/{application_id}/{token}",
+    ]
+    assert r.calls[0].json == {"type": CB_DEFERRED_MESSAGE, "data": {"flags": EPHEMERAL}}
+    assert r.calls[2].json == {"recipient_id": alice.id}
+    public = fd.messages_in(fd.channel_id)
+    assert len(public) == 1 and public[0].content == "count=3"
+    assert public[0].custom_ids == ["demo:count:3"]
+    assert public[0].components[0]["components"][0]["label"] == "+1 (3)"
+    dms = fd.dms_to(alice)
+    assert len(dms) == 1 and dms[0].content == "Your hand"
+    assert [(f.name, f.data) for f in dms[0].attachments] == [("hand.png", PNG)]
+    assert r.calls[3].files[0].name == "hand.png" and r.calls[3].files[0].data == PNG
+    assert dms[0].data["attachments"][0]["content_type"] == "image/png"
+    # The first followup after a thinking defer fills the deferred message.
+    assert r.response_type == CB_DEFERRED_MESSAGE
+    assert r.message.content == "Posted." and r.message.ephemeral and not r.message.loading
+    assert r.followups == []
+    assert fd.last_response(alice) is r.message
+
+
+@pytest.mark.asyncio
+async def test_dynamic_button_edits_message_and_survives_restart(fd: FakeDiscord) -> None:
+    alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+    await fd.slash(alice, "demo post", {"start": 7})
+    msg = fd.messages_in(fd.channel_id)[0]
+    r = await fd.click(bob, msg, "demo:count:7")
+    assert r.response_type == CB_UPDATE
+    assert r.calls[0].json["data"]["content"] == "count=8"
+    assert msg.content == "count=8" and msg.custom_ids == ["demo:count:8"] and msg.edits == 1
+    with pytest.raises(HarnessError):  # the old button is gone from the message
+        await fd.click(bob, msg, "demo:count:7")
+    await fd.restart(DemoBot())
+    r = await fd.click(alice, msg.id, "demo:count:8")
+    assert r.response_type == CB_UPDATE and msg.content == "count=9"
+
+
+@pytest.mark.asyncio
+async def test_closed_dms_give_forbidden_50007(fd: FakeDiscord) -> None:
+    carol = fd.user(103, "carol", dms_open=False)
+    r = await fd.slash(carol, "demo post")
+    dm_calls = [c for c in r.calls if c.status == 403]
+    assert len(dm_calls) == 1 and dm_calls[0].response["code"] == 50007
+    assert fd.bot.get_cog("Demo").dm_error_codes == [50007]
+    assert fd.dms_to(carol) == []
+    # The fallback reply carries the persistent "My hand" button; pressing it answers
+    # ephemerally with the image.
+    reply = r.message
+    assert reply.content == "I cannot DM you; press the button." and reply.ephemeral
+    r2 = await fd.click(carol, reply, "demo:hand")
+    assert r2.ephemeral and [(f.name, f.data) for f in r2.message.attachments] == [("hand.png", PNG)]
+    payload = json.loads(json.dumps(r2.calls[0].json))
+    assert payload["data"]["attachments"] == [{"id": 0, "filename": "hand.png"}]
+    with pytest.raises(HarnessError):  # someone else cannot see carol's ephemeral message
+        await fd.click(fd.user(104, "dave"), reply, "demo:hand")
+
+
+@pytest.mark.asyncio
+async def test_autocomplete_and_select(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    choices = await fd.autocomplete(alice, "demo tile", {"tile": "1"}, "tile")
+    assert choices == [{"name": "1m", "value": "1m"}, {"name": "1p", "value": "1p"},
+                       {"name": "1s", "value": "1s"}]
+    assert fd.calls[-1].json["type"] == CB_AUTOCOMPLETE
+    r = await fd.slash(alice, "demo tile", {"tile": "5m"})
+    assert r.content == "tile 5m" and not r.ephemeral
+    r2 = await fd.select(alice, r.message, "demo:pick", ["2m"])
+    assert r2.content == "picked 2m" and r2.ephemeral
+    with pytest.raises(HarnessError):
+        await fd.select(alice, r.message, "demo:pick", ["9z"])
+
+
+@pytest.mark.asyncio
+async def test_injected_429_is_retried(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    fd.fail_next(429, route="POST /channels/{channel_id}/messages", retry_after=0.25)
+    r = await fd.slash(alice, "demo post")
+    posts = [c for c in r.calls if c.key == "POST /channels/{channel_id}/messages"]
+    # First attempt rate limited, discord.py waits retry_after and sends again; then the DM.
+    assert [(c.status, c.injected) for c in posts] == [(429, True), (200, False), (200, False)]
+    assert posts[0].path == posts[1].path == f"/channels/{fd.channel_id}/messages"
+    assert len(fd.messages_in(fd.channel_id)) == 1
+
+
+@pytest.mark.asyncio
+async def test_injected_500_retried_and_unknown_interaction(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    fd.fail_next(500, route="POST /interactions/{interaction_id}/{token}/callback", times=2)
+    r = await fd.slash(alice, "demo hello")
+    assert [c.status for c in r.calls] == [500, 500, 200] and r.ephemeral
+    fd.fail_next(404, code=10062, message="Unknown interaction",
+                 route="POST /interactions/{interaction_id}/{token}/callback")
+    with pytest.raises(BotHandlingError):
+        await fd.slash(alice, "demo hello")
+    r = await fd.slash(alice, "demo hello", check=False)
+    assert r.response_type == CB_MESSAGE  # the injection was used up by the previous call
+    fd.fail_next(404, code=10062, route="POST /interactions/{interaction_id}/{token}/callback")
+    r = await fd.slash(alice, "demo hello", check=False)
+    assert r.response_type is None
+    assert isinstance(r.errors[0].original, discord.NotFound) and r.errors[0].original.code == 10062
+
+
+@pytest.mark.asyncio
+async def test_settle_waits_for_work_not_timers_and_expired_tokens(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    r = await fd.slash(alice, "demo slow")
+    assert r.message.loading and not r.message.ephemeral
+    # The quick background task ran before slash() returned; the 60 s timer did not fire.
+    assert [m.content for m in fd.messages_in(fd.channel_id)] == ["", "someone is thinking"]
+    cog = fd.bot.get_cog("Demo")
+    assert cog.timer_fired is False
+    inter = cog.pending[0]
+    edited = await inter.edit_original_response(content="done")
+    assert edited.id == r.message.id and r.message.content == "done" and not r.message.loading
+    fd.expire(r)
+    with pytest.raises(discord.HTTPException) as exc:
+        await inter.edit_original_response(content="too late")
+    assert exc.value.status == 401 and exc.value.code == 50027
+    assert r.message.content == "done"
+
+
+@pytest.mark.asyncio
+async def test_bot_errors_and_bad_requests_are_reported(fd: FakeDiscord) -> None:
+    alice = fd.user(101, "alice")
+    with pytest.raises(BotHandlingError, match="demo failure"):
+        await fd.slash(alice, "demo broken")
+    with pytest.raises(HarnessError):
+        await fd.slash(alice, "demo post", {"start": 101})  # outside Range[0, 100]
+    with pytest.raises(HarnessError):
+        await fd.slash(alice, "demo nothing")
+    channel = fd.bot.get_channel(fd.channel_id)
+    with pytest.raises(discord.HTTPException) as exc:
+        await channel.send("x" * 2001)
+    assert exc.value.code == 50035
+
+
+@pytest.mark.asyncio
+async def test_messages_outside_interactions(fd: FakeDiscord) -> None:
+    channel = fd.bot.get_channel(fd.channel_id)
+    assert isinstance(channel, discord.TextChannel) and channel.guild.id == fd.guild_id
+    sent = await channel.send("table", file=discord.File(io.BytesIO(PNG), "table.png"))
+    fetched = await fd.bot.fetch_channel(fd.channel_id)
+    assert fetched.id == fd.channel_id and fetched.name == "general"
+    await channel.get_partial_message(sent.id).edit(content="table v2")
+    stored = fd.message(sent.id)
+    assert stored.content == "table v2" and [f.name for f in stored.attachments] == ["table.png"]
+    again = await channel.fetch_message(sent.id)
+    assert again.content == "table v2" and again.attachments[0].filename == "table.png"
+    assert await again.attachments[0].read() == PNG
+    other = fd.add_channel("mahjong")
+    await fd.bot.get_channel(other).send("second table")
+    assert [m.content for m in fd.messages_in(other)] == ["second table"]
+    await sent.delete()
+    assert fd.messages_in(fd.channel_id) == []
+
+
+@pytest.mark.asyncio
+async def test_user_option_dm_click_and_modal(fd: FakeDiscord) -> None:
+    alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+    r = await fd.slash(alice, "demo invite", {"who": bob})
+    assert r.content == "Invitation sent." and r.ephemeral
+    (dm,) = fd.dms_to(bob)
+    assert dm.content == "alice invites you to a 2-seat table" and dm.custom_ids == ["demo:ready"]
+    # A click in a DM: no guild, the user object instead of a member.
+    r2 = await fd.click(bob, dm, "demo:ready")
+    assert "guild_id" not in r2.interaction.payload and r2.interaction.payload["user"]["id"] == str(bob.id)
+    # Deferred update (type 6), then PATCH @original edits the clicked DM message.
+    assert [c.key for c in r2.calls] == ["POST /interactions/{interaction_id}/{token}/callback",
+                                         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"]
+    assert r2.calls[0].json == {"type": 6}
+    assert r2.calls[1].path.endswith("/messages/@original")
+    assert dm.content == "bob is ready" and dm.components == [] and r2.message is dm
+    with pytest.raises(HarnessError):  # alice cannot click in bob's DMs
+        await fd.click(alice, dm, "demo:ready")
+    r3 = await fd.slash(alice, "demo discard")
+    assert r3.response_type == 9 and r3.interaction.response_data["title"] == "Discard"
+    r4 = await fd.submit_modal(alice, r3, {"demo:modal:tile": "5m"})
+    assert r4.content == "discarded 5m" and r4.ephemeral
