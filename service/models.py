@@ -1,0 +1,252 @@
+"""Database tables of the bot (SQLModel definitions).
+
+A hand is fully determined by ``(variant, options, seed, action log)``; the database therefore
+stores the log, one row per action, and every piece of game state is rebuilt by replaying it.
+
+Tables
+------
+``game_table``
+    One row per table ever opened in a Discord channel.  At most one *open* table
+    (``status`` ``'lobby'`` or ``'playing'``) per channel: enforced by the store inside the
+    creating transaction and, against races, by the partial unique index
+    ``uq_game_table_open_channel`` (SQLite and PostgreSQL both support partial indexes).
+``seat``
+    The seats of a table, primary key ``(table_id, seat)``.
+``hand``
+    One row per dealt hand.  At most one ``'playing'`` hand per table (partial unique index
+    ``uq_hand_playing_table``).
+``hand_action``
+    The action log, primary key ``(hand_id, idx)``: appending is a single ``INSERT`` and an
+    index can never be stored twice.
+``settlement``
+    One row per seat per finished hand.  Cumulative scores are ``SUM`` queries over this table,
+    never stored counters, so they can always be recomputed and never drift.
+
+Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
+``BIGINT`` columns.  Every timestamp is stored in UTC (:class:`UTCDateTime`).
+
+The models are plain table definitions; :mod:`service.store` is the only module that queries
+them and hands out frozen dataclasses instead of ORM objects.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, ClassVar, Optional
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+__all__ = [
+    "TABLE_STATUSES",
+    "OPEN_TABLE_STATUSES",
+    "HAND_STATUSES",
+    "UTCDateTime",
+    "TableRow",
+    "SeatRow",
+    "HandRow",
+    "ActionRow",
+    "SettlementRow",
+    "ALL_TABLES",
+]
+
+#: Allowed values of ``game_table.status``.
+TABLE_STATUSES = ("lobby", "playing", "closed")
+#: Statuses of an open table (at most one per channel).
+OPEN_TABLE_STATUSES = ("lobby", "playing")
+#: Allowed values of ``hand.status``.
+HAND_STATUSES = ("playing", "done", "aborted")
+
+
+class UTCDateTime(TypeDecorator):
+    """A ``DateTime`` column that always round-trips timezone-aware UTC datetimes.
+
+    Bound values: a naive datetime is taken to be UTC; an aware one is converted to UTC.
+    SQLite has no time-zone type, so the value is stored there as naive UTC text (which sorts
+    and compares correctly); PostgreSQL stores ``timestamptz``.  Read values always carry
+    ``tzinfo=timezone.utc``.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: Optional[datetime], dialect: Any) -> Optional[datetime]:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: Optional[datetime], dialect: Any) -> Optional[datetime]:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+def _json(nullable: bool = False) -> Column:
+    # JSONB on PostgreSQL, JSON (text) elsewhere; Python None stays SQL NULL.
+    json_type = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+    return Column(json_type, nullable=nullable)
+
+
+def _open_only(where: str) -> dict[str, Any]:
+    """Keyword arguments making an ``Index`` partial on SQLite and PostgreSQL."""
+    return {"sqlite_where": text(where), "postgresql_where": text(where)}
+
+
+_OPEN_WHERE = "status IN ('lobby', 'playing')"
+_PLAYING_WHERE = "status = 'playing'"
+
+
+class TableRow(SQLModel, table=True):
+    """``game_table``: a table hosted in one Discord channel."""
+
+    __tablename__: ClassVar[str] = "game_table"  # type: ignore[misc]
+    __table_args__ = (
+        CheckConstraint("status IN ('lobby', 'playing', 'closed')", name="ck_game_table_status"),
+        # Partial indexes are only created where the WHERE clause is understood; elsewhere a
+        # plain unique index on channel_id would forbid ever opening a second table.
+        Index(
+            "uq_game_table_open_channel", "channel_id", unique=True, **_open_only(_OPEN_WHERE)
+        ).ddl_if(dialect=("sqlite", "postgresql")),
+        Index("ix_game_table_status", "status"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    channel_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    creator_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    options: dict = Field(default_factory=dict, sa_column=_json())
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    message_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    hand_no: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    lang: str = Field(default="zh", sa_column=Column(String(16), nullable=False))
+    state: dict = Field(default_factory=dict, sa_column=_json())
+    created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+class SeatRow(SQLModel, table=True):
+    """``seat``: one seat of a table; ``user_id`` is NULL for an AI seat."""
+
+    __tablename__: ClassVar[str] = "seat"  # type: ignore[misc]
+
+    table_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    user_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    name: str = Field(sa_column=Column(String(100), nullable=False))
+    is_ai: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    dms_open: bool = Field(default=True, sa_column=Column(Boolean, nullable=False))
+    auto: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+
+
+class HandRow(SQLModel, table=True):
+    """``hand``: one dealt hand; ``seats`` is the JSON list of seat descriptions at the deal."""
+
+    __tablename__: ClassVar[str] = "hand"  # type: ignore[misc]
+    __table_args__ = (
+        CheckConstraint("status IN ('playing', 'done', 'aborted')", name="ck_hand_status"),
+        Index(
+            "uq_hand_playing_table", "table_id", unique=True, **_open_only(_PLAYING_WHERE)
+        ).ddl_if(dialect=("sqlite", "postgresql")),
+        Index("ix_hand_table_status", "table_id", "status"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    )
+    hand_no: int = Field(sa_column=Column(Integer, nullable=False))
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    options: dict = Field(default_factory=dict, sa_column=_json())
+    dealer: int = Field(sa_column=Column(Integer, nullable=False))
+    seats: list = Field(default_factory=list, sa_column=_json())
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    result: Optional[dict] = Field(default=None, sa_column=_json(nullable=True))
+    started_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+    ended_at: Optional[datetime] = Field(default=None, sa_column=Column(UTCDateTime, nullable=True))
+
+
+class ActionRow(SQLModel, table=True):
+    """``hand_action``: action ``idx`` (0, 1, 2, …) of a hand in its text form."""
+
+    __tablename__: ClassVar[str] = "hand_action"  # type: ignore[misc]
+
+    hand_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("hand.id", ondelete="CASCADE"), primary_key=True)
+    )
+    idx: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    text: str = Field(sa_column=Column(String, nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+class SettlementRow(SQLModel, table=True):
+    """``settlement``: the result of one seat in one finished hand.
+
+    ``points`` is signed (what the seat won or paid); ``dealt_in`` marks the seat that
+    discarded the winning tile; ``fan`` is the winner's fan count (NULL when not applicable).
+    """
+
+    __tablename__: ClassVar[str] = "settlement"  # type: ignore[misc]
+    __table_args__ = (
+        UniqueConstraint("hand_id", "seat", name="uq_settlement_hand_seat"),
+        Index("ix_settlement_guild_user", "guild_id", "user_id", "variant"),
+        Index("ix_settlement_guild_time", "guild_id", "created_at"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    hand_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("hand.id", ondelete="CASCADE"), nullable=False)
+    )
+    table_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    )
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    user_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    name: str = Field(sa_column=Column(String(100), nullable=False))
+    is_ai: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    seat: int = Field(sa_column=Column(Integer, nullable=False))
+    points: int = Field(sa_column=Column(Integer, nullable=False))
+    is_winner: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    self_drawn: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    dealt_in: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    fan: Optional[int] = Field(default=None, sa_column=Column(Integer, nullable=True))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+#: The tables this module defines, in dependency order (for ``create_all(tables=...)``).
+ALL_TABLES = [
+    TableRow.__table__,  # type: ignore[attr-defined]
+    SeatRow.__table__,  # type: ignore[attr-defined]
+    HandRow.__table__,  # type: ignore[attr-defined]
+    ActionRow.__table__,  # type: ignore[attr-defined]
+    SettlementRow.__table__,  # type: ignore[attr-defined]
+]

@@ -1,0 +1,1109 @@
+"""Persistence of tables, hands, action logs and scores (async, SQLite or PostgreSQL).
+
+The game engine is deterministic: a hand is ``(variant, options, seed, action log)``, so the
+store keeps the log one row per action and a restarted bot rebuilds every open table by
+replaying it (:meth:`Store.load_open_tables`).  Scores are ``SUM`` queries over one settlement
+row per seat per finished hand (:meth:`Store.score`, :meth:`Store.leaderboard`).
+
+Every public method is one database transaction that is committed when the awaited call
+returns; the methods return frozen dataclasses (:class:`TableRecord`, :class:`SeatRecord`,
+:class:`OpenTable`, :class:`HandRecord`, :class:`SettlementRecord`, :class:`ScoreLine`), never
+ORM objects, so a caller can keep them across calls and tasks.
+
+Database URLs (:func:`normalize_url`): ``sqlite:///data/bot.db`` (file relative to the working
+directory), ``sqlite:////abs/path.db``, ``postgresql://user@host:5432/db`` and
+``postgres://…`` are rewritten to the async drivers (aiosqlite, asyncpg).
+
+Durability on SQLite
+--------------------
+The file runs in WAL mode with ``synchronous=FULL`` (default, see :class:`Store`):
+
+* every commit has been written to the WAL file by SQLite before ``commit`` returns, so an
+  acknowledged action survives a kill of the bot process in any mode other than ``OFF``
+  (``tests/test_store.py`` kills a writing process with SIGKILL and checks every acknowledged
+  action);
+* ``FULL`` also syncs the WAL to disk (fsync) on every commit, so the action survives an
+  operating-system crash or power loss too.  ``NORMAL`` syncs only at checkpoints and may lose
+  the last commits on power loss (the file stays consistent).  The cost measured by
+  ``bench/bench_store.py`` is under a millisecond per append at the median (p50 about 2.6 ms
+  with ``FULL`` against 1.7–2.5 ms with ``NORMAL`` on an ext4 disk), far below a Discord round
+  trip, so the stronger setting is the default.
+
+``foreign_keys=ON`` is set on every connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+from sqlalchemy import (
+    Integer,
+    String,
+    and_,
+    case,
+    delete,
+    event,
+    func,
+    insert,
+    literal,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlmodel import SQLModel
+
+from .models import (
+    ALL_TABLES,
+    OPEN_TABLE_STATUSES,
+    TABLE_STATUSES,
+    ActionRow,
+    HandRow,
+    SeatRow,
+    SettlementRow,
+    TableRow,
+    UTCDateTime,
+)
+
+__all__ = [
+    "Store",
+    "normalize_url",
+    "TableRecord",
+    "SeatRecord",
+    "OpenTable",
+    "HandRecord",
+    "SettlementRecord",
+    "ScoreLine",
+    "StoreError",
+    "NotFound",
+    "TableExists",
+    "TableClosed",
+    "HandInProgress",
+    "HandNotPlaying",
+    "ActionConflict",
+]
+
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+# Core Table objects (the SQLModel classes' __table__).
+_T = TableRow.__table__  # type: ignore[attr-defined]
+_S = SeatRow.__table__  # type: ignore[attr-defined]
+_H = HandRow.__table__  # type: ignore[attr-defined]
+_A = ActionRow.__table__  # type: ignore[attr-defined]
+_P = SettlementRow.__table__  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StoreError(Exception):
+    """Base class of the errors raised by :class:`Store`."""
+
+
+class NotFound(StoreError, LookupError):
+    """No table or hand with the given id."""
+
+
+class TableExists(StoreError):
+    """The channel already has an open (``'lobby'`` or ``'playing'``) table.
+
+    :ivar channel_id: the channel.
+    """
+
+    def __init__(self, channel_id: int):
+        super().__init__(f"channel {channel_id} already has an open table")
+        self.channel_id = channel_id
+
+
+class TableClosed(StoreError):
+    """A hand was started on a table whose status is ``'closed'``."""
+
+
+class HandInProgress(StoreError):
+    """A hand was started on a table that still has a ``'playing'`` hand.
+
+    :ivar table_id: the table; :ivar hand_id: its playing hand.
+    """
+
+    def __init__(self, table_id: int, hand_id: Optional[int]):
+        super().__init__(f"table {table_id} already has hand {hand_id} in play")
+        self.table_id = table_id
+        self.hand_id = hand_id
+
+
+class HandNotPlaying(StoreError):
+    """An action, a result or an abort was given for a hand that is no longer ``'playing'``.
+
+    :ivar hand_id: the hand; :ivar status: its status (``'done'`` or ``'aborted'``).
+    """
+
+    def __init__(self, hand_id: int, status: str):
+        super().__init__(f"hand {hand_id} is {status}, not playing")
+        self.hand_id = hand_id
+        self.status = status
+
+
+class ActionConflict(StoreError):
+    """``append_action`` was given an index other than the next free one.
+
+    Raised for an index that is already stored (duplicate; also detected by the database's
+    primary key ``(hand_id, idx)`` when two writers race) and for a gap (``idx`` larger than
+    the next index), which would make the log unreplayable.
+
+    :ivar hand_id: the hand; :ivar idx: the index given; :ivar expected: the next free index
+        (``None`` when the conflict was detected by the database constraint).
+    """
+
+    def __init__(self, hand_id: int, idx: int, expected: Optional[int]):
+        msg = f"hand {hand_id}: action index {idx} conflicts"
+        if expected is not None:
+            msg += f" (next free index is {expected})"
+        super().__init__(msg)
+        self.hand_id = hand_id
+        self.idx = idx
+        self.expected = expected
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of a table.
+
+    :ivar seat: seat number (0-based, engine order).
+    :ivar user_id: Discord user id, ``None`` for an AI seat.
+    :ivar name: display name.
+    :ivar is_ai: the seat is played by the bot.
+    :ivar dms_open: the bot could DM this user (``False`` after a 50007 Forbidden).
+    :ivar auto: the seat is on auto-play (托管).
+    """
+
+    seat: int
+    user_id: Optional[int]
+    name: str
+    is_ai: bool = False
+    dms_open: bool = True
+    auto: bool = False
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table as stored.
+
+    :ivar status: ``'lobby'``, ``'playing'`` or ``'closed'``.
+    :ivar options: variant options (JSON object).
+    :ivar message_id: the public table message, ``None`` until posted.
+    :ivar seed: table seed (signed 64-bit); hand seeds derive from it.
+    :ivar hand_no: number of the current / last hand (0 before the first).
+    :ivar state: match-level state kept by the table service (dealer, streaks, timeouts, …).
+    :ivar created_at, updated_at: UTC, timezone-aware.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    variant: str
+    options: dict
+    status: str
+    message_id: Optional[int]
+    seed: int
+    hand_no: int
+    lang: str
+    state: dict
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class SettlementRecord:
+    """The result of one seat in one finished hand.
+
+    Callers of :meth:`Store.finish_hand` fill ``seat``, ``user_id``, ``name``, ``points`` and the
+    flags; the store fills ``hand_id``, ``table_id``, ``guild_id``, ``variant`` and
+    ``created_at`` from the hand (values given there are ignored).
+
+    :ivar points: signed points won (+) or paid (−) by the seat in this hand.
+    :ivar is_winner: the seat won the hand.
+    :ivar self_drawn: the seat won on its own draw (自摸); only meaningful with ``is_winner``.
+    :ivar dealt_in: the seat discarded the winning tile (点炮).
+    :ivar fan: the winner's fan count, ``None`` where not applicable.
+    """
+
+    seat: int
+    user_id: Optional[int]
+    name: str
+    points: int
+    is_ai: bool = False
+    is_winner: bool = False
+    self_drawn: bool = False
+    dealt_in: bool = False
+    fan: Optional[int] = None
+    hand_id: Optional[int] = None
+    table_id: Optional[int] = None
+    guild_id: Optional[int] = None
+    variant: Optional[str] = None
+    created_at: Optional[datetime] = None
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A hand with its action log.
+
+    :ivar status: ``'playing'``, ``'done'`` or ``'aborted'``.
+    :ivar seats: seat descriptions as given to :meth:`Store.start_hand` (JSON objects).
+    :ivar result: the result given to :meth:`Store.finish_hand`, ``None`` before.
+    :ivar actions: action texts in index order (``actions[i]`` is index ``i``).
+    :ivar settlements: one per seat once the hand is done, in seat order.
+    """
+
+    id: int
+    table_id: int
+    hand_no: int
+    seed: int
+    variant: str
+    options: dict
+    dealer: int
+    seats: tuple
+    status: str
+    result: Optional[dict]
+    started_at: datetime
+    ended_at: Optional[datetime]
+    actions: tuple[str, ...] = ()
+    settlements: tuple[SettlementRecord, ...] = ()
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """An open table as reloaded after a restart.
+
+    :ivar hand: its ``'playing'`` hand with the actions to replay, or ``None``.
+    """
+
+    table: TableRecord
+    seats: tuple[SeatRecord, ...]
+    hand: Optional[HandRecord]
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """Cumulative results of one player (sums over settlements).
+
+    :ivar name: the name used in the player's latest settlement (``None`` if none).
+    :ivar points: sum of points; :ivar hands: number of settled hands;
+    :ivar wins: hands won; :ivar self_drawn: wins on own draw; :ivar deal_ins: hands in which
+        the player discarded the winning tile.
+    """
+
+    user_id: int
+    name: Optional[str]
+    points: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    deal_ins: int = 0
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def normalize_url(url: str | URL) -> str:
+    """Return ``url`` rewritten to an async driver.
+
+    ``postgres://`` and ``postgresql://`` (or ``postgresql+psycopg2://``) become
+    ``postgresql+asyncpg://``, and a libpq ``sslmode=`` query parameter becomes asyncpg's
+    ``ssl=``; ``sqlite://`` becomes ``sqlite+aiosqlite://``.  Other URLs are returned unchanged.
+
+    >>> normalize_url("postgres://u:p@h:5432/db")
+    'postgresql+asyncpg://u:p@h:5432/db'
+    >>> normalize_url("sqlite:///data/bot.db")
+    'sqlite+aiosqlite:///data/bot.db'
+
+    :raises sqlalchemy.exc.ArgumentError: not a database URL.
+    """
+    raw = str(url) if isinstance(url, URL) else url
+    if raw.startswith("postgres://"):
+        raw = "postgresql://" + raw[len("postgres://"):]
+    u = make_url(raw)
+    backend, _, driver = u.drivername.partition("+")
+    if backend == "postgresql" and driver in ("", "psycopg2", "psycopg"):
+        u = u.set(drivername="postgresql+asyncpg")
+        if "sslmode" in u.query:
+            query = dict(u.query)
+            query["ssl"] = query.pop("sslmode")
+            u = u.set(query=query)
+    elif backend == "sqlite" and driver in ("", "pysqlite"):
+        u = u.set(drivername="sqlite+aiosqlite")
+    return u.render_as_string(hide_password=False)
+
+
+def _utc(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def _int64(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError(f"{name}={value} does not fit a signed 64-bit column")
+    return value
+
+
+def _table_record(r: Any) -> TableRecord:
+    return TableRecord(
+        id=r.id,
+        guild_id=r.guild_id,
+        channel_id=r.channel_id,
+        creator_id=r.creator_id,
+        variant=r.variant,
+        options=dict(r.options or {}),
+        status=r.status,
+        message_id=r.message_id,
+        seed=r.seed,
+        hand_no=r.hand_no,
+        lang=r.lang,
+        state=dict(r.state or {}),
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+    )
+
+
+def _seat_record(r: Any) -> SeatRecord:
+    return SeatRecord(
+        seat=r.seat,
+        user_id=r.user_id,
+        name=r.name,
+        is_ai=r.is_ai,
+        dms_open=r.dms_open,
+        auto=r.auto,
+    )
+
+
+def _settlement_record(r: Any) -> SettlementRecord:
+    return SettlementRecord(
+        seat=r.seat,
+        user_id=r.user_id,
+        name=r.name,
+        points=r.points,
+        is_ai=r.is_ai,
+        is_winner=r.is_winner,
+        self_drawn=r.self_drawn,
+        dealt_in=r.dealt_in,
+        fan=r.fan,
+        hand_id=r.hand_id,
+        table_id=r.table_id,
+        guild_id=r.guild_id,
+        variant=r.variant,
+        created_at=r.created_at,
+    )
+
+
+def _hand_record(
+    r: Any, actions: Sequence[str] = (), settlements: Sequence[SettlementRecord] = ()
+) -> HandRecord:
+    return HandRecord(
+        id=r.id,
+        table_id=r.table_id,
+        hand_no=r.hand_no,
+        seed=r.seed,
+        variant=r.variant,
+        options=dict(r.options or {}),
+        dealer=r.dealer,
+        seats=tuple(r.seats or ()),
+        status=r.status,
+        result=None if r.result is None else dict(r.result),
+        started_at=r.started_at,
+        ended_at=r.ended_at,
+        actions=tuple(actions),
+        settlements=tuple(settlements),
+    )
+
+
+_TABLE_FIELDS = {
+    "status",
+    "message_id",
+    "hand_no",
+    "state",
+    "options",
+    "seed",
+    "variant",
+    "lang",
+    "creator_id",
+}
+_INT64_FIELDS = {"message_id", "seed", "creator_id"}
+
+
+def _check_table_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(fields) - _TABLE_FIELDS
+    if unknown:
+        raise TypeError(f"unknown table field(s): {', '.join(sorted(unknown))}")
+    values = dict(fields)
+    if "status" in values and values["status"] not in TABLE_STATUSES:
+        raise ValueError(f"table status must be one of {TABLE_STATUSES}, got {values['status']!r}")
+    for name in _INT64_FIELDS & set(values):
+        if not (name == "message_id" and values[name] is None):
+            _int64(name, values[name])
+    for name in ("state", "options"):
+        if name in values and not isinstance(values[name], dict):
+            raise TypeError(f"{name} must be a dict")
+    return values
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class Store:
+    """Async persistence of the bot (SQLAlchemy async engine over SQLModel tables).
+
+    :param url: database URL, normalized by :func:`normalize_url`; e.g.
+        ``sqlite:///data/bot.db`` or ``postgresql://postgres@127.0.0.1:5432/test``.
+    :param echo: log every SQL statement.
+    :param clock: returns the current time (UTC-aware ``datetime``); every stored timestamp
+        comes from it.  Defaults to ``datetime.now(timezone.utc)``.
+    :param schema: PostgreSQL only: the schema to keep the tables in (created by :meth:`init`
+        and put first on the connection's ``search_path``); lets several bots or test runs share
+        one database.
+    :param sqlite_synchronous: SQLite ``PRAGMA synchronous`` value, ``"FULL"`` (default,
+        durable against power loss) or ``"NORMAL"`` (durable against process kills only); see
+        the module documentation.
+
+    Use ``await store.init()`` before anything else and ``await store.close()`` at the end, or
+    ``async with Store(url) as store:``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        echo: bool = False,
+        clock: Optional[Callable[[], datetime]] = None,
+        schema: Optional[str] = None,
+        sqlite_synchronous: str = "FULL",
+    ):
+        self.url = normalize_url(url)
+        self._url = make_url(self.url)
+        self._clock = clock or (lambda: datetime.now(timezone.utc))
+        self._is_sqlite = self._url.get_backend_name() == "sqlite"
+        if schema is not None and self._url.get_backend_name() != "postgresql":
+            raise ValueError("schema= is only supported on PostgreSQL")
+        if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError("sqlite_synchronous must be FULL, NORMAL or EXTRA")
+        self._schema = schema
+        kwargs: dict[str, Any] = {"echo": echo}
+        if self._is_sqlite:
+            # 30 s busy timeout: concurrent writers from other connections wait, not fail.
+            kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+            if schema is not None:
+                kwargs["connect_args"] = {"server_settings": {"search_path": f'"{schema}"'}}
+        self._engine: AsyncEngine = create_async_engine(self._url, **kwargs)
+        if self._is_sqlite:
+            sync = sqlite_synchronous.upper()
+            memory = self._url.database in (None, "", ":memory:")
+
+            @event.listens_for(self._engine.sync_engine, "connect")
+            def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                if not memory:
+                    cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA synchronous={sync}")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The underlying SQLAlchemy async engine (for migrations and admin queries)."""
+        return self._engine
+
+    async def init(self) -> None:
+        """Create the schema (PostgreSQL ``schema=``), the tables and indexes if missing.
+
+        For a SQLite file the parent directory is created too.  Idempotent.
+        """
+        if self._is_sqlite and self._url.database not in (None, "", ":memory:"):
+            Path(self._url.database).parent.mkdir(parents=True, exist_ok=True)
+        async with self._engine.begin() as conn:
+            if self._schema is not None:
+                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"'))
+            await conn.run_sync(lambda c: SQLModel.metadata.create_all(c, tables=ALL_TABLES))
+
+    async def close(self) -> None:
+        """Close every pooled connection.  The store cannot be used afterwards."""
+        await self._engine.dispose()
+
+    async def __aenter__(self) -> "Store":
+        await self.init()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    def _now(self) -> datetime:
+        return _utc(self._clock())
+
+    # ------------------------------------------------------------------ tables & seats
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        variant: str,
+        options: dict,
+        seed: int,
+        lang: str = "zh",
+    ) -> int:
+        """Open a table in ``'lobby'`` status and return its id.
+
+        :param options: variant options (JSON-serializable dict).
+        :param seed: table seed, must fit a signed 64-bit integer (e.g. ``getrandbits(63)``).
+        :raises TableExists: the channel already has a ``'lobby'``/``'playing'`` table (checked
+            in the transaction; a concurrent creator is stopped by the partial unique index).
+        :raises ValueError/TypeError: an id or the seed is not a 64-bit int.
+        """
+        for name, value in (
+            ("guild_id", guild_id),
+            ("channel_id", channel_id),
+            ("creator_id", creator_id),
+            ("seed", seed),
+        ):
+            _int64(name, value)
+        now = self._now()
+        try:
+            async with self._engine.begin() as conn:
+                existing = await conn.scalar(
+                    select(_T.c.id).where(
+                        _T.c.channel_id == channel_id, _T.c.status.in_(OPEN_TABLE_STATUSES)
+                    )
+                )
+                if existing is not None:
+                    raise TableExists(channel_id)
+                table_id = await conn.scalar(
+                    insert(_T)
+                    .values(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        creator_id=creator_id,
+                        variant=variant,
+                        options=dict(options),
+                        status="lobby",
+                        message_id=None,
+                        seed=seed,
+                        hand_no=0,
+                        lang=lang,
+                        state={},
+                        created_at=now,
+                        updated_at=now,
+                    )
+                    .returning(_T.c.id)
+                )
+        except IntegrityError as exc:
+            raise TableExists(channel_id) from exc
+        return int(table_id)
+
+    async def get_table(self, table_id: int) -> TableRecord:
+        """Return table ``table_id`` whatever its status.
+
+        :raises NotFound: no such table.
+        """
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(_T).where(_T.c.id == table_id))).first()
+        if row is None:
+            raise NotFound(f"table {table_id}")
+        return _table_record(row)
+
+    async def get_open_table(self, channel_id: int) -> Optional[TableRecord]:
+        """Return the ``'lobby'``/``'playing'`` table of a channel, or ``None``."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(_T).where(
+                        _T.c.channel_id == channel_id, _T.c.status.in_(OPEN_TABLE_STATUSES)
+                    )
+                )
+            ).first()
+        return None if row is None else _table_record(row)
+
+    async def update_table(self, table_id: int, **fields: Any) -> TableRecord:
+        """Set table fields and return the updated table; ``updated_at`` is set to now.
+
+        Allowed fields: ``status``, ``message_id``, ``hand_no``, ``state``, ``options``,
+        ``seed``, ``variant``, ``lang``, ``creator_id``.  Closing a table (``status='closed'``)
+        also aborts its ``'playing'`` hand, if any, so no hand is left in play on a closed table.
+
+        :raises TypeError: unknown field, or ``state``/``options`` not a dict.
+        :raises ValueError: bad status or out-of-range id.
+        :raises NotFound: no such table.
+        :raises TableExists: re-opening a closed table in a channel that has another open one.
+        """
+        values = _check_table_fields(fields)
+        try:
+            async with self._engine.begin() as conn:
+                return await self._update_table(conn, table_id, values)
+        except IntegrityError as exc:
+            raise TableExists(await self._channel_of(table_id)) from exc
+
+    async def _channel_of(self, table_id: int) -> int:
+        return (await self.get_table(table_id)).channel_id
+
+    async def _update_table(
+        self, conn: AsyncConnection, table_id: int, values: dict[str, Any]
+    ) -> TableRecord:
+        now = self._now()
+        row = (
+            await conn.execute(
+                update(_T)
+                .where(_T.c.id == table_id)
+                .values(**values, updated_at=now)
+                .returning(*_T.c)
+            )
+        ).first()
+        if row is None:
+            raise NotFound(f"table {table_id}")
+        if values.get("status") == "closed":
+            await conn.execute(
+                update(_H)
+                .where(_H.c.table_id == table_id, _H.c.status == "playing")
+                .values(status="aborted", ended_at=now)
+            )
+        return _table_record(row)
+
+    async def set_seats(self, table_id: int, seats: Iterable[SeatRecord]) -> None:
+        """Replace the seat list of a table (and set its ``updated_at``).
+
+        :raises NotFound: no such table.
+        :raises ValueError: two seats with the same number.
+        """
+        seats = list(seats)
+        numbers = [s.seat for s in seats]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"duplicate seat numbers in {numbers}")
+        for s in seats:
+            if s.user_id is not None:
+                _int64("user_id", s.user_id)
+        async with self._engine.begin() as conn:
+            found = await conn.scalar(
+                update(_T)
+                .where(_T.c.id == table_id)
+                .values(updated_at=self._now())
+                .returning(_T.c.id)
+            )
+            if found is None:
+                raise NotFound(f"table {table_id}")
+            await conn.execute(delete(_S).where(_S.c.table_id == table_id))
+            if seats:
+                await conn.execute(
+                    insert(_S),
+                    [
+                        {
+                            "table_id": table_id,
+                            "seat": s.seat,
+                            "user_id": s.user_id,
+                            "name": s.name,
+                            "is_ai": s.is_ai,
+                            "dms_open": s.dms_open,
+                            "auto": s.auto,
+                        }
+                        for s in seats
+                    ],
+                )
+
+    async def get_seats(self, table_id: int) -> tuple[SeatRecord, ...]:
+        """Return the seats of a table in seat order (empty if none or no such table)."""
+        async with self._engine.connect() as conn:
+            rows = (
+                await conn.execute(select(_S).where(_S.c.table_id == table_id).order_by(_S.c.seat))
+            ).all()
+        return tuple(_seat_record(r) for r in rows)
+
+    async def load_open_tables(self) -> list[OpenTable]:
+        """Return every ``'lobby'``/``'playing'`` table for a restart, ordered by table id.
+
+        Each comes with its seats (seat order) and its ``'playing'`` hand, if any, whose
+        ``actions`` hold the whole log in index order, ready to replay.  Four queries in total,
+        whatever the number of tables.
+        """
+        async with self._engine.connect() as conn:
+            tables = (
+                await conn.execute(
+                    select(_T).where(_T.c.status.in_(OPEN_TABLE_STATUSES)).order_by(_T.c.id)
+                )
+            ).all()
+            if not tables:
+                return []
+            ids = [t.id for t in tables]
+            seat_rows = (
+                await conn.execute(
+                    select(_S).where(_S.c.table_id.in_(ids)).order_by(_S.c.table_id, _S.c.seat)
+                )
+            ).all()
+            hand_rows = (
+                await conn.execute(
+                    select(_H)
+                    .where(_H.c.table_id.in_(ids), _H.c.status == "playing")
+                    .order_by(_H.c.id)
+                )
+            ).all()
+            hand_ids = [h.id for h in hand_rows]
+            action_rows = (
+                (
+                    await conn.execute(
+                        select(_A.c.hand_id, _A.c.text)
+                        .where(_A.c.hand_id.in_(hand_ids))
+                        .order_by(_A.c.hand_id, _A.c.idx)
+                    )
+                ).all()
+                if hand_ids
+                else []
+            )
+        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+        for r in seat_rows:
+            seats[r.table_id].append(_seat_record(r))
+        actions: dict[int, list[str]] = {i: [] for i in hand_ids}
+        for r in action_rows:
+            actions[r.hand_id].append(r.text)
+        hands: dict[int, HandRecord] = {}
+        for h in hand_rows:  # ordered by id: the latest playing hand wins
+            hands[h.table_id] = _hand_record(h, actions[h.id])
+        return [
+            OpenTable(table=_table_record(t), seats=tuple(seats[t.id]), hand=hands.get(t.id))
+            for t in tables
+        ]
+
+    # ------------------------------------------------------------------ hands
+
+    async def start_hand(
+        self,
+        *,
+        table_id: int,
+        hand_no: int,
+        seed: int,
+        variant: str,
+        options: dict,
+        dealer: int,
+        seats: list[dict],
+    ) -> int:
+        """Record a new ``'playing'`` hand and return its id.
+
+        :param seed: the hand's seed (signed 64-bit).
+        :param seats: JSON-serializable descriptions of the seats (e.g. user ids and names by
+            seat), stored as given.
+        :raises NotFound: no such table.
+        :raises TableClosed: the table is closed.
+        :raises HandInProgress: the table has a ``'playing'`` hand (finish or abort it first).
+        """
+        _int64("seed", seed)
+        now = self._now()
+        try:
+            async with self._engine.begin() as conn:
+                status = await conn.scalar(select(_T.c.status).where(_T.c.id == table_id))
+                if status is None:
+                    raise NotFound(f"table {table_id}")
+                if status == "closed":
+                    raise TableClosed(f"table {table_id} is closed")
+                playing = await conn.scalar(
+                    select(_H.c.id).where(_H.c.table_id == table_id, _H.c.status == "playing")
+                )
+                if playing is not None:
+                    raise HandInProgress(table_id, playing)
+                hand_id = await conn.scalar(
+                    insert(_H)
+                    .values(
+                        table_id=table_id,
+                        hand_no=hand_no,
+                        seed=seed,
+                        variant=variant,
+                        options=dict(options),
+                        dealer=dealer,
+                        seats=list(seats),
+                        status="playing",
+                        result=None,
+                        started_at=now,
+                        ended_at=None,
+                    )
+                    .returning(_H.c.id)
+                )
+        except IntegrityError as exc:
+            raise HandInProgress(table_id, None) from exc
+        return int(hand_id)
+
+    async def append_action(self, hand_id: int, idx: int, text: str) -> None:
+        """Append action ``idx`` of a hand; committed when the call returns.
+
+        ``idx`` must be the next index (0 for the first action, then 1, 2, …).
+
+        :param text: the action's text form (as the engine prints and parses it).
+        :raises ActionConflict: ``idx`` is already stored (also when two writers race, via the
+            ``(hand_id, idx)`` primary key) or leaves a gap.
+        :raises HandNotPlaying: the hand is done or aborted.
+        :raises NotFound: no such hand.
+        """
+        # Happy path: one statement, INSERT … SELECT … WHERE <hand playing and idx is next>.
+        # Zero rows inserted means one of the checks failed; a second query tells which.
+        next_idx = (
+            select(func.coalesce(func.max(_A.c.idx) + 1, 0))
+            .where(_A.c.hand_id == hand_id)
+            .scalar_subquery()
+        )
+        playing = (
+            select(_H.c.id).where(_H.c.id == hand_id, _H.c.status == "playing").exists()
+        )
+        source = select(
+            literal(hand_id, Integer),
+            literal(idx, Integer),
+            literal(text, String),
+            literal(self._now(), UTCDateTime()),
+        ).where(playing, next_idx == literal(idx, Integer))
+        try:
+            async with self._engine.begin() as conn:
+                inserted = await conn.execute(
+                    insert(_A).from_select(["hand_id", "idx", "text", "created_at"], source)
+                )
+                if inserted.rowcount == 1:
+                    return
+                row = (
+                    await conn.execute(select(_H.c.status, next_idx).where(_H.c.id == hand_id))
+                ).first()
+        except IntegrityError as exc:
+            raise ActionConflict(hand_id, idx, None) from exc
+        if row is None:
+            raise NotFound(f"hand {hand_id}")
+        status, expected = row
+        if status != "playing":
+            raise HandNotPlaying(hand_id, status)
+        raise ActionConflict(hand_id, idx, expected)
+
+    async def finish_hand(
+        self,
+        hand_id: int,
+        *,
+        result: dict,
+        settlements: Sequence[SettlementRecord],
+        table_updates: Optional[dict] = None,
+    ) -> None:
+        """Close a hand as ``'done'``, in one transaction with its settlements and table fields.
+
+        :param result: the hand's result (JSON-serializable), stored on the hand.
+        :param settlements: one per seat; ``hand_id``, ``table_id``, ``guild_id``, ``variant``
+            and ``created_at`` are taken from the hand, its table and the clock.
+        :param table_updates: fields for :meth:`update_table` on the hand's table (e.g.
+            ``{"state": …, "hand_no": …}``), applied in the same transaction.
+        :raises HandNotPlaying: the hand is already done or aborted (nothing is written, so a
+            retried call cannot settle a hand twice).
+        :raises NotFound: no such hand.
+        :raises ValueError: two settlements for the same seat.
+        """
+        values = _check_table_fields(table_updates or {})
+        seats = [s.seat for s in settlements]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"duplicate settlement seats {seats}")
+        now = self._now()
+        async with self._engine.begin() as conn:
+            hand = (
+                await conn.execute(
+                    select(_H.c.status, _H.c.table_id, _H.c.variant, _T.c.guild_id)
+                    .join(_T, _T.c.id == _H.c.table_id)
+                    .where(_H.c.id == hand_id)
+                )
+            ).first()
+            if hand is None:
+                raise NotFound(f"hand {hand_id}")
+            # Conditional update: only one finisher can move the hand out of 'playing'.
+            done = await conn.execute(
+                update(_H)
+                .where(_H.c.id == hand_id, _H.c.status == "playing")
+                .values(status="done", result=dict(result), ended_at=now)
+            )
+            if done.rowcount != 1:
+                raise HandNotPlaying(hand_id, hand.status)
+            if settlements:
+                await conn.execute(
+                    insert(_P),
+                    [
+                        {
+                            "hand_id": hand_id,
+                            "table_id": hand.table_id,
+                            "guild_id": hand.guild_id,
+                            "user_id": s.user_id,
+                            "name": s.name,
+                            "is_ai": s.is_ai,
+                            "variant": hand.variant,
+                            "seat": s.seat,
+                            "points": s.points,
+                            "is_winner": s.is_winner,
+                            "self_drawn": s.self_drawn,
+                            "dealt_in": s.dealt_in,
+                            "fan": s.fan,
+                            "created_at": now,
+                        }
+                        for s in settlements
+                    ],
+                )
+            if values:
+                await self._update_table(conn, hand.table_id, values)
+
+    async def abort_hand(self, hand_id: int) -> None:
+        """Mark a ``'playing'`` hand ``'aborted'`` (no settlements).  No-op if already aborted.
+
+        :raises HandNotPlaying: the hand is done.
+        :raises NotFound: no such hand.
+        """
+        async with self._engine.begin() as conn:
+            status = await conn.scalar(select(_H.c.status).where(_H.c.id == hand_id))
+            if status is None:
+                raise NotFound(f"hand {hand_id}")
+            if status == "aborted":
+                return
+            if status != "playing":
+                raise HandNotPlaying(hand_id, status)
+            await conn.execute(
+                update(_H)
+                .where(_H.c.id == hand_id, _H.c.status == "playing")
+                .values(status="aborted", ended_at=self._now())
+            )
+
+    async def get_hand(self, hand_id: int) -> HandRecord:
+        """Return a hand with its actions (index order) and settlements (seat order).
+
+        :raises NotFound: no such hand.
+        """
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(_H).where(_H.c.id == hand_id))).first()
+            if row is None:
+                raise NotFound(f"hand {hand_id}")
+            acts = (
+                await conn.scalars(
+                    select(_A.c.text).where(_A.c.hand_id == hand_id).order_by(_A.c.idx)
+                )
+            ).all()
+            sets = (
+                await conn.execute(
+                    select(_P).where(_P.c.hand_id == hand_id).order_by(_P.c.seat)
+                )
+            ).all()
+        return _hand_record(row, acts, [_settlement_record(s) for s in sets])
+
+    # ------------------------------------------------------------------ scores
+
+    @staticmethod
+    def _score_columns() -> list[Any]:
+        def count_if(cond: Any) -> Any:
+            return func.coalesce(func.sum(case((cond, 1), else_=0)), 0)
+
+        return [
+            func.coalesce(func.sum(_P.c.points), 0).label("points"),
+            func.count(_P.c.id).label("hands"),
+            count_if(_P.c.is_winner).label("wins"),
+            count_if(and_(_P.c.is_winner, _P.c.self_drawn)).label("self_drawn"),
+            count_if(_P.c.dealt_in).label("deal_ins"),
+        ]
+
+    @staticmethod
+    def _filters(guild_id: int, variant: Optional[str], since: Optional[datetime]) -> list[Any]:
+        where = [_P.c.guild_id == guild_id]
+        if variant is not None:
+            where.append(_P.c.variant == variant)
+        if since is not None:
+            where.append(_P.c.created_at >= _utc(since))
+        return where
+
+    async def score(
+        self,
+        guild_id: int,
+        user_id: int,
+        variant: Optional[str] = None,
+        since: Optional[datetime] = None,
+    ) -> ScoreLine:
+        """Return the cumulative results of a user in a guild.
+
+        :param variant: only hands of this variant (``None``: all).
+        :param since: only hands finished at or after this time (UTC if naive).
+        :returns: a :class:`ScoreLine`; all zeros and ``name=None`` for a user with no hands.
+        """
+        where = self._filters(guild_id, variant, since) + [_P.c.user_id == user_id]
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(*self._score_columns()).where(*where))).one()
+            name = await conn.scalar(
+                select(_P.c.name).where(*where).order_by(_P.c.id.desc()).limit(1)
+            )
+        return ScoreLine(
+            user_id=user_id,
+            name=name,
+            points=int(row.points),
+            hands=int(row.hands),
+            wins=int(row.wins),
+            self_drawn=int(row.self_drawn),
+            deal_ins=int(row.deal_ins),
+        )
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        variant: Optional[str] = None,
+        limit: int = 10,
+        since: Optional[datetime] = None,
+    ) -> list[ScoreLine]:
+        """Return the best human players of a guild (AI seats excluded).
+
+        Ordered by points (descending), then wins (descending), then user id.
+
+        :param variant: only hands of this variant (``None``: all).
+        :param limit: at most this many lines.
+        :param since: only hands finished at or after this time (UTC if naive).
+        """
+        where = self._filters(guild_id, variant, since) + [
+            _P.c.user_id.is_not(None),
+            _P.c.is_ai.is_(False),
+        ]
+        cols = self._score_columns()
+        points, wins = cols[0], cols[2]
+        query = (
+            select(_P.c.user_id, *cols)
+            .where(*where)
+            .group_by(_P.c.user_id)
+            .order_by(points.desc(), wins.desc(), _P.c.user_id)
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            if not rows:
+                return []
+            users = [r.user_id for r in rows]
+            latest = (
+                select(func.max(_P.c.id))
+                .where(*where, _P.c.user_id.in_(users))
+                .group_by(_P.c.user_id)
+            )
+            names = {
+                r.user_id: r.name
+                for r in await conn.execute(
+                    select(_P.c.user_id, _P.c.name).where(_P.c.id.in_(latest))
+                )
+            }
+        return [
+            ScoreLine(
+                user_id=r.user_id,
+                name=names.get(r.user_id),
+                points=int(r.points),
+                hands=int(r.hands),
+                wins=int(r.wins),
+                self_drawn=int(r.self_drawn),
+                deal_ins=int(r.deal_ins),
+            )
+            for r in rows
+        ]
+
+
