@@ -1,0 +1,809 @@
+"""The draw/discard hand shared by the mahjong variants.
+
+One :class:`MahjongHand` is one deal (一局): built from ``(options, seed,
+dealer)``, advanced only by :meth:`MahjongHand.apply` with :class:`Action`
+objects.  Chance (shuffle, dice, draws, flower replacement) comes from the seeded
+RNG, so replaying the action log rebuilds the state exactly.
+
+Flow (``rules/README.md`` vocabulary; claim rules per variant file):
+
+* ``phase == "discard"``: seat ``turn`` holds a drawn tile (or just claimed) and
+  may discard, declare 听 with a discard, make a concealed/added kong, win
+  (自摸) or declare 加倍.
+* ``phase == "claim"``: after a discard, every other seat that can claim it
+  (胡 / 杠 / 碰 / 吃, plus 加倍 and 过) answers; the window resolves by the
+  variant's :attr:`MahjongHand.PRIORITY` table as soon as no pending seat can
+  outrank the best answer.
+* ``phase == "rob"``: after an added kong (加杠), seats that can win on that tile
+  may rob it (抢杠胡).
+* ``phase == "over"``: :attr:`MahjongHand.result` holds the settlement.
+
+Variants subclass and override the hooks marked *hook*.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import hand_shapes
+from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
+from .errors import IllegalAction
+from .melds import Meld
+from .rng import make_rng
+from .tiles import kind_of, kind_str, make_tiles
+
+DISCARD_PHASE, CLAIM_PHASE, ROB_PHASE, OVER = "discard", "claim", "rob", "over"
+
+
+@dataclass
+class Event:
+    """Something that happened, as the public sees it (draws carry no tile).
+
+    ``type`` is one of deal, draw, flower, discard, ting, chow, pung, kong,
+    added_kong, concealed_kong, double, pass, hu, draw_game, treasure, dice.
+    """
+
+    type: str
+    seat: int | None = None
+    tile: int | None = None  # kind
+    data: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        d: dict[str, Any] = {"type": self.type}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.tile is not None:
+            d["tile"] = kind_str(self.tile)
+        d.update(self.data)
+        return d
+
+
+class MahjongHand:
+    """A draw/discard mahjong hand for ``n_seats`` seats.
+
+    :param options: resolved table options of the variant (see ``engine.options``).
+    :param seed: 64-bit seed of this hand (``engine.rng.hand_seed``).
+    :param dealer: seat of the dealer (庄家), 0..n-1.
+    :param context: match-level facts the settlement needs (variant-specific, e.g.
+        ``{"dealer_streak": 2}``).
+    """
+
+    N_SEATS = 4
+    #: claim priority: a higher number wins the claim window (胡 > 杠/碰 > 吃)
+    PRIORITY = {HU: 3, KONG: 2, PUNG: 2, CHOW: 1}
+    RULES = "rules"  #: rule file of the variant, for error messages
+    #: 听 declared with a discard that leaves no ready hand counts as a plain discard
+    TING_IGNORED_IF_NOT_READY = True
+    DEAL_DEALER, DEAL_OTHER = 14, 13
+
+    def __init__(self, options: dict, seed: int, dealer: int, context: dict | None = None):
+        self.options = dict(options)
+        self.seed = seed
+        self.dealer = dealer
+        self.context = dict(context or {})
+        self.n = self.N_SEATS
+        self.rng = make_rng(seed)
+        self.seq = 0  #: number of actions applied (stale-button check)
+        self.events: list[Event] = []
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]  # concealed tiles incl. drawn
+        self.drawn: list[int | None] = [None] * self.n
+        self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
+        self.flowers: list[list[int]] = [[] for _ in range(self.n)]
+        self.discards: list[list[int]] = [[] for _ in range(self.n)]
+        self.claimed_discards: set[int] = set()  # tiles taken from a river by a claim
+        self.ting = [False] * self.n
+        self.doubles = [1] * self.n
+        self.draws_made = [0] * self.n  # ordinary and replacement draws after the deal
+        self.discards_made = [0] * self.n
+        self.claims_made = 0  # chow/pung/kong (concealed kong included) by anyone
+        self.turn = dealer
+        self.phase = DISCARD_PHASE
+        self.last_discard: tuple[int, int] | None = None  # (seat, tile)
+        self.claim_options: dict[int, list[Action]] = {}
+        self.responses: dict[int, Action] = {}
+        self.rob: tuple[int, int] | None = None  # (seat adding, tile) during the rob window
+        self.after_kong = False  # the current drawn tile is a kong replacement
+        self.win_declined = [False] * self.n  # 加倍/过 gave up the current self-drawn chance
+        self.result: dict | None = None
+        self._build_wall()
+        self._deal()
+
+    # ----------------------------------------------------------------- hooks
+    def tile_counts(self) -> dict[int, int]:
+        """*hook*: ``{kind: copies}`` of the variant's set."""
+        raise NotImplementedError
+
+    def is_bonus(self, kind: int) -> bool:
+        """*hook*: True for tiles set aside and replaced (flowers)."""
+        return False
+
+    def can_chow(self, claimer: int, discarder: int) -> bool:
+        """*hook*: chow allowed from this discarder (default: 上家 only)."""
+        return claimer == (discarder + 1) % self.n
+
+    def claims_allowed(self) -> bool:
+        """*hook*: False while claims are forbidden (e.g. an opening restriction)."""
+        return True
+
+    def allowed_kinds(self) -> tuple[int, ...]:
+        """Kinds that exist in this variant's set (a wait on any other kind is impossible)."""
+        return tuple(sorted(k for k in self._kind_counts if not self.is_bonus(k)))
+
+    def win_shape(self, seat: int, win_kind: int | None) -> bool:
+        """*hook*: does the concealed hand (plus ``win_kind`` when given) form a winning hand?"""
+        counts = self.counts(seat)
+        if win_kind is not None:
+            counts[win_kind] += 1
+        return hand_shapes.is_win(counts, len(self.melds[seat]))
+
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, **flags) -> dict:
+        """*hook*: score a win; returns at least ``{"ok": bool, "fan_total": int}`` and,
+        when refused, ``{"ok": False, "code": ..., "rule": ...}``."""
+        raise NotImplementedError
+
+    def settle(self, winner: int | None, win: dict | None, discarder: int | None) -> list[int]:
+        """*hook*: points per seat (signed, summing to 0)."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- set-up
+    def _build_wall(self) -> None:
+        self._kind_counts = self.tile_counts()
+        self._allowed_set = frozenset(self.allowed_kinds())
+        wall = make_tiles(self._kind_counts)
+        self.rng.shuffle(wall)
+        self.dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        if "stacked" in self.context:
+            wall = self._stack(wall, self.context["stacked"])
+        self.wall = wall
+        self.front = 0
+        self.back = len(wall)
+        self.total_tiles = len(wall)
+
+    def _stack(self, shuffled: list[int], spec: dict) -> list[int]:
+        """Lay the wall out so that the deal gives the hands of ``spec`` (for tests, puzzles
+        and bug reports): ``{"hands": [kinds per seat (dealer: one more)], "draws": [kinds
+        drawn from the front after the deal], "back": [kinds drawn from the back, first
+        first]}``; every other tile follows in the seeded shuffled order.
+        Raises ``ValueError`` if the spec asks for more copies than the set has."""
+        pool: dict[int, list[int]] = {}
+        for t in shuffled:
+            pool.setdefault(kind_of(t), []).append(t)
+
+        def take(k: int) -> int:
+            if not pool.get(k):
+                raise ValueError(f"stacked wall: no copy of {kind_str(k)} left")
+            return pool[k].pop()
+
+        hands = [list(h) for h in spec["hands"]]
+        order = [(self.dealer + i) % self.n for i in range(self.n)]
+        sizes = [self.DEAL_DEALER if s == self.dealer else self.DEAL_OTHER for s in range(self.n)]
+        if any(len(hands[s]) != sizes[s] for s in range(self.n)):
+            raise ValueError("stacked wall: wrong hand sizes")
+        front: list[int] = []
+        pos = [0] * self.n
+        plan = [(s, 4) for _ in range(3) for s in order] + [(s, 1) for s in order] + [(self.dealer, 1)]
+        for s, n in plan:
+            for _ in range(n):
+                front.append(take(hands[s][pos[s]]))
+                pos[s] += 1
+        front += [take(k) for k in spec.get("draws", [])]
+        back = [take(k) for k in spec.get("back", [])]
+        rest = [t for t in shuffled if t not in set(front) | set(back)]
+        return front + rest + back[::-1]
+
+    @property
+    def wall_remaining(self) -> int:
+        return self.back - self.front
+
+    def _take(self, from_back: bool) -> int:
+        if from_back:
+            self.back -= 1
+            return self.wall[self.back]
+        t = self.wall[self.front]
+        self.front += 1
+        return t
+
+    def _deal(self) -> None:
+        order = [(self.dealer + i) % self.n for i in range(self.n)]
+        for _ in range(3):
+            for s in order:
+                for _ in range(4):
+                    self.hands[s].append(self._take(False))
+        for s in order:
+            self.hands[s].append(self._take(False))
+        self.hands[self.dealer].append(self._take(False))
+        self.events.append(Event("dice", data={"dice": list(self.dice)}))
+        self.after_deal()
+        # flower replacement, dealer first, repeated until nobody holds a bonus tile
+        changed = True
+        while changed:
+            changed = False
+            for s in order:
+                while True:
+                    bonus = [t for t in self.hands[s] if self.is_bonus(kind_of(t))]
+                    if not bonus or self.wall_remaining == 0:
+                        break
+                    for t in bonus:
+                        self.hands[s].remove(t)
+                        self.flowers[s].append(t)
+                        self.events.append(Event("flower", s, kind_of(t)))
+                        self.hands[s].append(self._take(True))
+                    changed = True
+        self.drawn[self.dealer] = self.hands[self.dealer][-1]
+        self.turn = self.dealer
+        self.phase = DISCARD_PHASE
+
+    def after_deal(self) -> None:
+        """*hook*: called once after the deal, before flower replacement (e.g. 宝牌)."""
+
+    # ----------------------------------------------------------------- queries
+    def counts(self, seat: int) -> list[int]:
+        """34-long count array of ``seat``'s concealed tiles."""
+        c = [0] * 34
+        for t in self.hands[seat]:
+            k = t >> 2
+            if k < 34:
+                c[k] += 1
+        return c
+
+    def concealed_kinds(self, seat: int) -> list[int]:
+        return sorted(kind_of(t) for t in self.hands[seat])
+
+    def pending_seats(self) -> list[int]:
+        """Seats whose decision the hand is waiting for (empty when over)."""
+        if self.phase == DISCARD_PHASE:
+            return [self.turn]
+        if self.phase in (CLAIM_PHASE, ROB_PHASE):
+            return [s for s in sorted(self.claim_options) if s not in self.responses]
+        return []
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def visible_counts(self, viewer: int | None = None) -> Counter:
+        """Kinds visible to ``viewer``: all rivers, melds (concealed kongs only to their
+        owner), flowers, and the viewer's own concealed tiles."""
+        c: Counter = Counter()
+        for s in range(self.n):
+            for t in self.discards[s]:
+                if t not in self.claimed_discards:
+                    c[t >> 2] += 1
+            for m in self.melds[s]:
+                if m.concealed and s != viewer:
+                    continue
+                for t in m.tiles:
+                    c[t >> 2] += 1
+        if viewer is not None:
+            for t in self.hands[viewer]:
+                c[t >> 2] += 1
+        return c
+
+    def unseen(self, viewer: int, kind: int) -> int:
+        """Copies of ``kind`` that ``viewer`` cannot see (so may still come)."""
+        return max(0, self._kind_counts.get(kind, 0) - self.visible_counts(viewer)[kind])
+
+    def waits(self, seat: int) -> list[int]:
+        """Kinds that would complete ``seat``'s concealed hand (13-tile form), ignoring fan;
+        seven pairs included when the seat has no melds."""
+        return hand_shapes.winning_kinds(self.counts(seat), len(self.melds[seat]), self._allowed_set)
+
+    # ----------------------------------------------------------------- legal actions
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (a 胡 below the minimum is not listed)."""
+        if self.phase == DISCARD_PHASE and seat == self.turn:
+            return self._turn_actions(seat)
+        if self.phase in (CLAIM_PHASE, ROB_PHASE) and seat in self.claim_options and seat not in self.responses:
+            return [a for a in self.claim_options[seat] if a.type != HU or self._win_ok(seat, a)]
+        return []
+
+    def win_offered(self, seat: int) -> bool:
+        """True when ``seat`` holds a winning shape now (the 胡 / 加倍 / 过 prompt), even below
+        the fan minimum."""
+        if self.phase == DISCARD_PHASE and seat == self.turn:
+            return (self.drawn[seat] is not None and not self.win_declined[seat]
+                    and self.win_shape(seat, None))
+        return any(a.type == HU for a in self.claim_options.get(seat, ()) if seat not in self.responses)
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        acts: list[Action] = []
+        hand_kinds = sorted({kind_of(t) for t in self.hands[seat]})
+        drawn = self.drawn[seat]
+        if self.ting[seat] and drawn is not None:
+            acts.append(Action(seat, DISCARD, kind_of(drawn)))
+        else:
+            for k in hand_kinds:
+                if self.may_discard(seat, k):
+                    acts.append(Action(seat, DISCARD, k))
+            if not self.ting[seat] and self.ting_allowed():
+                for k in hand_kinds:
+                    if self.may_discard(seat, k) and self._ready_after_discard(seat, k):
+                        acts.append(Action(seat, TING, k))
+        if self.wall_remaining > 0:
+            for k in self._own_kong_kinds(seat):
+                acts.append(Action(seat, KONG, k))
+        if self.win_offered(seat):
+            win = Action(seat, HU)
+            if self._win_ok(seat, win):
+                acts.append(win)
+            if self.double_allowed():
+                acts.append(Action(seat, DOUBLE))
+        return acts
+
+    def may_discard(self, seat: int, kind: int) -> bool:
+        """*hook*: restrictions on what may be discarded (default: anything in hand)."""
+        return True
+
+    def ting_allowed(self) -> bool:
+        """*hook*: does the variant have 听 declarations?"""
+        return False
+
+    def double_allowed(self) -> bool:
+        """*hook*: does the variant have 加倍?"""
+        return False
+
+    def _ready_after_discard(self, seat: int, kind: int) -> bool:
+        counts = self.counts(seat)
+        counts[kind] -= 1
+        return bool(hand_shapes.winning_kinds(counts, len(self.melds[seat]), self._allowed_set))
+
+    def _own_kong_kinds(self, seat: int) -> list[int]:
+        counts = self.counts(seat)
+        out = []
+        drawn = self.drawn[seat]
+        for k in range(34):
+            if counts[k] == 4:
+                if self.ting[seat]:
+                    if drawn is None or kind_of(drawn) != k or not self._kong_keeps_waits(seat, k):
+                        continue
+                out.append(k)
+        for m in self.melds[seat]:
+            if m.type == PUNG and counts[m.kind] >= 1:
+                if self.ting[seat] and (drawn is None or kind_of(drawn) != m.kind):
+                    continue
+                out.append(m.kind)
+        return sorted(set(out))
+
+    def _kong_keeps_waits(self, seat: int, kind: int) -> bool:
+        before = self._waits_without(seat, kind_of(self.drawn[seat]))
+        counts = self.counts(seat)
+        counts[kind] -= 4
+        after = hand_shapes.winning_kinds(counts, len(self.melds[seat]) + 1, self._allowed_set)
+        return before == after and bool(after)
+
+    def _waits_without(self, seat: int, kind: int) -> list[int]:
+        counts = self.counts(seat)
+        counts[kind] -= 1
+        return hand_shapes.winning_kinds(counts, len(self.melds[seat]), self._allowed_set)
+
+    def _win_ok(self, seat: int, action: Action) -> bool:
+        return bool(self._evaluate_pending_win(seat).get("ok"))
+
+    def _evaluate_pending_win(self, seat: int) -> dict:
+        if self.phase == DISCARD_PHASE:
+            drawn = self.drawn[seat]
+            win_kind = kind_of(drawn) if drawn is not None else kind_of(self.hands[seat][-1])
+            return self._evaluate_cached(seat, win_kind, True, False)
+        robbing = self.phase == ROB_PHASE
+        tile = self.rob[1] if robbing else self.last_discard[1]
+        return self._evaluate_cached(seat, kind_of(tile), False, robbing)
+
+    def _evaluate_cached(self, seat: int, win_kind: int, self_drawn: bool, robbing: bool) -> dict:
+        key = (self.seq, seat, win_kind, self_drawn, robbing, self.doubles[seat])
+        cache = getattr(self, "_win_cache", None)
+        if cache is None or cache[0] != key:
+            self._win_cache = (key, self.evaluate_win(seat, win_kind, self_drawn, robbing_kong=robbing))
+        return self._win_cache[1]
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; returns the events it caused.
+
+        Raises :class:`IllegalAction` (state unchanged) when the action is not allowed
+        now, with a code naming the reason (``not_your_turn``, ``tile_not_in_hand``,
+        ``hand_locked_after_ting``, ``cannot_claim``, ``fan_below_minimum``, …).
+        """
+        if action.type == TING and self.TING_IGNORED_IF_NOT_READY and action not in self.legal_actions(action.seat):
+            plain = Action(action.seat, DISCARD, action.kind)
+            if action.kind is not None and plain in self.legal_actions(action.seat):
+                action = plain  # 听 with a discard that leaves no ready hand is ignored
+        self._check(action)
+        start = len(self.events)
+        self.seq += 1
+        if self.phase == DISCARD_PHASE:
+            self._apply_turn(action)
+        else:
+            self.responses[action.seat] = action
+            self._try_resolve()
+        return self.events[start:]
+
+    def _check(self, action: Action) -> None:
+        seat = action.seat
+        if self.phase == OVER:
+            raise IllegalAction("hand_over", self.RULES)
+        if not 0 <= seat < self.n:
+            raise IllegalAction("no_such_seat", self.RULES, seat=seat)
+        legal = self.legal_actions(seat)
+        if action in legal:
+            return
+        # explain the refusal
+        if self.phase == DISCARD_PHASE and seat != self.turn:
+            raise IllegalAction("not_your_turn", self.RULES)
+        if self.phase != DISCARD_PHASE and (seat not in self.claim_options or seat in self.responses):
+            raise IllegalAction("not_your_turn", self.RULES)
+        if action.type == HU:
+            if self.win_offered(seat) or (self.phase != DISCARD_PHASE and any(
+                    a.type == HU for a in self.claim_options.get(seat, ()))):
+                ev = self._evaluate_pending_win(seat)
+                raise IllegalAction(ev.get("code", "fan_below_minimum"), ev.get("rule", self.RULES),
+                                    **ev.get("params", {}))
+            raise IllegalAction("not_a_winning_hand", self.RULES)
+        if action.type in (DISCARD, TING):
+            if action.kind is None or not any(kind_of(t) == action.kind for t in self.hands[seat]):
+                raise IllegalAction("tile_not_in_hand", self.RULES,
+                                    tile=kind_str(action.kind) if action.kind is not None else "?")
+            if self.ting[seat]:
+                raise IllegalAction("hand_locked_after_ting", self.RULES,
+                                    tile=kind_str(kind_of(self.drawn[seat])) if self.drawn[seat] is not None else "?")
+            if action.type == TING:
+                raise IllegalAction("ting_not_ready", self.RULES, tile=kind_str(action.kind))
+            raise IllegalAction("discard_not_allowed", self.RULES, tile=kind_str(action.kind))
+        if action.type == DOUBLE:
+            raise IllegalAction("double_not_available", self.RULES)
+        if action.type in (CHOW, PUNG, KONG):
+            raise IllegalAction("cannot_claim", self.RULES, claim=action.type)
+        raise IllegalAction("action_not_available", self.RULES, action=action.type)
+
+    def _apply_turn(self, a: Action) -> None:
+        seat = a.seat
+        if a.type in (DISCARD, TING):
+            self._discard(seat, a.kind, declare=a.type == TING)
+        elif a.type == KONG:
+            self._own_kong(seat, a.kind)
+        elif a.type == HU:
+            drawn = self.drawn[seat]
+            tile = drawn if drawn is not None else self.hands[seat][-1]
+            self._win(seat, tile, None, self_drawn=True)
+        elif a.type == DOUBLE:
+            self.doubles[seat] *= 2
+            self.win_declined[seat] = True
+            self.events.append(Event("double", seat, data={"multiplier": self.doubles[seat]}))
+
+    def _pick_tile(self, seat: int, kind: int) -> int:
+        drawn = self.drawn[seat]
+        if drawn is not None and kind_of(drawn) == kind:
+            return drawn
+        return max(t for t in self.hands[seat] if kind_of(t) == kind)
+
+    def _discard(self, seat: int, kind: int, declare: bool = False) -> None:
+        tile = self._pick_tile(seat, kind)
+        self.hands[seat].remove(tile)
+        self.drawn[seat] = None
+        self.after_kong = False
+        self.win_declined[seat] = False
+        self.discards[seat].append(tile)
+        self.discards_made[seat] += 1
+        self.last_discard = (seat, tile)
+        if declare:
+            self.ting[seat] = True
+            self.on_ting(seat, with_discard=True)
+            self.events.append(Event("ting", seat, kind))
+        self.events.append(Event("discard", seat, kind))
+        self._open_claims(seat, tile)
+
+    def on_ting(self, seat: int, with_discard: bool) -> None:
+        """*hook*: bookkeeping when ``seat`` declares 听 (e.g. 天听)."""
+
+    def _open_claims(self, discarder: int, tile: int) -> None:
+        kind = kind_of(tile)
+        self.claim_options = {}
+        self.responses = {}
+        for s in range(self.n):
+            if s == discarder:
+                continue
+            opts = self.claim_actions(s, discarder, kind)
+            if opts:
+                self.claim_options[s] = opts + [Action(s, PASS)]
+        if self.claim_options:
+            self.phase = CLAIM_PHASE
+        else:
+            self._next_draw(discarder)
+
+    def claim_actions(self, seat: int, discarder: int, kind: int) -> list[Action]:
+        """*hook-able*: what ``seat`` may do with ``discarder``'s discard of ``kind``."""
+        acts: list[Action] = []
+        counts = self.counts(seat)
+        if self.win_shape(seat, kind):
+            acts.append(Action(seat, HU))
+            if self.double_allowed():
+                acts.append(Action(seat, DOUBLE))
+        if self.ting[seat] or not self.claims_allowed():
+            return acts
+        if counts[kind] >= 3 and self.wall_remaining > 0:
+            acts.append(Action(seat, KONG))
+        if counts[kind] >= 2:
+            acts.append(Action(seat, PUNG))
+        if kind < 27 and self.can_chow(seat, discarder):
+            n = kind % 9
+            for start in (n - 2, n - 1, n):
+                if 0 <= start <= 6:
+                    base = kind - n + start
+                    need = [base + i for i in range(3) if base + i != kind]
+                    if all(counts[k] >= 1 for k in need):
+                        acts.append(Action(seat, CHOW, base))
+        return acts
+
+    def _try_resolve(self) -> None:
+        """Resolve the claim/rob window once the outcome is settled."""
+        best = None
+        for s, a in self.responses.items():
+            p = self.PRIORITY.get(a.type, 0)
+            if best is None or p > best[0] or (p == best[0] and self._turn_distance(s) < self._turn_distance(best[1])):
+                best = (p, s, a)
+        pending = [s for s in self.claim_options if s not in self.responses]
+        for s in pending:
+            top = max(self.PRIORITY.get(a.type, 0) for a in self.claim_options[s])
+            if best is None or top > best[0] or (top == best[0] and top > 0 and
+                                                 self._turn_distance(s) < self._turn_distance(best[1])):
+                return  # s could still outrank the best answer
+        # doubles and passes are recorded for every seat that answered so
+        for s, a in sorted(self.responses.items()):
+            if a.type == DOUBLE:
+                self.doubles[s] *= 2
+                self.events.append(Event("double", s, data={"multiplier": self.doubles[s]}))
+            elif a.type == PASS:
+                self.events.append(Event("pass", s))
+        self.on_window_closed(self.responses)
+        options, self.claim_options, responses, self.responses = self.claim_options, {}, self.responses, {}
+        if self.phase == ROB_PHASE:
+            adder, tile = self.rob
+            self.rob = None
+            if best is not None and best[2].type == HU:
+                self._win(best[1], tile, adder, self_drawn=False, robbing=True)
+            else:
+                self.phase = DISCARD_PHASE
+                self._complete_added_kong(adder, tile)
+            return
+        discarder, tile = self.last_discard
+        if best is None or best[2].type in (PASS, DOUBLE):
+            self._next_draw(discarder)
+            return
+        _, seat, a = best
+        if a.type == HU:
+            self._win(seat, tile, discarder, self_drawn=False)
+        elif a.type == KONG:
+            self._claim_meld(seat, discarder, tile, KONG, [kind_of(tile)] * 3)
+            self._draw(seat, from_back=True, after_kong=True)
+        elif a.type == PUNG:
+            self._claim_meld(seat, discarder, tile, PUNG, [kind_of(tile)] * 2)
+        elif a.type == CHOW:
+            need = [a.kind + i for i in range(3) if a.kind + i != kind_of(tile)]
+            self._claim_meld(seat, discarder, tile, CHOW, need)
+        del options, responses
+
+    def on_window_closed(self, responses: dict[int, Action]) -> None:
+        """*hook*: after a claim window, before its outcome is applied."""
+
+    def _turn_distance(self, seat: int) -> int:
+        ref = self.rob[0] if self.phase == ROB_PHASE and self.rob else (
+            self.last_discard[0] if self.last_discard else self.turn)
+        return (seat - ref) % self.n
+
+    def _claim_meld(self, seat: int, discarder: int, tile: int, mtype: str, kinds: list[int]) -> None:
+        used = []
+        for k in kinds:
+            t = max(x for x in self.hands[seat] if kind_of(x) == k and x not in used)
+            used.append(t)
+        for t in used:
+            self.hands[seat].remove(t)
+        self.claimed_discards.add(tile)
+        meld = Meld(mtype, tuple(sorted(used + [tile])), False, tile, discarder)
+        self.melds[seat].append(meld)
+        self.claims_made += 1
+        self.events.append(Event(mtype, seat, kind_of(tile), {"from": discarder,
+                                                                "tiles": [kind_str(kind_of(t)) for t in meld.tiles]}))
+        self.turn = seat
+        self.phase = DISCARD_PHASE
+        self.drawn = [None] * self.n
+        self.after_kong = False
+
+    def _own_kong(self, seat: int, kind: int) -> None:
+        tiles = [t for t in self.hands[seat] if kind_of(t) == kind]
+        if len(tiles) == 4:
+            for t in tiles:
+                self.hands[seat].remove(t)
+            self.melds[seat].append(Meld(KONG, tuple(sorted(tiles)), True))
+            self.claims_made += 1
+            self.on_concealed_kong(seat)
+            self.events.append(Event("concealed_kong", seat, None))
+            self._draw(seat, from_back=True, after_kong=True)
+            return
+        tile = tiles[0]
+        self.hands[seat].remove(tile)
+        self.drawn[seat] = None
+        self.rob = (seat, tile)
+        self.events.append(Event("added_kong", seat, kind))
+        self.claim_options = {}
+        self.responses = {}
+        for s in range(self.n):
+            if s != seat and self.win_shape(s, kind):
+                self.claim_options[s] = [Action(s, HU)] + (
+                    [Action(s, DOUBLE)] if self.double_allowed() else []) + [Action(s, PASS)]
+        if self.claim_options:
+            self.phase = ROB_PHASE
+        else:
+            self.rob = None
+            self._complete_added_kong(seat, tile)
+
+    def on_concealed_kong(self, seat: int) -> None:
+        """*hook*: bookkeeping after a concealed kong (天胡/人胡 conditions)."""
+
+    def _complete_added_kong(self, seat: int, tile: int) -> None:
+        kind = kind_of(tile)
+        for i, m in enumerate(self.melds[seat]):
+            if m.type == PUNG and m.kind == kind:
+                self.melds[seat][i] = Meld(KONG, tuple(sorted(m.tiles + (tile,))), False, m.claimed,
+                                           m.from_seat, added=True)
+                break
+        self.claims_made += 1
+        self.events.append(Event("kong", seat, kind, {"added": True}))
+        self._draw(seat, from_back=True, after_kong=True)
+
+    def _next_draw(self, discarder: int) -> None:
+        if self.wall_remaining == 0:
+            self._draw_game()
+            return
+        self._draw((discarder + 1) % self.n)
+
+    def _draw(self, seat: int, from_back: bool = False, after_kong: bool = False) -> None:
+        while True:
+            if self.wall_remaining == 0:
+                self._draw_game()
+                return
+            tile = self._take(from_back)
+            if self.is_bonus(kind_of(tile)):
+                self.flowers[seat].append(tile)
+                self.events.append(Event("flower", seat, kind_of(tile)))
+                from_back = True
+                continue
+            break
+        self.hands[seat].append(tile)
+        self.drawn = [None] * self.n
+        self.drawn[seat] = tile
+        self.draws_made[seat] += 1
+        self.after_kong = after_kong
+        self.win_declined[seat] = False
+        self.turn = seat
+        self.phase = DISCARD_PHASE
+        self.events.append(Event("draw", seat, None, {"replacement": after_kong}))
+
+    def _draw_game(self) -> None:
+        self.phase = OVER
+        self.claim_options, self.responses = {}, {}
+        points = self.settle(None, None, None)
+        self.result = {"winner": None, "draw": True, "points": points, "dealer": self.dealer,
+                       "hands": self._all_hands()}
+        self.events.append(Event("draw_game"))
+
+    def _all_hands(self) -> list[list[str]]:
+        return [[kind_str(k) for k in self.concealed_kinds(s)] for s in range(self.n)]
+
+    def _win(self, seat: int, tile: int, discarder: int | None, self_drawn: bool, robbing: bool = False) -> None:
+        kind = kind_of(tile)
+        win = self.evaluate_win(seat, kind, self_drawn, robbing_kong=robbing)
+        if not self_drawn:
+            self.hands[seat].append(tile)
+            if not robbing:
+                self.claimed_discards.add(tile)
+        self.phase = OVER
+        points = self.settle(seat, win, discarder)
+        self.result = {
+            "winner": seat, "draw": False, "self_drawn": self_drawn, "discarder": discarder,
+            "win_tile": kind_str(kind), "robbing_kong": robbing, "points": points,
+            "dealer": self.dealer, "hands": self._all_hands(), **{k: v for k, v in win.items() if k != "ok"},
+        }
+        self.events.append(Event("hu", seat, kind, {"self_drawn": self_drawn, "from": discarder}))
+
+    # ----------------------------------------------------------------- timeouts
+    def timeout_action(self, seat: int) -> Action:
+        """The action taken for ``seat`` when its timer runs out (two_player.md §Timeouts):
+        win if possible, else pass; on one's own turn discard the drawn tile (rightmost),
+        or after a claim the rightmost tile of the sorted hand."""
+        legal = self.legal_actions(seat)
+        for a in legal:
+            if a.type == HU:
+                return a
+        if self.phase != DISCARD_PHASE:
+            return Action(seat, PASS)
+        drawn = self.drawn[seat]
+        discards = [a for a in legal if a.type == DISCARD]
+        if drawn is not None and Action(seat, DISCARD, kind_of(drawn)) in discards:
+            return Action(seat, DISCARD, kind_of(drawn))
+        return discards[-1]
+
+    # ----------------------------------------------------------------- views
+    def can_see_hand(self, viewer: int | None, seat: int) -> bool:
+        """*hook*: may ``viewer`` (``None`` = the public) see ``seat``'s concealed tiles?"""
+        return self.phase == OVER or viewer == seat
+
+    def seat_winds(self) -> list[str]:
+        """Seat wind (门风) of each seat, the dealer East (``1z``..``4z``)."""
+        return [kind_str(27 + (s - self.dealer) % 4) for s in range(self.n)]
+
+    def view(self, viewer: int | None = None) -> dict:
+        """What ``viewer`` may see (``None``: the public), as a JSON-ready dict.
+
+        Shape (tiles as notation strings): ``variant, seq, dealer, turn, phase,
+        wall_remaining, dice, last_discard, seats[...]`` and, for a seat, ``me``
+        with its hand, drawn tile, legal actions and waits.  Nothing hidden from
+        ``viewer`` is included, so a renderer cannot leak it.
+        """
+        winds = self.seat_winds()
+        seats = []
+        for s in range(self.n):
+            visible = self.can_see_hand(viewer, s)
+            drawn = self.drawn[s]
+            seats.append({
+                "seat": s, "wind": winds[s], "is_dealer": s == self.dealer,
+                "hand_count": len(self.hands[s]), "has_drawn": drawn is not None,
+                "discards": [kind_str(kind_of(t)) for t in self.discards[s]],
+                "claimed_discards": [i for i, t in enumerate(self.discards[s]) if t in self.claimed_discards],
+                "melds": [self._meld_view(m, visible or not m.concealed) for m in self.melds[s]],
+                "flowers": [kind_str(kind_of(t)) for t in self.flowers[s]],
+                "ting": self.ting[s], "doubles": self.doubles[s],
+                "concealed": ([kind_str(k) for k in self._sorted_without_drawn(s)] if visible else None),
+                "drawn": kind_str(kind_of(drawn)) if visible and drawn is not None else None,
+            })
+        v: dict[str, Any] = {
+            "variant": self.VARIANT, "seq": self.seq, "dealer": self.dealer,
+            "turn": self.turn if self.phase != OVER else None, "phase": self.phase,
+            "pending": self.pending_seats(),
+            "wall_remaining": self.wall_remaining, "dice": list(self.dice),
+            "last_discard": ({"seat": self.last_discard[0], "tile": kind_str(kind_of(self.last_discard[1]))}
+                             if self.last_discard and self.phase == CLAIM_PHASE else None),
+            "rob": ({"seat": self.rob[0], "tile": kind_str(kind_of(self.rob[1]))} if self.rob else None),
+            "seats": seats, "viewer": viewer, "result": self.result, "me": None,
+        }
+        v.update(self.extra_view(viewer))
+        if viewer is not None:
+            v["me"] = self.private_view(viewer)
+        return v
+
+    VARIANT = "mahjong"
+
+    def extra_view(self, viewer: int | None) -> dict:
+        """*hook*: variant fields of the view (e.g. the 宝牌)."""
+        return {}
+
+    def _meld_view(self, m: Meld, face_up: bool) -> dict:
+        tiles = [kind_str(kind_of(t)) for t in m.tiles]
+        claimed_index = None
+        if m.claimed is not None:
+            claimed_index = list(m.tiles).index(m.claimed)
+        return {"type": m.type, "tiles": tiles if face_up else ["back"] * len(tiles),
+                "concealed": m.concealed, "added": m.added, "claimed_index": claimed_index,
+                "from_seat": m.from_seat}
+
+    def _sorted_without_drawn(self, seat: int) -> list[int]:
+        tiles = list(self.hands[seat])
+        if self.drawn[seat] is not None:
+            tiles.remove(self.drawn[seat])
+        return sorted(kind_of(t) for t in tiles)
+
+    def private_view(self, seat: int) -> dict:
+        """The ``me`` part of a seat's view: hand, drawn tile, legal actions, waits."""
+        drawn = self.drawn[seat]
+        legal = self.legal_actions(seat)
+        me: dict[str, Any] = {
+            "seat": seat,
+            "hand": [kind_str(k) for k in self._sorted_without_drawn(seat)],
+            "drawn": kind_str(kind_of(drawn)) if drawn is not None else None,
+            "legal": [str(a) for a in legal],
+            "win_offered": self.win_offered(seat),
+            "waits": [], "hint": [],
+        }
+        if self.phase != OVER and (drawn is None or self.phase != DISCARD_PHASE or seat != self.turn):
+            if len(self.hands[seat]) % 3 == 1:
+                me["waits"] = [{"tile": kind_str(k), "left": self.unseen(seat, k)} for k in sorted(set(self.waits(seat)))]
+        return me

@@ -1,0 +1,70 @@
+"""A match: the consecutive hands played at one table.
+
+Keeps what carries from hand to hand — hand number, dealer, the dealer's count of
+kept hands (连庄), cumulative points — as a JSON-ready ``state`` dict, so the
+table service can store it and rebuild the match after a restart.
+
+Dealer rules (``two_player.md`` §Set-up, and each variant's rule file): the first
+dealer is drawn at random (from the table seed); the winner deals next; on an
+exhaustive draw the dealer deals again.
+"""
+
+from __future__ import annotations
+
+from .actions import Action
+from .rng import hand_seed, make_rng
+from .variants import VariantInfo, find_variant
+
+
+class Match:
+    """Hands of one variant at one table of ``n_seats`` seats.
+
+    :param variant: a variant id or :class:`VariantInfo`.
+    :param options: resolved options (see ``VariantInfo.resolve_options``).
+    :param table_seed: the table's seed; hand *k* is seeded ``hand_seed(table_seed, k)``.
+    :param state: a stored ``state`` dict to resume from.
+    """
+
+    def __init__(self, variant: str | VariantInfo, options: dict, table_seed: int, n_seats: int,
+                 state: dict | None = None):
+        self.info = variant if isinstance(variant, VariantInfo) else find_variant(variant)
+        self.options = options
+        self.table_seed = table_seed
+        self.n = n_seats
+        self.state = dict(state) if state else {
+            "hand_no": 0, "dealer": make_rng(hand_seed(table_seed, -1)).randrange(n_seats),
+            "dealer_streak": 0, "scores": [0] * n_seats,
+        }
+
+    @property
+    def hand_no(self) -> int:
+        return self.state["hand_no"]
+
+    def hand_seed(self) -> int:
+        return hand_seed(self.table_seed, self.state["hand_no"])
+
+    def new_hand(self):
+        """The hand numbered ``state["hand_no"]``, freshly dealt."""
+        return self.info.new_hand(self.options, self.hand_seed(), self.state["dealer"], self.n,
+                                  {"dealer_streak": self.state["dealer_streak"], "hand_no": self.hand_no})
+
+    def replay(self, actions: list[str]):
+        """Rebuild the current hand from its action log (text lines); raises
+        ``IllegalAction`` if a stored line no longer applies."""
+        hand = self.new_hand()
+        for line in actions:
+            hand.apply(Action.parse(line))
+        return hand
+
+    def finish(self, result: dict) -> dict:
+        """Record a finished hand: points, next dealer, 连庄 count, next hand number."""
+        st = self.state
+        st["scores"] = [a + b for a, b in zip(st["scores"], result["points"])]
+        winner = result.get("winner")
+        if winner is None or winner == st["dealer"]:
+            st["dealer_streak"] += 1
+        else:
+            st["dealer"] = winner
+            st["dealer_streak"] = 0
+        st["hand_no"] += 1
+        return st

@@ -1,0 +1,94 @@
+"""Table options: declared once per variant with type, default, allowed values
+and a one-line description in both languages, and validated at table creation.
+
+Source: each rule file lists its table options (e.g. ``two_player.md`` §Play,
+"Timeouts (table options, defaults)" and §Settlement "base points").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option.
+
+    :ivar name: key used in commands and storage (``"base_points"``).
+    :ivar type: ``int``, ``bool`` or ``str``.
+    :ivar default: value when not given.
+    :ivar choices: allowed values (``None``: any value in ``min_value..max_value``).
+    :ivar en / zh: one-line descriptions.
+    """
+
+    name: str
+    type: type
+    default: Any
+    en: str
+    zh: str
+    choices: tuple | None = None
+    min_value: int | None = None
+    max_value: int | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Convert a text or typed value to this option's type; raises :class:`OptionError`."""
+        v = value
+        try:
+            if self.type is bool and isinstance(value, str):
+                low = value.strip().lower()
+                if low in ("1", "true", "yes", "on", "是", "开"):
+                    v = True
+                elif low in ("0", "false", "no", "off", "否", "关"):
+                    v = False
+                else:
+                    raise ValueError(value)
+            elif self.type is int:
+                if isinstance(value, bool):
+                    raise ValueError(value)
+                v = int(value)
+            elif self.type is str:
+                v = str(value)
+            elif not isinstance(value, self.type):
+                raise ValueError(value)
+        except (TypeError, ValueError):
+            raise OptionError("option_bad_value", option=self.name, value=value) from None
+        if self.choices is not None and v not in self.choices:
+            raise OptionError("option_bad_value", option=self.name, value=value,
+                              allowed=", ".join(map(str, self.choices)))
+        if self.min_value is not None and v < self.min_value:
+            raise OptionError("option_bad_value", option=self.name, value=value,
+                              allowed=f">= {self.min_value}")
+        if self.max_value is not None and v > self.max_value:
+            raise OptionError("option_bad_value", option=self.name, value=value,
+                              allowed=f"<= {self.max_value}")
+        return v
+
+
+def resolve_options(declared: tuple[Option, ...], given: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with ``given``, every value checked.
+
+    Raises :class:`OptionError` (``"option_unknown"`` or ``"option_bad_value"``).
+    """
+    by_name = {o.name: o for o in declared}
+    out = {o.name: o.default for o in declared}
+    for key, value in (given or {}).items():
+        opt = by_name.get(key)
+        if opt is None:
+            raise OptionError("option_unknown", option=key, known=", ".join(by_name))
+        out[key] = opt.coerce(value)
+    return out
+
+
+TIMEOUT_OPTIONS = (
+    Option("ready_timeout", int, 15, "Seconds to get ready in the lobby", "准备阶段超时（秒）",
+           min_value=5, max_value=600),
+    Option("claim_timeout", int, 15, "Seconds to answer a claim prompt (吃 碰 杠 胡)",
+           "吃碰杠胡操作超时（秒）", min_value=5, max_value=600),
+    Option("discard_timeout", int, 15, "Seconds to discard", "出牌超时（秒）",
+           min_value=5, max_value=600),
+    Option("result_timeout", int, 30, "Seconds the result stays before the next hand",
+           "结算页面停留（秒）", min_value=5, max_value=600),
+)

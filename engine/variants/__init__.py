@@ -1,0 +1,75 @@
+"""Registry of the variants: ``find_variant("two_player")`` → :class:`VariantInfo`.
+
+Each variant declares its id, names, seat counts, table options and the class of
+one hand.  A front end needs nothing else to offer a variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..options import Option, resolve_options
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """What a front end needs to know of a variant.
+
+    :ivar id: stable id (``"two_player"``).
+    :ivar name_zh / name_en: display names.
+    :ivar min_players / max_players: seats at a table.
+    :ivar options: declared table options.
+    :ivar hand_factory: ``(options, seed, dealer, n_seats, context) -> hand``.
+    :ivar aliases: other names accepted by :func:`find_variant`.
+    """
+
+    id: str
+    name_zh: str
+    name_en: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    hand_factory: Callable = field(repr=False)
+    aliases: tuple[str, ...] = ()
+
+    def resolve_options(self, given: dict | None) -> dict:
+        """Defaults + ``given``, validated (raises ``OptionError``)."""
+        return resolve_options(self.options, given)
+
+    def new_hand(self, options: dict, seed: int, dealer: int, n_seats: int, context: dict | None = None):
+        return self.hand_factory(options, seed, dealer, n_seats, context or {})
+
+
+_REGISTRY: dict[str, VariantInfo] = {}
+
+
+def register(info: VariantInfo) -> VariantInfo:
+    _REGISTRY[info.id] = info
+    return info
+
+
+def find_variant(name: str) -> VariantInfo:
+    """The variant with this id or alias (case-insensitive); ``KeyError`` if unknown."""
+    key = name.strip().lower()
+    for info in _REGISTRY.values():
+        if key == info.id or key in info.aliases or name.strip() in (info.name_zh,):
+            return info
+    raise KeyError(name)
+
+
+def all_variants() -> list[VariantInfo]:
+    return list(_REGISTRY.values())
+
+
+def _two_player() -> VariantInfo:
+    from .two_player import OPTIONS, TwoPlayerHand
+
+    return VariantInfo(
+        "two_player", "二人麻将", "Two-player mahjong", 2, 2, OPTIONS,
+        lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
+        aliases=("2p", "erren", "二人"),
+    )
+
+
+register(_two_player())
