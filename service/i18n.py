@@ -1,0 +1,66 @@
+"""Localized text: message catalogues in ``data/i18n`` (one JSON file per language),
+read with the ``python-i18n`` library.
+
+Discord locales map to the catalogues: ``zh-CN`` → Simplified Chinese, ``zh-TW`` →
+Traditional Chinese when that catalogue exists (else Simplified), anything else →
+English.  Keys are dotted: ``err.not_your_turn``, ``btn.pung``, ``ev.discard``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import i18n as _i18n
+
+from engine.tiles import kind_name, parse_kind
+
+CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+LANGUAGES = tuple(sorted(p.name.split(".")[1] for p in CATALOGUE_DIR.glob("messages.*.json")))
+
+_i18n.load_path.append(str(CATALOGUE_DIR))
+_i18n.set("file_format", "json")
+_i18n.set("filename_format", "{namespace}.{locale}.{format}")
+_i18n.set("fallback", "en")
+_i18n.set("skip_locale_root_data", False)
+_i18n.set("enable_memoization", True)
+_i18n.set("error_on_missing_translation", False)
+
+
+def lang_of(locale: object | None) -> str:
+    """Catalogue language for a Discord locale (``discord.Locale`` or its string)."""
+    code = str(getattr(locale, "value", locale) or "en")
+    if code.startswith("zh"):
+        if code in ("zh-TW", "zh-HK") and "zh-TW" in LANGUAGES:
+            return "zh-TW"
+        return "zh-CN"
+    return "en"
+
+
+def t(key: str, lang: str | None = "en", **params) -> str:
+    """The text of ``key`` in ``lang`` with ``%{name}`` placeholders filled."""
+    return _i18n.t("messages." + key, locale=lang_of(lang), **params)
+
+
+def tile_label(tile: str, lang: str | None) -> str:
+    """``"5m"`` → ``"五万"`` (Chinese) or ``"5m"`` shown with its English name."""
+    kind = parse_kind(tile)
+    if lang_of(lang).startswith("zh"):
+        return kind_name(kind, "zh")
+    return f"{tile} ({kind_name(kind, 'en')})"
+
+
+def error_text(code: str, lang: str | None, params: dict | None = None) -> str:
+    """The user-facing text of a ``ServiceError``/``IllegalAction`` code."""
+    p = dict(params or {})
+    for k in ("tile",):
+        if k in p and isinstance(p[k], str) and p[k] not in ("?",):
+            try:
+                p[k] = tile_label(p[k], lang)
+            except ValueError:
+                pass
+    if "claim" in p:
+        p["claim"] = t(f"btn.{p['claim']}", lang, tiles="", tile="").strip()
+    text = t(f"err.{code}", lang, **p)
+    if text == f"messages.err.{code}":
+        return t("err.internal", lang)
+    return text
