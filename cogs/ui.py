@@ -1,0 +1,307 @@
+"""What the bot shows in Discord: embeds, images and buttons built from table views.
+
+Buttons carry everything they need in their ``custom_id`` so they keep working
+after a restart (discord.py ``DynamicItem``):
+
+* action buttons (in a player's DM or ephemeral "my hand" message):
+  ``mj:<channel>:<seq>:<action>:<tile or ->`` — ``seq`` is the hand's action counter
+  when the button was drawn; a click with an older ``seq`` is a stale button;
+* table buttons (on the public message): ``mjt:<channel>:<op>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Optional
+
+import discord
+
+from engine.tiles import kind_name, parse_kind
+from render.hand import render_hand
+from render.table import render_table
+from service.i18n import lang_of, t, tile_label
+from service.tables import Table
+
+ACTION_ID = r"mj:(?P<ch>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
+TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)"
+
+GAME_NAMES = {"two_player": ("二人麻将", "Two-player mahjong")}
+
+
+def game_name(variant: str, lang: str) -> str:
+    zh, en = GAME_NAMES.get(variant, (variant, variant))
+    return zh if lang_of(lang).startswith("zh") else f"{en} ({zh})"
+
+
+def short_tile(tile: str, lang: str) -> str:
+    """A button label for a tile: ``五万`` in Chinese, ``5m`` in English."""
+    return kind_name(parse_kind(tile), "zh") if lang_of(lang).startswith("zh") else tile
+
+
+# ------------------------------------------------------------------ events → text
+def describe_event(ev: dict, names: list[str], lang: str) -> Optional[str]:
+    """One line of the table log for an engine event, or ``None`` for silent events."""
+    typ = ev.get("type")
+    if typ in ("draw", "dice", "deal"):
+        return None
+    name = names[ev["seat"]] if "seat" in ev and ev["seat"] < len(names) else ""
+    params = {"name": name, "tile": tile_label(ev["tile"], lang) if "tile" in ev else "",
+              "multiplier": ev.get("multiplier", "")}
+    if typ == "kong" and ev.get("added"):
+        typ = "kong"
+    text = t(f"ev.{typ}", lang, **params)
+    return None if text.startswith("messages.") else text
+
+
+# ------------------------------------------------------------------ images
+def _png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+async def table_image(view: dict) -> discord.File:
+    data = await asyncio.to_thread(render_table, view)
+    return _png(data, "table.png")
+
+
+async def hand_image(view: dict) -> discord.File:
+    data = await asyncio.to_thread(render_hand, view)
+    return _png(data, "hand.png")
+
+
+def public_view(table: Table) -> dict:
+    v = table.view(None, "zh" if lang_of(table.lang).startswith("zh") else "en")
+    names = table.names()
+    v["log"] = [x for x in (describe_event(e, names, table.lang) for e in table.recent) if x][-6:]
+    v["table_name"] = f"#{table.channel_id}"
+    return v
+
+
+def seat_view(table: Table, seat: int, lang: str) -> dict:
+    v = table.view(seat, "zh" if lang_of(lang).startswith("zh") else "en")
+    names = table.names()
+    v["log"] = [x for x in (describe_event(e, names, lang) for e in table.recent) if x][-6:]
+    return v
+
+
+# ------------------------------------------------------------------ public message
+def table_embed(table: Table, view: dict) -> discord.Embed:
+    lang = table.lang
+    names = table.names()
+    game = game_name(table.variant.id, lang)
+    if table.status == "lobby":
+        players = ", ".join(names) or "—"
+        e = discord.Embed(title=t("ui.lobby_title", lang, game=game),
+                          description=t("ui.lobby_desc", lang, n=len(names), max=table.variant.max_players,
+                                        players=players),
+                          colour=discord.Colour.blurple())
+        return e
+    no = (table.match.hand_no + (1 if table.hand is not None and not table.hand.is_over() else 0)) if table.match else 1
+    e = discord.Embed(title=t("ui.hand_title", lang, game=game, no=max(no, 1)), colour=discord.Colour.dark_green())
+    lines = []
+    hand = table.hand
+    if hand is not None and not hand.is_over():
+        pending = hand.pending_seats()
+        if hand.phase == "discard":
+            lines.append(t("ui.turn", lang, name=names[hand.turn]))
+        elif pending:
+            lines.append(t("ui.waiting_claims", lang, names=", ".join(names[s] for s in pending)))
+        lines.append(t("ui.wall", lang, n=hand.wall_remaining))
+        if view.get("treasure"):
+            lines.append(t("ui.treasure", lang, tile=tile_label(view["treasure"], lang)))
+        if view.get("seed_hash"):
+            lines.append(t("ui.seed_hash", lang, hash=view["seed_hash"][:16]))
+    elif table.last_result is not None:
+        lines.extend(result_lines(table, table.last_result, lang))
+        lines.append(t("ui.next_hand_in", lang, s=table.options.get("result_timeout", 30)))
+    lines.extend(view.get("log", [])[-4:])
+    e.description = "\n".join(lines)
+    e.set_image(url="attachment://table.png")
+    return e
+
+
+def result_lines(table: Table, result: dict, lang: str) -> list[str]:
+    names = table.names()
+    out = []
+    if result.get("winner") is None:
+        out.append(t("ui.result_draw", lang))
+    else:
+        w = result["winner"]
+        how = t("ui.result_selfdrawn", lang) if result.get("self_drawn") else t(
+            "ui.result_from", lang, name=names[result["discarder"]])
+        out.append(t("ui.result_win", lang, name=names[w], tile=tile_label(result["win_tile"], lang), how=how,
+                     fan=result.get("total_fan", result.get("fan_total", 0))))
+        fans = result.get("fans") or []
+        if fans:
+            zh = lang_of(lang).startswith("zh")
+            out.append(" · ".join(f"{f[0] if zh else f[1]} {f[2]}" + (f"×{f[3]}" if f[3] > 1 else "") for f in fans))
+    out.append(" | ".join(t("ui.result_points", lang, name=names[i], points=f"{p:+d}")
+                          for i, p in enumerate(result["points"])))
+    return out
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
+    """A player's action button; survives restarts (the custom_id says it all)."""
+
+    def __init__(self, ch: int, seq: int, act: str, tile: str = "-", label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
+                                           custom_id=f"mj:{ch}:{seq}:{act}:{tile}"))
+        self.ch, self.seq, self.act, self.tile = ch, seq, act, tile
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["ch"]), int(match["seq"]), match["act"], match["tile"], label=item.label or "?")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Play").on_action_button(interaction, self)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_ID):
+    """A button of the public table message (join, add AI, start, leave, my hand, next hand)."""
+
+    def __init__(self, ch: int, op: str, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"mjt:{ch}:{op}"))
+        self.ch, self.op = ch, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["ch"]), match["op"], label=item.label or "?")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Tables").on_table_button(interaction, self)
+
+
+class TableButtons(discord.ui.View):
+    """Buttons of the public table message."""
+
+    def __init__(self, table: Table):
+        super().__init__(timeout=None)
+        lang, ch = table.lang, table.channel_id
+        if table.status == "lobby":
+            self._add(t("btn.join", lang), f"mjt:{ch}:join", discord.ButtonStyle.success)
+            self._add(t("btn.add_ai", lang), f"mjt:{ch}:addai", discord.ButtonStyle.secondary)
+            self._add(t("btn.start", lang), f"mjt:{ch}:start", discord.ButtonStyle.primary)
+            self._add(t("btn.leave", lang), f"mjt:{ch}:leave", discord.ButtonStyle.danger)
+        else:
+            self._add(t("btn.my_hand", lang), f"mjt:{ch}:hand", discord.ButtonStyle.primary)
+            if table.hand is not None and table.hand.is_over():
+                self._add(t("btn.next_hand", lang), f"mjt:{ch}:next", discord.ButtonStyle.success)
+
+    def _add(self, label: str, custom_id: str, style: discord.ButtonStyle) -> None:
+        _, ch, op = custom_id.split(":")
+        self.add_item(TableButton(int(ch), op, label, style))
+
+
+# ------------------------------------------------------------------ a player's prompt
+def prompt_text(table: Table, seat: int, view: dict, lang: str) -> str:
+    """The text above a player's hand: what to do now, and the waits when ready."""
+    hand = table.hand
+    names = table.names()
+    lines = []
+    me = view.get("me") or {}
+    if hand is not None and not hand.is_over() and seat in hand.pending_seats():
+        if hand.phase == "discard":
+            lines.append(t("ui.your_turn", lang, channel=f"<#{table.channel_id}>"))
+            if me.get("win_offered") and me.get("drawn"):
+                lines.append(t("ui.your_win", lang, tile=tile_label(me["drawn"], lang)))
+        elif hand.phase == "rob" and view.get("rob"):
+            lines.append(t("ui.your_rob", lang, name=names[view["rob"]["seat"]],
+                           tile=tile_label(view["rob"]["tile"], lang)))
+        elif hand.last_discard is not None:
+            ds, tile = hand.last_discard
+            from engine.tiles import kind_str
+            lines.append(t("ui.your_claim", lang, name=names[ds], tile=tile_label(kind_str(tile >> 2), lang)))
+    waits = me.get("waits") or []
+    if waits:
+        lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang) for w in waits)))
+    return "\n".join(lines) or t("ui.hand_caption", lang)
+
+
+def _wait_item(w: dict, lang: str) -> str:
+    return t("ui.wait_item", lang, tile=short_tile(w["tile"], lang), fan=w.get("fan", "?"), left=w.get("left", "?"))
+
+
+def ting_text(view: dict, lang: str) -> str:
+    lines = [t("ui.ting_pick", lang)]
+    for h in (view.get("me") or {}).get("hint", []):
+        lines.append(t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
+                       waits=", ".join(_wait_item(w, lang) for w in h["waits"])))
+    return "\n".join(lines)
+
+
+class ActionButtons(discord.ui.View):
+    """A player's buttons for the current decision: a row of discards (drawn tile last) and
+    the claims/declarations the rules offer now (吃 碰 杠 胡 听 加倍 过)."""
+
+    def __init__(self, table: Table, seat: int, view: dict, lang: str, ting_menu: bool = False):
+        super().__init__(timeout=None)
+        hand = table.hand
+        self.count = 0
+        if hand is None or hand.is_over() or seat not in hand.pending_seats():
+            return
+        ch, seq = table.channel_id, hand.seq
+        me = view.get("me") or {}
+        legal = me.get("legal", [])
+        acts = [line.split()[1:] for line in legal]
+        by_type: dict[str, list[str]] = {}
+        for a in acts:
+            by_type.setdefault(a[0], []).append(a[1] if len(a) > 1 else "-")
+
+        def cid(act: str, tile: str = "-") -> str:
+            return f"mj:{ch}:{seq}:{act}:{tile}"
+
+        if ting_menu:
+            for i, tile in enumerate(by_type.get("ting", [])):
+                if tile != "-":
+                    self._add(short_tile(tile, lang), cid("ting", tile), discord.ButtonStyle.primary, i // 5)
+            self._add(t("btn.cancel", lang), cid("prompt"), discord.ButtonStyle.secondary, 4)
+            return
+        discards = by_type.get("discard", [])
+        drawn = me.get("drawn")
+        ordered = [x for x in discards if x != drawn] + ([drawn] if drawn in discards else [])
+        for i, tile in enumerate(ordered[:15]):
+            style = discord.ButtonStyle.primary if tile == drawn else discord.ButtonStyle.secondary
+            self._add(short_tile(tile, lang), cid("discard", tile), style, i // 5)
+        row = 3
+        if "hu" in by_type or me.get("win_offered"):
+            self._add(t("btn.hu", lang), cid("hu"), discord.ButtonStyle.success, row)
+        if "double" in by_type:
+            self._add(t("btn.double", lang), cid("double"), discord.ButtonStyle.success, row)
+        if "ting" in by_type:
+            if by_type["ting"] == ["-"]:
+                self._add(t("btn.ting", lang).rstrip("…."), cid("ting"), discord.ButtonStyle.primary, row)
+            else:
+                self._add(t("btn.ting", lang), cid("ting_menu"), discord.ButtonStyle.primary, row)
+        for tile in by_type.get("kong", []):
+            if tile == "-":
+                self._add(t("btn.kong", lang), cid("kong"), discord.ButtonStyle.primary, row)
+            else:
+                self._add(t("btn.kong_own", lang, tile=short_tile(tile, lang)), cid("kong", tile),
+                          discord.ButtonStyle.primary, row)
+        row = 4
+        if "pung" in by_type:
+            self._add(t("btn.pung", lang), cid("pung"), discord.ButtonStyle.primary, row)
+        for start in by_type.get("chow", []):
+            k = parse_kind(start)
+            tiles = "".join(str((k + i) % 9 + 1) for i in range(3))
+            self._add(t("btn.chow", lang, tiles=tiles), cid("chow", start), discord.ButtonStyle.primary, row)
+        if "pass" in by_type:
+            self._add(t("btn.pass", lang), cid("pass"), discord.ButtonStyle.secondary, row)
+
+    def _add(self, label: str, custom_id: str, style: discord.ButtonStyle, row: int) -> None:
+        if sum(1 for c in self.children if getattr(c, "row", None) == row) >= 5:
+            row = min(4, row + 1)
+        _, ch, seq, act, tile = custom_id.split(":")
+        self.add_item(ActionButton(int(ch), int(seq), act, tile, label, style, row))
+        self.count += 1
+
+
+async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False) -> dict:
+    """Keyword arguments for send/edit: content, the hand image and the action buttons."""
+    view = seat_view(table, seat, lang)
+    content = ting_text(view, lang) if ting_menu else prompt_text(table, seat, view, lang)
+    buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu)
+    kwargs = {"content": content[:2000], "file": await hand_image(view)}
+    kwargs["view"] = buttons if buttons.count else None
+    return kwargs

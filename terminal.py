@@ -1,0 +1,179 @@
+"""The local table: play in the terminal through the same table service as the bot.
+
+You sit at seat 0 against AI seats (or, with ``--auto``, your seat plays itself).
+Every change writes the public table image to ``<out>/table.png``, your hand to
+``<out>/hand.png``, and each finished hand to ``<out>/hand-<n>-result.png``.
+
+Commands at the prompt: a tile (``5m``, ``五万``) discards it; ``ting 5m``;
+``chow 3m`` (the chow starting at 3m); ``pung``; ``kong`` / ``kong 7z``; ``hu``;
+``double``; ``pass``; ``hint``; ``quit``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+from pathlib import Path
+
+from engine.errors import IllegalAction
+from engine.tiles import TileParseError, kind_name, parse_kind
+from render.hand import render_hand
+from render.table import render_table
+from service.i18n import t, tile_label
+from service.store import Store
+from service.tables import ServiceError, TableService
+
+CHANNEL, GUILD, ME = 1, 1, 1
+VERBS = {"d": "discard", "discard": "discard", "ting": "ting", "chow": "chow", "pung": "pung", "kong": "kong",
+         "hu": "hu", "double": "double", "pass": "pass", "p": "pass"}
+
+
+def _names(tiles: list[str], lang: str) -> str:
+    return " ".join(kind_name(parse_kind(x), "zh") if lang == "zh" else x for x in tiles)
+
+
+def _event_line(ev: dict, names: list[str], lang: str) -> str | None:
+    typ = ev.get("type")
+    if typ in ("draw", "dice", "deal"):
+        return None
+    name = names[ev["seat"]] if "seat" in ev else ""
+    text = t(f"ev.{typ}", lang, name=name, tile=tile_label(ev["tile"], lang) if "tile" in ev else "",
+             multiplier=ev.get("multiplier", ""))
+    return None if text.startswith("messages.") else text
+
+
+def settlement_text(result: dict, names: list[str], lang: str) -> str:
+    lines = []
+    if result.get("winner") is None:
+        lines.append(t("ui.result_draw", lang))
+    else:
+        w = result["winner"]
+        how = t("ui.result_selfdrawn", lang) if result.get("self_drawn") else t(
+            "ui.result_from", lang, name=names[result["discarder"]])
+        lines.append(t("ui.result_win", lang, name=names[w], tile=tile_label(result["win_tile"], lang),
+                       how=how, fan=result.get("fan_total", 0)).replace("**", ""))
+        for f in result.get("fans", []):
+            lines.append(f"    {f[0] if lang == 'zh' else f[1]:<12} {f[2]:>3}" + (f" ×{f[3]}" if f[3] > 1 else ""))
+        lines.append(f"    fan {result.get('fan_total')} × 加倍 {result.get('doubles', 1)} × 宝牌 "
+                     f"{result.get('treasure_multiplier', 1)} × 连庄 {result.get('streak_multiplier', 1)} × "
+                     f"{result.get('base_points', 1)}")
+    lines.append("    " + " | ".join(f"{names[i]} {p:+d}" for i, p in enumerate(result["points"])))
+    return "\n".join(lines)
+
+
+async def run_local(args) -> int:
+    """Play ``args.hands`` hands at a local table; returns the process exit code."""
+    lang = args.lang
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = None
+    url = args.db
+    if url is None:
+        tmp = tempfile.TemporaryDirectory()
+        url = f"sqlite:///{tmp.name}/local.db"
+    store = Store(url)
+    await store.init()
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    service = TableService(store, seed_source=lambda: seed)
+    options = dict(o.split("=", 1) for o in args.option)
+    me_name = "你" if lang == "zh" else "You"
+    try:
+        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=me_name,
+                                           variant=args.variant, options=options, lang=lang)
+        while len(table.seats) < table.variant.max_players:
+            await service.add_ai(CHANNEL, ME)
+        if args.auto:
+            table.seats[0].is_ai = True  # --auto: the AI plays your seat too
+    except ServiceError as e:
+        print(f"error: {e.code} {e.params}")
+        return 2
+    print(f"{table.variant.name_zh} {table.variant.name_en} — seed {seed}, images in {out}/")
+    shown = 0
+
+    async def on_update(tb, update):
+        nonlocal shown
+        view = tb.view(None, lang)
+        (out / "table.png").write_bytes(render_table(view))
+        if tb.hand is not None and not args.auto:
+            hv = tb.view(0, lang)
+            (out / "hand.png").write_bytes(render_hand(hv))
+        for ev in update.events:
+            line = _event_line(ev, tb.names(), lang)
+            if line and not args.auto:
+                print("  " + line)
+        shown += 1
+
+    service.listeners.append(on_update)
+    await service.start(CHANNEL, ME)
+    played = 0
+    try:
+        while True:
+            hand = table.hand
+            if hand.is_over():
+                played += 1
+                result = table.last_result
+                view = table.view(None, lang)
+                (out / f"hand-{played}-result.png").write_bytes(render_table(view))
+                print(f"\n== {t('ui.hand_over_title', lang, no=played)} ==")
+                print(settlement_text(result, table.names(), lang))
+                if played >= args.hands:
+                    break
+                await service.next_hand(CHANNEL, ME)
+                continue
+            if 0 not in hand.pending_seats():
+                raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
+            if not await _human_turn(service, table, lang):
+                break
+    finally:
+        await store.close()
+        if tmp is not None:
+            tmp.cleanup()
+    scores = table.scores()
+    print("\n== " + ("总分" if lang == "zh" else "Totals") + " ==")
+    for name, pts in zip(table.names(), scores):
+        print(f"  {name}: {pts:+d}")
+    return 0
+
+
+async def _human_turn(service: TableService, table, lang: str) -> bool:
+    import asyncio
+
+    view = table.view(0)
+    me = view["me"]
+    hand = table.hand
+    print()
+    print(("手牌: " if lang == "zh" else "Hand: ") + _names(me["hand"], lang) +
+          (f"  + {_names([me['drawn']], lang)}" if me["drawn"] else ""))
+    if me["waits"]:
+        print(("听: " if lang == "zh" else "Waits: ") + ", ".join(f"{w['tile']}({w.get('fan', '?')})" for w in me["waits"]))
+    if hand.phase != "discard" and hand.last_discard:
+        print(("可以操作: " if lang == "zh" else "You may: ") + ", ".join(a.split(" ", 1)[1] for a in me["legal"]))
+    else:
+        extra = sorted({a.split()[1] for a in me["legal"]} - {"discard"})
+        print(("出牌" if lang == "zh" else "Discard a tile") + (f"  ({', '.join(extra)})" if extra else ""))
+    try:
+        line = (await asyncio.to_thread(input, "> ")).strip()
+    except EOFError:
+        return False
+    if line in ("quit", "q", "exit"):
+        return False
+    if line == "hint":
+        for h in me.get("hint", []):
+            print(f"  {h['discard']}: " + ", ".join(f"{w['tile']} {w['fan']}番 ({w['left']})" for w in h["waits"]))
+        return True
+    words = line.split()
+    if not words:
+        return True
+    verb = VERBS.get(words[0].lower())
+    tile = words[1] if len(words) > 1 else None
+    if verb is None:
+        verb, tile = "discard", words[0]
+    try:
+        kind = parse_kind(tile) if tile else None
+        await service.act(CHANNEL, ME, verb, kind)
+    except TileParseError:
+        print("  " + t("err.unknown_tile", lang, tile=tile))
+    except (ServiceError, IllegalAction) as e:
+        from service.i18n import error_text
+        print("  " + error_text(e.code, lang, e.params))
+    return True
