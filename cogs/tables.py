@@ -61,6 +61,7 @@ class Tables(commands.Cog):
                                    for v in all_variants()])
     async def create(self, interaction: discord.Interaction, variant: str = "two_player",
                      options: str | None = None) -> None:
+        self.bot.user_langs[interaction.user.id] = user_lang(interaction)
         try:
             await self.service.create_table(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                             user_id=interaction.user.id, name=interaction.user.display_name,
@@ -95,6 +96,7 @@ class Tables(commands.Cog):
         await reply(interaction, t("ui.closed", user_lang(interaction)))
 
     async def _lobby_op(self, interaction: discord.Interaction, op: str, channel_id: int | None = None) -> None:
+        self.bot.user_langs[interaction.user.id] = user_lang(interaction)
         ch = channel_id or interaction.channel_id
         uid, name = interaction.user.id, interaction.user.display_name
         try:
@@ -189,7 +191,7 @@ class Tables(commands.Cog):
         if seat in (table.hand.pending_seats() if table.hand else []):
             channel = self.bot.get_partial_messageable(table.channel_id)
             try:
-                await channel.send(t("ui.dm_fallback", table.lang, mention=f"<@{s.user_id}>"),
+                await channel.send(t("ui.dm_fallback", lang, mention=f"<@{s.user_id}>"),
                                    allowed_mentions=discord.AllowedMentions(users=True))
             except discord.HTTPException:
                 log.warning("could not post the DM fallback in %s", table.channel_id)

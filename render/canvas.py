@@ -1,0 +1,101 @@
+"""A display list (:class:`Layer`) replayed once onto a single RGB canvas.
+
+Panels of the table image are built as layers with their own coordinates and nested into one
+another; only :meth:`Layer.render` touches pixels.  That avoids creating and compositing large
+intermediate RGBA images, and text is pasted from cached glyph masks (:func:`text_mask`), so a
+table renders in a few milliseconds once the tile sprites are cached.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .tiles import DRAW_LOCK, text_font
+
+
+@lru_cache(maxsize=2048)
+def text_mask(text: str, size: int, bold: bool, anchor: str
+              ) -> tuple[Image.Image | None, int, int, float]:
+    """``(mask, dx, dy, advance)``: an ``L`` mask of ``text`` and its offset from the anchor
+    point (cached).  ``mask`` is ``None`` for blank text."""
+    with DRAW_LOCK:
+        text, f = text_font(text, size, bold)
+        adv = f.getlength(text)
+        if not text.strip():
+            return None, 0, 0, adv
+        left, top, right, bottom = f.getbbox(text, anchor=anchor)
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+        return mask, left, top, adv
+
+
+def text_advance(text: str, size: int, bold: bool = False) -> float:
+    """Advance width in px of ``text`` (cached through :func:`text_mask`)."""
+    return text_mask(text, size, bold, "la")[3]
+
+
+class Layer:
+    """A ``width`` × ``height`` list of drawing operations in local coordinates."""
+
+    __slots__ = ("width", "height", "ops")
+
+    def __init__(self, width: int, height: int):
+        self.width, self.height = int(width), int(height)
+        self.ops: list[tuple] = []
+
+    def image(self, im: Image.Image, x: float, y: float) -> None:
+        """Paste an RGBA image (its alpha is the mask) with its top-left at ``(x, y)``."""
+        self.ops.append(("img", im, int(x), int(y)))
+
+    def rrect(self, box, radius: int = 0, fill=None, outline=None, width: int = 1) -> None:
+        self.ops.append(("rrect", tuple(int(v) for v in box), radius, fill, outline, width))
+
+    def ellipse(self, box, fill=None, outline=None, width: int = 1) -> None:
+        self.ops.append(("ellipse", tuple(box), fill, outline, width))
+
+    def text(self, xy, text: str, size: int, fill=(255, 255, 255), bold: bool = False,
+             anchor: str = "la") -> float:
+        """Queue ``text`` at ``xy`` (PIL anchor semantics); return its advance width."""
+        mask, dx, dy, adv = text_mask(str(text), int(size), bool(bold), anchor)
+        if mask is not None:
+            self.ops.append(("mask", mask, int(round(xy[0] + dx)), int(round(xy[1] + dy)),
+                             tuple(fill)))
+        return adv
+
+    def add(self, layer: "Layer", x: float, y: float) -> None:
+        """Nest ``layer`` with its top-left at ``(x, y)``."""
+        self.ops.append(("layer", layer, int(x), int(y)))
+
+    def call(self, fn, x: float = 0, y: float = 0) -> None:
+        """Queue ``fn(draw, ox, oy)`` for free drawing, with the layer's offset."""
+        self.ops.append(("call", fn, int(x), int(y)))
+
+    def render(self, background=(0, 0, 0)) -> Image.Image:
+        """Replay the operations onto a new RGB image of the layer's size."""
+        canvas = Image.new("RGB", (self.width, self.height), background)
+        self._replay(canvas, ImageDraw.Draw(canvas), 0, 0)
+        return canvas
+
+    def _replay(self, canvas: Image.Image, draw: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+        for op in self.ops:
+            kind = op[0]
+            if kind == "img":
+                im = op[1]
+                canvas.paste(im, (ox + op[2], oy + op[3]), im if im.mode == "RGBA" else None)
+            elif kind == "mask":
+                mask, x, y, fill = op[1], ox + op[2], oy + op[3], op[4]
+                canvas.paste(fill[:3], (x, y, x + mask.width, y + mask.height), mask)
+            elif kind == "rrect":
+                x0, y0, x1, y1 = op[1]
+                draw.rounded_rectangle((ox + x0, oy + y0, ox + x1, oy + y1), radius=op[2],
+                                       fill=op[3], outline=op[4], width=op[5])
+            elif kind == "ellipse":
+                x0, y0, x1, y1 = op[1]
+                draw.ellipse((ox + x0, oy + y0, ox + x1, oy + y1), fill=op[2], outline=op[3],
+                             width=op[4])
+            elif kind == "layer":
+                op[1]._replay(canvas, draw, ox + op[2], oy + op[3])
+            elif kind == "call":
+                op[1](draw, ox + op[2], oy + op[3])
