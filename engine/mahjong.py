@@ -286,8 +286,20 @@ class MahjongHand:
 
     def waits(self, seat: int) -> list[int]:
         """Kinds that would complete ``seat``'s concealed hand (13-tile form), ignoring fan;
-        seven pairs included when the seat has no melds."""
-        return hand_shapes.winning_kinds(self.counts(seat), len(self.melds[seat]), self._allowed_set)
+        seven pairs included when the seat has no melds.  A kind whose every copy the seat
+        already holds (concealed and melded) is not a wait."""
+        return self._live_waits(seat, self.counts(seat), len(self.melds[seat]))
+
+    def _live_waits(self, seat: int, counts: list[int], n_melds: int, kong_kind: int | None = None) -> list[int]:
+        """``hand_shapes.winning_kinds`` of ``counts`` minus the kinds of which ``seat`` holds
+        every copy, counting its melds (and a kong of ``kong_kind`` about to be made)."""
+        waits = hand_shapes.winning_kinds(counts, n_melds, self._allowed_set)
+        if not waits or (not self.melds[seat] and kong_kind is None):
+            return waits
+        held = Counter(kind_of(t) for m in self.melds[seat] for t in m.tiles)
+        if kong_kind is not None:
+            held[kong_kind] += 4
+        return [k for k in waits if counts[k] + held[k] < self._kind_counts.get(k, 4)]
 
     # ----------------------------------------------------------------- legal actions
     def legal_actions(self, seat: int) -> list[Action]:
@@ -346,7 +358,7 @@ class MahjongHand:
     def _ready_after_discard(self, seat: int, kind: int) -> bool:
         counts = self.counts(seat)
         counts[kind] -= 1
-        return bool(hand_shapes.winning_kinds(counts, len(self.melds[seat]), self._allowed_set))
+        return bool(self._live_waits(seat, counts, len(self.melds[seat])))
 
     def _own_kong_kinds(self, seat: int) -> list[int]:
         counts = self.counts(seat)
@@ -369,13 +381,13 @@ class MahjongHand:
         before = self._waits_without(seat, kind_of(self.drawn[seat]))
         counts = self.counts(seat)
         counts[kind] -= 4
-        after = hand_shapes.winning_kinds(counts, len(self.melds[seat]) + 1, self._allowed_set)
+        after = self._live_waits(seat, counts, len(self.melds[seat]) + 1, kong_kind=kind)
         return before == after and bool(after)
 
     def _waits_without(self, seat: int, kind: int) -> list[int]:
         counts = self.counts(seat)
         counts[kind] -= 1
-        return hand_shapes.winning_kinds(counts, len(self.melds[seat]), self._allowed_set)
+        return self._live_waits(seat, counts, len(self.melds[seat]))
 
     def _win_ok(self, seat: int, action: Action) -> bool:
         return bool(self._evaluate_pending_win(seat).get("ok"))
@@ -566,7 +578,8 @@ class MahjongHand:
                 self._complete_added_kong(adder, tile)
             return
         discarder, tile = self.last_discard
-        if best is None or best[2].type in (PASS, DOUBLE):
+        if best is None or best[2].type not in (HU, KONG, PUNG, CHOW):
+            # pass, 加倍, or a variant's non-claim answer (two_player: 听 without a discard)
             self._next_draw(discarder)
             return
         _, seat, a = best
@@ -728,8 +741,8 @@ class MahjongHand:
         return self.phase == OVER or viewer == seat
 
     def seat_winds(self) -> list[str]:
-        """Seat wind (门风) of each seat, the dealer East (``1z``..``4z``)."""
-        return [kind_str(27 + (s - self.dealer) % 4) for s in range(self.n)]
+        """Seat wind (门风) of each seat as a character, the dealer East: ``东 南 西 北``."""
+        return ["东南西北"[(s - self.dealer) % 4] for s in range(self.n)]
 
     def view(self, viewer: int | None = None) -> dict:
         """What ``viewer`` may see (``None``: the public), as a JSON-ready dict.
@@ -781,7 +794,7 @@ class MahjongHand:
         claimed_index = None
         if m.claimed is not None:
             claimed_index = list(m.tiles).index(m.claimed)
-        return {"type": m.type, "tiles": tiles if face_up else ["back"] * len(tiles),
+        return {"type": m.type, "tiles": tiles if face_up else [None] * len(tiles),
                 "concealed": m.concealed, "added": m.added, "claimed_index": claimed_index,
                 "from_seat": m.from_seat}
 

@@ -65,8 +65,8 @@ def _header(view: dict, seat: dict | None, me: dict) -> tuple[str, list[Image.Im
         parts.append(label(view, "score", n=seat.get("score", 0)))
         if seat.get("ting"):
             parts.append(label(view, "ting"))
-        if seat.get("doubles"):
-            parts.append(label(view, "double", n=2 ** int(seat["doubles"])))
+        if int(seat.get("doubles") or 1) > 1:  # the 加倍 multiplier (1, 2, 4, …)
+            parts.append(label(view, "double", n=int(seat["doubles"])))
     extras: list = []
     if view.get("treasure") is not None:
         extras.append(_text_image(label(view, "treasure"), 16, MUTED, 30))

@@ -29,7 +29,7 @@ def two_player_view(lang: str = "zh") -> dict:
              "discards": ["1z", "4z", "2z", "7z", "1m", "3z", "9m", "8m", "2m", "9m"],
              "melds": [{"type": "pung", "tiles": ["6z", "6z", "6z"], "concealed": False,
                         "claimed_index": 1}],
-             "flowers": ["1f", "5f"], "ting": True, "doubles": 2, "auto": False,
+             "flowers": ["1f", "5f"], "ting": True, "doubles": 4, "auto": False,
              "concealed": None, "drawn": None},
             {"seat": 1, "name": "Bob 小明", "wind": "南", "is_dealer": False, "score": -12,
              "hand_count": 7, "has_drawn": True,
@@ -38,7 +38,7 @@ def two_player_view(lang: str = "zh") -> dict:
                         "claimed_index": 0},
                        {"type": "kong", "tiles": ["7z", "7z", "7z", "7z"], "concealed": True,
                         "claimed_index": None}],
-             "flowers": ["2f"], "ting": False, "doubles": 0, "auto": True,
+             "flowers": ["2f"], "ting": False, "doubles": 1, "auto": True,
              "concealed": None, "drawn": None},
         ],
         "result": None,
@@ -122,7 +122,7 @@ def four_player_view(lang: str = "zh") -> dict:
                   "claimed_index": 1}],
             ][i],
             "flowers": [["1f", "5f"], [], ["3f"], ["4f", "8f", "6f"]][i],
-            "ting": i == 3, "doubles": 0, "auto": i == 1, "concealed": None, "drawn": None,
+            "ting": i == 3, "doubles": 1, "auto": i == 1, "concealed": None, "drawn": None,
         })
     return {
         "variant": "caishen", "lang": lang, "table_name": "#mahjong", "hand_no": 7, "seq": 88,

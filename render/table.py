@@ -98,8 +98,8 @@ def _info(view: dict, seat: dict, width: int, style: dict) -> Layer:
         marks.append((label(view, "dealer"), RED))
     if seat.get("ting"):
         marks.append((label(view, "ting"), BLUE))
-    if seat.get("doubles"):
-        marks.append((label(view, "double", n=2 ** int(seat["doubles"])), PURPLE))
+    if int(seat.get("doubles") or 1) > 1:  # the 加倍 multiplier (1, 2, 4, …)
+        marks.append((label(view, "double", n=int(seat["doubles"])), PURPLE))
     if seat.get("auto"):
         marks.append((label(view, "auto"), GREY))
     marks_w = sum(pill_width(t, PILL_SIZE) + 4 for t, _ in marks)

@@ -81,7 +81,8 @@ class TwoPlayerHand(MahjongHand):
         return True
 
     def seat_winds(self) -> list[str]:
-        return [kind_str(27 + (0 if s == self.dealer else 2)) for s in range(self.n)]
+        """The dealer sits East (东), the other player West (西), facing each other."""
+        return ["东" if s == self.dealer else "西" for s in range(self.n)]
 
     # --- 宝牌 (§Set-up): one kind drawn from the 64 non-flower tiles, after the deal
     def after_deal(self) -> None:
