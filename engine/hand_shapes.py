@@ -39,7 +39,7 @@ __all__ = [
 CHOW, PUNG = "chow", "pung"
 
 #: (first kind, length, chows allowed) of the four groups of the 34 standard kinds
-_GROUPS = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
+_GROUPS = ((0, 9, True), (9, 9, True), (18, 9, True)) + tuple((k, 1, False) for k in range(27, 34))
 
 #: set codes used by :func:`decompose_codes`: a chow starting at kind ``k`` is ``k``
 #: (0..26), a pung of kind ``k`` is ``PUNG_CODE + k``.
@@ -348,68 +348,56 @@ def winning_kinds(counts, n_melds: int = 0, allowed_kinds=range(34)) -> list[int
 # ---------------------------------------------------------------------------
 
 
+def _pareto(found) -> tuple:
+    return tuple(sorted((a for a in found
+                         if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)),
+                        reverse=True))
+
+
 def _group_mtp(chows: bool, key: tuple) -> tuple:
     """Pareto-maximal ``(sets, partials, pair)`` triples for one group (memoised).
 
     Partials are two tiles one draw from a set: a pair, or for chow groups two
     tiles of the same suit one or two ranks apart.  ``pair`` is 1 if a pair is set
-    aside as the hand's pair.
+    aside as the hand's pair.  Solved on the first non-empty rank: every way to use
+    one of its tiles (pung, chow, pair, partial, or leave it) leads to a smaller key,
+    itself memoised, so a suit is analysed once per distinct suffix of counts.
     """
     ck = (chows, key)
     r = _MTP_CACHE.get(ck)
     if r is not None:
         return r
+    i = 0
     n = len(key)
-    c = list(key)
+    while i < n and key[i] == 0:
+        i += 1
+    if i == n:
+        r = ((0, 0, 0),)
+        _MTP_CACHE[ck] = r
+        return r
+    c = list(key[i:])
+    ci = c[0]
     found: set = set()
 
-    def rec(i: int, m: int, t: int, p: int) -> None:
-        while i < n and c[i] == 0:
-            i += 1
-        if i == n:
-            found.add((m, t, p))
-            return
-        ci = c[i]
-        if ci >= 3:
-            c[i] -= 3
-            rec(i, m + 1, t, p)
-            c[i] += 3
-        if chows and i + 2 < n and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            rec(i, m + 1, t, p)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        if ci >= 2:
-            c[i] -= 2
-            if not p:
-                rec(i, m, t, 1)
-            rec(i, m, t + 1, p)
-            c[i] += 2
-        if chows and i + 1 < n and c[i + 1]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            rec(i, m, t + 1, p)
-            c[i] += 1
-            c[i + 1] += 1
-        if chows and i + 2 < n and c[i + 2]:
-            c[i] -= 1
-            c[i + 2] -= 1
-            rec(i, m, t + 1, p)
-            c[i] += 1
-            c[i + 2] += 1
-        c[i] -= 1
-        rec(i, m, t, p)
-        c[i] += 1
+    def add(dm: int, dt: int, dp: int, sub: list) -> None:
+        for m, t, p in _group_mtp(chows, tuple(sub)):
+            if p + dp <= 1:
+                found.add((m + dm, t + dt, p + dp))
 
-    rec(0, 0, 0, 0)
-    pareto = [
-        a for a in found
-        if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)
-    ]
-    r = tuple(sorted(pareto, reverse=True))
+    if ci >= 3:
+        add(1, 0, 0, [ci - 3] + c[1:])
+    if chows and len(c) > 2 and c[1] and c[2]:
+        add(1, 0, 0, [ci - 1, c[1] - 1, c[2] - 1] + c[3:])
+    if ci >= 2:
+        rest = [ci - 2] + c[1:]
+        add(0, 0, 1, rest)
+        add(0, 1, 0, rest)
+    if chows and len(c) > 1 and c[1]:
+        add(0, 1, 0, [ci - 1, c[1] - 1] + c[2:])
+    if chows and len(c) > 2 and c[2]:
+        add(0, 1, 0, [ci - 1, c[1], c[2] - 1] + c[3:])
+    add(0, 0, 0, [ci - 1] + c[1:])
+    r = _pareto(found)
     _MTP_CACHE[ck] = r
     return r
 
