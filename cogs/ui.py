@@ -18,20 +18,25 @@ from typing import Optional
 import discord
 
 from engine.tiles import kind_name, parse_kind
+from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
-from service.i18n import lang_of, t, tile_label
+from service.i18n import lang_of, t, tile_label, tv
 from service.tables import Table
 
 ACTION_ID = r"mj:(?P<ch>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)"
 
-GAME_NAMES = {"two_player": ("二人麻将", "Two-player mahjong")}
+HANDLED = {"discard", "hu", "double", "ting", "kong", "pung", "chow", "pass"}
 
 
 def game_name(variant: str, lang: str) -> str:
-    zh, en = GAME_NAMES.get(variant, (variant, variant))
-    return zh if lang_of(lang).startswith("zh") else f"{en} ({zh})"
+    """The variant's display name in ``lang``."""
+    try:
+        info = find_variant(variant)
+    except KeyError:
+        return variant
+    return info.name_zh if lang_of(lang).startswith("zh") else f"{info.name_en} ({info.name_zh})"
 
 
 def short_tile(tile: str, lang: str) -> str:
@@ -40,7 +45,7 @@ def short_tile(tile: str, lang: str) -> str:
 
 
 # ------------------------------------------------------------------ events → text
-def describe_event(ev: dict, names: list[str], lang: str) -> Optional[str]:
+def describe_event(ev: dict, names: list[str], lang: str, variant: str | None = None) -> Optional[str]:
     """One line of the table log for an engine event, or ``None`` for silent events."""
     typ = ev.get("type")
     if typ in ("draw", "dice", "deal"):
@@ -50,7 +55,7 @@ def describe_event(ev: dict, names: list[str], lang: str) -> Optional[str]:
               "multiplier": ev.get("multiplier", "")}
     if typ == "kong" and ev.get("added"):
         typ = "kong"
-    text = t(f"ev.{typ}", lang, **params)
+    text = tv(variant, f"ev.{typ}", lang, **params)
     return None if text.startswith("messages.") else text
 
 
@@ -72,7 +77,7 @@ async def hand_image(view: dict) -> discord.File:
 def public_view(table: Table) -> dict:
     v = table.view(None, "zh" if lang_of(table.lang).startswith("zh") else "en")
     names = table.names()
-    v["log"] = [x for x in (describe_event(e, names, table.lang) for e in table.recent) if x][-6:]
+    v["log"] = [x for x in (describe_event(e, names, table.lang, table.variant.id) for e in table.recent) if x][-6:]
     v["table_name"] = f"#{table.channel_id}"
     return v
 
@@ -80,7 +85,7 @@ def public_view(table: Table) -> dict:
 def seat_view(table: Table, seat: int, lang: str) -> dict:
     v = table.view(seat, "zh" if lang_of(lang).startswith("zh") else "en")
     names = table.names()
-    v["log"] = [x for x in (describe_event(e, names, lang) for e in table.recent) if x][-6:]
+    v["log"] = [x for x in (describe_event(e, names, lang, table.variant.id) for e in table.recent) if x][-6:]
     return v
 
 
@@ -286,6 +291,17 @@ class ActionButtons(discord.ui.View):
             k = parse_kind(start)
             tiles = "".join(str((k + i) % 9 + 1) for i in range(3))
             self._add(t("btn.chow", lang, tiles=tiles), cid("chow", start), discord.ButtonStyle.primary, row)
+        # a variant's own actions (e.g. 堆, 留, 买庄): one button each, labelled from the catalogue
+        for typ, tiles in by_type.items():
+            if typ in HANDLED:
+                continue
+            for tile in tiles:
+                label = tv(table.variant.id, f"btn.{typ}", lang, tile="", tiles="").strip()
+                if label.startswith("messages."):
+                    label = typ
+                if tile != "-":
+                    label = f"{label} {short_tile(tile, lang)}"
+                self._add(label, cid(typ, tile), discord.ButtonStyle.primary, 3)
         if "pass" in by_type:
             self._add(t("btn.pass", lang), cid("pass"), discord.ButtonStyle.secondary, row)
 

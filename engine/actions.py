@@ -18,6 +18,7 @@ list of ``str(action)`` lines, e.g.::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .tiles import kind_str, parse_kind
@@ -33,7 +34,8 @@ class Action:
     """One decision of one seat.
 
     :ivar seat: 0..n-1.
-    :ivar type: one of :data:`ACTION_TYPES`.
+    :ivar type: one of :data:`ACTION_TYPES`, or a variant's own (lower-case word, e.g.
+        ``"buy"`` for 买庄); the variant's ``legal_actions`` says which exist.
     :ivar kind: the tile kind concerned (discard, 听 discard, chow start, own kong), else ``None``.
     """
 
@@ -48,7 +50,7 @@ class Action:
     def parse(cls, text: str) -> "Action":
         """Read the text form back; raises ``ValueError`` on a malformed line."""
         parts = text.split()
-        if len(parts) not in (2, 3) or not parts[0].isdigit() or parts[1] not in ACTION_TYPES:
+        if len(parts) not in (2, 3) or not parts[0].isdigit() or not re.fullmatch(r"[a-z_]+", parts[1]):
             raise ValueError(f"malformed action: {text!r}")
         kind = parse_kind(parts[2]) if len(parts) == 3 else None
         return cls(int(parts[0]), parts[1], kind)

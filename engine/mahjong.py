@@ -332,7 +332,7 @@ class MahjongHand:
                 for k in hand_kinds:
                     if self.may_discard(seat, k) and self._ready_after_discard(seat, k):
                         acts.append(Action(seat, TING, k))
-        if self.wall_remaining > 0:
+        if self.wall_remaining > self.draw_reserve():
             for k in self._own_kong_kinds(seat):
                 acts.append(Action(seat, KONG, k))
         if self.win_offered(seat):
@@ -532,7 +532,7 @@ class MahjongHand:
                 acts.append(Action(seat, DOUBLE))
         if self.ting[seat] or not self.claims_allowed():
             return acts
-        if counts[kind] >= 3 and self.wall_remaining > 0:
+        if counts[kind] >= 3 and self.wall_remaining > self.draw_reserve():
             acts.append(Action(seat, KONG))
         if counts[kind] >= 2:
             acts.append(Action(seat, PUNG))
@@ -663,15 +663,20 @@ class MahjongHand:
         self.events.append(Event("kong", seat, kind, {"added": True}))
         self._draw(seat, from_back=True, after_kong=True)
 
+    def draw_reserve(self) -> int:
+        """*hook*: tiles left in the wall when the hand ends as an exhaustive draw (0: play
+        the wall out; 老三番 keeps 18 plus 2 per kong)."""
+        return 0
+
     def _next_draw(self, discarder: int) -> None:
-        if self.wall_remaining == 0:
+        if self.wall_remaining <= self.draw_reserve():
             self._draw_game()
             return
         self._draw((discarder + 1) % self.n)
 
     def _draw(self, seat: int, from_back: bool = False, after_kong: bool = False) -> None:
         while True:
-            if self.wall_remaining == 0:
+            if self.wall_remaining == 0 or (not from_back and self.wall_remaining <= self.draw_reserve()):
                 self._draw_game()
                 return
             tile = self._take(from_back)
@@ -718,7 +723,17 @@ class MahjongHand:
         }
         self.events.append(Event("hu", seat, kind, {"self_drawn": self_drawn, "from": discarder}))
 
-    # ----------------------------------------------------------------- timeouts
+    # ----------------------------------------------------------------- automatic play
+    def ai_action(self, seat: int) -> Action:
+        """The AI's choice for ``seat`` (``engine.ai``); variants with other play override it."""
+        from . import ai
+
+        return ai.choose_action(self, seat)
+
+    def timer_kind(self) -> str:
+        """Which table timeout applies now: ``"discard"`` on one's own turn, else ``"claim"``."""
+        return "discard" if self.phase == DISCARD_PHASE else "claim"
+
     def timeout_action(self, seat: int) -> Action:
         """The action taken for ``seat`` when its timer runs out (two_player.md §Timeouts):
         win if possible, else pass; on one's own turn discard the drawn tile (rightmost),

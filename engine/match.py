@@ -45,8 +45,8 @@ class Match:
 
     def new_hand(self):
         """The hand numbered ``state["hand_no"]``, freshly dealt."""
-        return self.info.new_hand(self.options, self.hand_seed(), self.state["dealer"], self.n,
-                                  {"dealer_streak": self.state["dealer_streak"], "hand_no": self.hand_no})
+        context = {k: v for k, v in self.state.items() if k != "scores"}
+        return self.info.new_hand(self.options, self.hand_seed(), self.state["dealer"], self.n, context)
 
     def replay(self, actions: list[str]):
         """Rebuild the current hand from its action log (text lines); raises
@@ -57,14 +57,22 @@ class Match:
         return hand
 
     def finish(self, result: dict) -> dict:
-        """Record a finished hand: points, next dealer, 连庄 count, next hand number."""
+        """Record a finished hand: points, next dealer, 连庄 count, next hand number.
+
+        By default the winner deals next and an exhaustive draw keeps the dealer; a variant
+        with other rules puts ``next_dealer`` in its result, and any match-level facts it
+        carries from hand to hand in ``match_updates`` (both optional)."""
         st = self.state
         st["scores"] = [a + b for a, b in zip(st["scores"], result["points"])]
         winner = result.get("winner")
-        if winner is None or winner == st["dealer"]:
+        nxt = result.get("next_dealer")
+        if nxt is None:
+            nxt = st["dealer"] if winner is None else winner
+        if nxt == st["dealer"]:
             st["dealer_streak"] += 1
         else:
-            st["dealer"] = winner
+            st["dealer"] = nxt
             st["dealer_streak"] = 0
+        st.update(result.get("match_updates") or {})
         st["hand_no"] += 1
         return st

@@ -16,6 +16,8 @@ from engine.tiles import kind_name, parse_kind
 
 CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
 LANGUAGES = tuple(sorted(p.name.split(".")[1] for p in CATALOGUE_DIR.glob("messages.*.json")))
+#: a variant may ship its own catalogue ``data/i18n/<variant>.<lang>.json`` for its own
+#: buttons (``btn.*``), events (``ev.*``) and prompts; :func:`tv` looks there first
 
 _i18n.load_path.append(str(CATALOGUE_DIR))
 _i18n.set("file_format", "json")
@@ -39,6 +41,15 @@ def lang_of(locale: object | None) -> str:
 def t(key: str, lang: str | None = "en", **params) -> str:
     """The text of ``key`` in ``lang`` with ``%{name}`` placeholders filled."""
     return _i18n.t("messages." + key, locale=lang_of(lang), **params)
+
+
+def tv(variant: str | None, key: str, lang: str | None = "en", **params) -> str:
+    """``key`` from the variant's own catalogue if it has it, else from the shared one."""
+    if variant and (CATALOGUE_DIR / f"{variant}.en.json").exists():
+        text = _i18n.t(f"{variant}.{key}", locale=lang_of(lang), **params)
+        if not text.startswith(f"{variant}."):
+            return text
+    return t(key, lang, **params)
 
 
 def tile_label(tile: str, lang: str | None) -> str:

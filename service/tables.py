@@ -28,7 +28,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Optional
 
-from engine import ai
 from engine.actions import Action
 from engine.errors import IllegalAction, OptionError
 from engine.match import Match
@@ -356,7 +355,7 @@ class TableService:
         if hand is None or hand.is_over():
             t.deadline = None
             return
-        key = "discard_timeout" if hand.phase == "discard" else "claim_timeout"
+        key = f"{hand.timer_kind()}_timeout"
         t.deadline = self.clock.now() + t.options.get(key, 15)
 
     async def act(self, channel_id: int, user_id: int, action_type: str, kind: Optional[int] = None,
@@ -434,7 +433,7 @@ class TableService:
                 break
             s = auto[0]
             if t.seats[s].is_ai:
-                action = ai.choose_action(t.hand, s)
+                action = t.hand.ai_action(s)
             else:
                 action = t.hand.timeout_action(s)  # 托管: discard the drawn tile, win when possible
             await self._apply(t, action, upd)
@@ -450,12 +449,17 @@ class TableService:
     async def _settle(self, t: Table, upd: Update) -> None:
         result = dict(t.hand.result)
         points = result["points"]
-        winner = result.get("winner")
+        winners = result.get("winners")
+        if winners is None:
+            winners = [] if result.get("winner") is None else [result["winner"]]
         discarder = result.get("discarder")
+        fans = result.get("fan_by_seat") or {}
         settlements = [
             SettlementRecord(seat=i, user_id=s.user_id, name=s.name, points=points[i], is_ai=s.is_ai,
-                             is_winner=winner == i, self_drawn=bool(winner == i and result.get("self_drawn")),
-                             dealt_in=discarder == i, fan=result.get("fan_total") if winner == i else None)
+                             is_winner=i in winners, self_drawn=bool(i in winners and result.get("self_drawn")),
+                             dealt_in=discarder == i and bool(winners),
+                             fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total"))
+                             if i in winners else None)
             for i, s in enumerate(t.seats)
         ]
         t.match.finish(result)

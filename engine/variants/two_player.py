@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..actions import DOUBLE, HU, PASS, TING, Action
 from ..mahjong import CLAIM_PHASE, DISCARD_PHASE, OVER, Event, MahjongHand
 from ..options import TIMEOUT_OPTIONS, Option
+from . import VariantInfo
 from ..tiles import FLOWER, HONOR, kind_of, kind_str, parse_kind
 from .two_player_fans import NotAWin, WinContext, calculate_fans
 
@@ -250,5 +251,11 @@ class TwoPlayerHand(MahjongHand):
         return out
 
 
-__all__ = ["TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",
+INFO = VariantInfo(
+    "two_player", "二人麻将", "Two-player mahjong", 2, 2, OPTIONS,
+    lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
+    aliases=("2p", "erren", "二人"),
+)
+
+__all__ = ["INFO", "TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",
            "CLAIM_PHASE", "OVER"]
