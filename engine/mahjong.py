@@ -263,21 +263,23 @@ class MahjongHand:
         return self.phase == OVER
 
     def visible_counts(self, viewer: int | None = None) -> Counter:
-        """Kinds visible to ``viewer``: all rivers, melds (concealed kongs only to their
-        owner), flowers, and the viewer's own concealed tiles."""
+        """Kinds visible to ``viewer``: all rivers, exposed melds, and the concealed tiles
+        and concealed kongs of every seat whose hand ``viewer`` may see (its own; in
+        ``two_player`` also the opponent's once ``viewer`` is ready, §Play 听)."""
         c: Counter = Counter()
         for s in range(self.n):
+            sees = viewer is not None and (s == viewer or self.can_see_hand(viewer, s))
             for t in self.discards[s]:
                 if t not in self.claimed_discards:
                     c[t >> 2] += 1
             for m in self.melds[s]:
-                if m.concealed and s != viewer:
+                if m.concealed and not sees:
                     continue
                 for t in m.tiles:
                     c[t >> 2] += 1
-        if viewer is not None:
-            for t in self.hands[viewer]:
-                c[t >> 2] += 1
+            if sees:
+                for t in self.hands[s]:
+                    c[t >> 2] += 1
         return c
 
     def unseen(self, viewer: int, kind: int) -> int:
@@ -759,8 +761,10 @@ class MahjongHand:
         """Seat wind (门风) of each seat as a character, the dealer East: ``东 南 西 北``."""
         return ["东南西北"[(s - self.dealer) % 4] for s in range(self.n)]
 
-    def view(self, viewer: int | None = None) -> dict:
+    def view(self, viewer: int | None = None, reveal: bool = False) -> dict:
         """What ``viewer`` may see (``None``: the public), as a JSON-ready dict.
+
+        ``reveal=True`` shows every hand face up (replays of finished hands only).
 
         Shape (tiles as notation strings): ``variant, seq, dealer, turn, phase,
         wall_remaining, dice, last_discard, seats[...]`` and, for a seat, ``me``
@@ -770,7 +774,7 @@ class MahjongHand:
         winds = self.seat_winds()
         seats = []
         for s in range(self.n):
-            visible = self.can_see_hand(viewer, s)
+            visible = reveal or self.can_see_hand(viewer, s)
             drawn = self.drawn[s]
             seats.append({
                 "seat": s, "wind": winds[s], "is_dealer": s == self.dealer,

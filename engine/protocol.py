@@ -40,9 +40,9 @@ class Hand(Protocol):
     def is_over(self) -> bool:
         ...
 
-    def view(self, viewer: int | None = None) -> dict:
+    def view(self, viewer: int | None = None, reveal: bool = False) -> dict:
         """What ``viewer`` (``None``: the public) may see, JSON-ready; the renderer's only
-        input.  Keys used by the front ends: ``variant, seq, dealer, turn, phase,
+        input.  ``reveal=True`` (replays of finished hands) shows every hand face up.  Keys used by the front ends: ``variant, seq, dealer, turn, phase,
         wall_remaining, seats[...], result, me`` (``me``: ``hand, drawn, legal, waits``)."""
 
     def timeout_action(self, seat: int) -> Action:

@@ -23,7 +23,7 @@ from ..mahjong import CLAIM_PHASE, DISCARD_PHASE, OVER, Event, MahjongHand
 from ..options import TIMEOUT_OPTIONS, Option
 from . import VariantInfo
 from ..tiles import FLOWER, HONOR, kind_of, kind_str, parse_kind
-from .two_player_fans import NotAWin, WinContext, calculate_fans
+from .two_player_fans import NotAWin, WinContext, calculate_fans, fan_table  # noqa: F401 (fan_table: /rules)
 
 RULES = "two_player.md"
 
@@ -137,8 +137,8 @@ class TwoPlayerHand(MahjongHand):
         earthly = (self_drawn and seat != d and self.draws_made[seat] == 1 and self.discards_made[seat] == 0
                    and self.claims_made == 0)
         human = (not self_drawn and not robbing and seat != d and self.last_discard is not None
-                 and self.last_discard[0] == d and self.discards_made[d] == 1 and self.draws_made[seat] == 0
-                 and self.claims_made == 0)
+                 and self.last_discard[0] == d and kind_of(self.last_discard[1]) == win_kind
+                 and self.discards_made[d] == 1 and self.draws_made[seat] == 0 and self.claims_made == 0)
         public = self.visible_counts(None)[win_kind]
         if not self_drawn and not robbing:
             public -= 1  # the winning discard itself lies in the river
@@ -234,6 +234,17 @@ class TwoPlayerHand(MahjongHand):
         """
         out = []
         hand = self.hands[seat]
+        # 听 with the dealer's first discard is 天听 (16 fan): the hint counts it
+        saved_ready = self.heavenly_ready[seat]
+        if seat == self.dealer and self.discards_made[seat] == 0 and self.draws_made[seat] == 0 \
+                and self.claims_made == 0:
+            self.heavenly_ready[seat] = True
+        try:
+            return self._ting_hint(seat, hand, out)
+        finally:
+            self.heavenly_ready[seat] = saved_ready
+
+    def _ting_hint(self, seat: int, hand: list[int], out: list[dict]) -> list[dict]:
         for k in sorted({kind_of(t) for t in hand}):
             counts = self.counts(seat)
             counts[k] -= 1

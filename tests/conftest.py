@@ -1,0 +1,88 @@
+"""Shared helpers of the engine tests: stacked walls, snapshots, action scripts.
+
+``stacked_hand`` builds a ``two_player`` hand whose deal, front draws and back draws
+(flower and kong replacements) are fixed, through the ``context["stacked"]`` hook of
+``engine.mahjong.MahjongHand`` (``rules/two_player.md`` set-up, laid out for tests).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from any directory, with or without a pytest.ini
+    sys.path.insert(0, str(ROOT))
+
+from engine.actions import Action
+from engine.tiles import kinds_str, parse_kinds
+
+#: the 16 non-flower kinds of two_player: 1m..9m, 1z..7z
+NON_FLOWER_KINDS = tuple(range(9)) + tuple(range(27, 34))
+
+
+def kinds(spec) -> list[int]:
+    """``"123m55z"`` or a list of kinds -> list of kinds."""
+    if isinstance(spec, str):
+        return parse_kinds(spec) if spec else []
+    return list(spec)
+
+
+def default_options(**given) -> dict:
+    """Resolved two_player options (defaults: min_fan 15, base_points 1)."""
+    from engine.variants import find_variant  # imported on use: other test files need no engine
+
+    return find_variant("two_player").resolve_options(given)
+
+
+def stacked_hand(hands, draws="", back="", *, dealer: int = 0, treasure=None, streak: int = 0,
+                 seed: int = 7, options: dict | None = None):
+    """A ``TwoPlayerHand`` with a fixed deal.
+
+    :param hands: ``[seat 0, seat 1]`` as notation strings or kind lists (the dealer's has 14).
+    :param draws: kinds drawn from the front after the deal, in order.
+    :param back: kinds drawn from the back (flower / kong replacements), in order.
+    :param treasure: the 宝牌 kind (notation or kind); by default the first non-flower kind
+        that appears in none of ``hands``, ``draws``, ``back`` (so it multiplies nothing);
+        ``ValueError`` if there is none.
+    :param streak: hands the dealer kept before this one (``dealer_streak``).
+    """
+    from engine.variants.two_player import TwoPlayerHand
+
+    hs = [kinds(h) for h in hands]
+    dr, bk = kinds(draws), kinds(back)
+    if treasure is None:
+        used = set(hs[0]) | set(hs[1]) | set(dr) | set(bk)
+        free = [k for k in NON_FLOWER_KINDS if k not in used]
+        if not free:
+            raise ValueError("every kind is used: pass treasure= explicitly")
+        treasure = free[0]
+    elif isinstance(treasure, str):
+        treasure = kinds(treasure)[0]
+    ctx = {"stacked": {"hands": hs, "draws": dr, "back": bk}, "treasure": treasure,
+           "dealer_streak": streak}
+    return TwoPlayerHand(options or default_options(), seed, dealer, ctx)
+
+
+def act(hand, *lines: str) -> None:
+    """Apply actions given in the action-log text form (``"0 discard 5m"``)."""
+    for line in lines:
+        hand.apply(Action.parse(line))
+
+
+def legal(hand, seat: int) -> set[str]:
+    """The seat's legal actions as text (``{"0 discard 5m", "0 hu", ...}``)."""
+    return {str(a) for a in hand.legal_actions(seat)}
+
+
+def snapshot(hand) -> str:
+    """Everything observable of a hand (every view and the action counter), as text."""
+    views = [hand.view(0), hand.view(1), hand.view(None)]
+    return json.dumps([hand.seq, views, [e.to_json() for e in hand.events]], sort_keys=True,
+                      ensure_ascii=False, default=str)
+
+
+def concealed(hand, seat: int) -> str:
+    """The seat's concealed kinds, sorted, as compact notation (``"123m55z"``)."""
+    return kinds_str(sorted(hand.concealed_kinds(seat)))
