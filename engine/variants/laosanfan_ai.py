@@ -1,0 +1,138 @@
+"""The AI seat of 老三番 and 金湖老三番.
+
+Like ``engine.ai`` (lowest shanten, ties broken by unseen useful tiles, then isolated
+honours/terminals first), with the variants' own needs: the shanten counts only the
+shapes the variant lets win (老三番 has no seven pairs), a discard that would make the
+seat liable (三摊 包牌, or a 贼 in 金湖 while not ready) is avoided when an equally good
+one exists, and 听 is declared when a discard leaves a ready hand.  Deterministic.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import hand_shapes
+from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
+from ..tiles import kind_of
+
+ShantenFn = Callable[[list[int], int], int]
+
+
+def _best_after_discard(counts: list[int], n_melds: int, sh: ShantenFn) -> int:
+    best = 99
+    for k in range(34):
+        if counts[k]:
+            counts[k] -= 1
+            v = sh(counts, n_melds)
+            counts[k] += 1
+            if v < best:
+                best = v
+    return best
+
+
+def _useful(hand, seat: int, counts: list[int], n_melds: int, base: int, sh: ShantenFn, vis) -> int:
+    """Unseen copies of the kinds that lower the shanten (only kinds next to a held tile can)."""
+    total = 0
+    full = hand._kind_counts
+    for k in hand.allowed_kinds():
+        if counts[k] >= 4:
+            continue
+        if k < 27:
+            lo, hi = k - k % 9, k - k % 9 + 8
+            if not any(counts[j] for j in range(max(lo, k - 2), min(hi, k + 2) + 1)):
+                continue
+        elif not counts[k]:
+            continue
+        counts[k] += 1
+        if sh(counts, n_melds) < base:
+            total += max(0, full.get(k, 0) - vis[k])
+        counts[k] -= 1
+    return total
+
+
+def _isolation(kind: int) -> int:
+    if kind >= 27:
+        return 0
+    return 1 if kind % 9 in (0, 8) else 2
+
+
+def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda k: False) -> Action:
+    """The AI's action for a pending ``seat``.
+
+    :param sh: shanten function ``(counts34, n_melds) -> int`` of the variant.
+    :param risky: ``kind -> bool``: discards to avoid when another is as good.
+    Raises ``ValueError`` when the seat has nothing to do.
+    """
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    types = {a.type for a in legal}
+    if HU in types:
+        return Action(seat, HU)
+    counts = hand.counts(seat)
+    n_melds = len(hand.melds[seat])
+    if DISCARD in types:
+        discards = [a for a in legal if a.type == DISCARD]
+        tings = {a.kind for a in legal if a.type == TING}
+        kongs = [a for a in legal if a.type == KONG]
+        if kongs and not hand.ting[seat]:
+            best = _best_after_discard(counts, n_melds, sh)
+            for a in kongs:
+                c = list(counts)
+                own = c[a.kind] == 4
+                c[a.kind] -= 4 if own else 1
+                if sh(c, n_melds + (1 if own else 0)) <= best:
+                    return a
+        if len(discards) == 1:
+            a = discards[0]
+            return Action(seat, TING, a.kind) if a.kind in tings else a
+        scored = []
+        for a in discards:
+            counts[a.kind] -= 1
+            scored.append((sh(counts, n_melds), a))
+            counts[a.kind] += 1
+        best_sh = min(s for s, _ in scored)
+        cands = [a for s, a in scored if s == best_sh]
+        safe = [a for a in cands if not risky(a.kind)]
+        cands = safe or cands
+        if len(cands) > 1:
+            # the most isolated few are compared by useful tiles kept (keeps a move fast)
+            cands = sorted(cands, key=lambda a: (_isolation(a.kind), a.kind))[:2]
+            vis = hand.visible_counts(seat)
+            ranked = []
+            for a in cands:
+                counts[a.kind] -= 1
+                ranked.append((-_useful(hand, seat, counts, n_melds, best_sh, sh, vis), _isolation(a.kind), a.kind, a))
+                counts[a.kind] += 1
+            ranked.sort(key=lambda r: r[:3])
+            choice = ranked[0][3]
+        else:
+            choice = cands[0]
+        return Action(seat, TING, choice.kind) if choice.kind in tings else choice
+    # claim window
+    if hand.ting[seat] or hand.last_discard is None:
+        return Action(seat, PASS)
+    k = kind_of(hand.last_discard[1])
+    base = sh(counts, n_melds)
+    best, best_sh = Action(seat, PASS), base
+    for a in legal:
+        if a.type not in (PUNG, CHOW, KONG):
+            continue
+        c = list(counts)
+        if a.type == PUNG:
+            c[k] -= 2
+        elif a.type == KONG:
+            c[k] -= 3
+        else:
+            for i in range(3):
+                if a.kind + i != k:
+                    c[a.kind + i] -= 1
+        v = sh(c, n_melds + 1) if a.type == KONG else _best_after_discard(c, n_melds + 1, sh)
+        if v < best_sh:
+            best, best_sh = a, v
+    return best
+
+
+def standard_shanten(counts: list[int], n_melds: int) -> int:
+    """Shanten toward 4 sets + a pair only (老三番 has no seven pairs)."""
+    return hand_shapes.standard_shanten(counts, n_melds)
