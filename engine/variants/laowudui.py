@@ -1,0 +1,972 @@
+"""``laowudui`` — 老五对: the pairs game with 百搭 wilds and the dealt tile that is passed on.
+
+Source: ``rules/laowudui.md`` (sections named in each docstring).  The turn structure is
+not draw/discard mahjong, so :class:`LaoWuDuiHand` implements ``engine.protocol.Hand``
+itself.
+
+Phases (``hand.phase``):
+
+* ``"opening"`` — 买庄 (``buy`` / ``no_buy``, every seat, when the table allows it) and
+  折庄 (``zhezhuang`` / ``no_zhezhuang``, a non-dealer whose eleven dealt tiles are one
+  tile from a win); the seats answer in any order.
+* ``"discard"`` — seat ``turn`` holds its eleven tiles plus either the tile it was dealt
+  (``dealt[turn]``, seen by nobody else) or, after a claim (and the dealer's first turn),
+  a twelfth tile in hand.  A dealt tile must be discarded (``discard <it>``) unless it is
+  claimed (``chi`` / ``dui`` / ``kong``), won on (``hu``) or, being a 百搭, kept (``keep``,
+  or simply discarding another tile).  Tiles from the hand: ``dui <k>`` (堆 from the hand)
+  and ``kong <k>`` (four in hand) any time on one's turn, without a replacement draw.
+  Discarding a 百搭 asks for confirmation: ``confirm`` (打) or ``keep`` (留).
+* ``"claim"`` — after a discard: 胡 (any seat, 一炮多响), 杠 (the 对家 holding three, or
+  the 下家 with a 吃 pair and one in hand on an unchanged dealt tile), 吃 (the 下家 holding
+  the same tile, on an unchanged dealt tile), 过.  Priority 胡 > 杠 > 吃.
+* ``"over"`` — ``result`` holds the settlement.
+
+Decisions taken where the rule file is silent (listed in the project's docs):
+
+* the first hand's dealer is seat 0 (the table's creator) — the hand factory sets it when
+  ``context["hand_no"] == 0``; the deal then passes to the next seat every hand;
+* 买庄 is chosen in the opening phase, after the deal (the players see their tiles);
+* the turned tile is taken from the back of the wall after the deal;
+* 吃 of a 喜牌 pairs it with any 喜牌 in hand, and holding any 喜牌 lets every 喜牌 win
+  (they pair with each other); a kind already melded as a 吃 pair is not 吃'd again;
+* a melded 吃 pair may be completed to a four by two more tiles of its kind (real or 百搭)
+  at the win — the rule file's example (winning on 5m/6m/8m with those pairs melded) needs
+  it — and such a meld then scores as a four (10 / 20 对), like 堆 + 百搭;
+* a wild tile read as itself is not a 百搭 "used" (no four needed) but a hand holding any
+  wild tile is not 老胡;
+* 折庄 locks the hand: no claims and no kept wilds; a dealt wild is then passed on even
+  when ``wild_discard`` is off;
+* only the dealer's first turn may win without a dealt or discarded tile (the twelve dealt
+  tiles, scored as self-drawn, the winning tile being the last tile dealt);
+* wild kinds are never claimed (吃 / 堆 / 杠), even as themselves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import DISCARD, HU, KONG, PASS, Action
+from ..errors import IllegalAction
+from ..mahjong import Event
+from ..melds import Meld
+from ..options import TIMEOUT_OPTIONS, Option
+from ..rng import make_rng
+from ..tiles import kind_of, kind_str, make_tiles
+from . import VariantInfo
+from .laowudui_shapes import (TILE_COUNTS, WILD_OPTIONS, XI_KINDS, is_big, is_win, is_xi, readings, wild_kinds)
+
+RULES = "laowudui.md"
+_NAME = [kind_str(k) for k in range(70)]  #: notation of each kind, looked up in views
+CHI, DUI, KEEP, CONFIRM = "chi", "dui", "keep", "confirm"
+BUY, NO_BUY, ZHE, NO_ZHE = "buy", "no_buy", "zhezhuang", "no_zhezhuang"
+OPENING, DISCARD_PHASE, CLAIM_PHASE, OVER = "opening", "discard", "claim", "over"
+
+OPTIONS = (
+    Option("wilds", int, 7, "百搭 count: 4 (四百佬), 7 (七百佬) or 11 (十一百佬)",
+           "百搭数：4 四百佬 / 7 七百佬 / 11 十一百佬", choices=WILD_OPTIONS),
+    Option("wild_discard", bool, True, "百搭 may be discarded (and won on: 胡百搭)", "百搭可出（可胡百搭）"),
+    Option("discard_win", bool, True, "Wins on a discard (点炮) allowed", "可点炮胡"),
+    Option("buy_dealer", bool, True, "买庄 side bet offered before each hand", "每局开始前可买庄"),
+) + TIMEOUT_OPTIONS
+
+#: fans: key -> (zh, en)   (laowudui.md §Scoring)
+FANS = {
+    "base": ("底番", "Base fan"),
+    "menqing": ("门清", "Concealed hand"),
+    "zhezhuang": ("折庄", "Zhe zhuang"),
+    "laohu": ("老胡", "No wild"),
+    "qingyise": ("清一色", "One suit"),
+    "sanbaozha": ("三爆炸", "Three fours"),
+    "shuangtuoshou": ("双脱手", "All melded"),
+    "quanxiao": ("全小", "All small"),
+    "quanda": ("全大", "All big"),
+    "hubaida": ("胡百搭", "Win on a discarded wild"),
+    "zimo": ("自摸", "Self-drawn without wild"),
+}
+
+
+def payment(dui: int, fans: int, factor: int = 1) -> int:
+    """One payment between the winner and one loser (laowudui.md §Scoring):
+    ``(对 + 1) × 2^(fans + 1) × factor``, ``fans`` not counting the 底番.
+
+    >>> payment(23, 1)   # the rule file's example: 对 23 with 老胡
+    96
+    """
+    return (dui + 1) * 2 ** (fans + 1) * factor
+
+
+def buy_factor(winner: int, loser: int, dealer: int, bought: list[bool]) -> int:
+    """买庄 factor of the payment between ``winner`` and ``loser``: 1 between two
+    non-dealers; between the dealer and a non-dealer ×2 if the dealer bought and ×2
+    more if that non-dealer bought (laowudui.md §Scoring, Decision)."""
+    if dealer not in (winner, loser):
+        return 1
+    other = loser if winner == dealer else winner
+    return (2 if bought[dealer] else 1) * (2 if bought[other] else 1)
+
+
+@dataclass
+class _Win:
+    seat: int
+    tile: int
+    self_drawn: bool
+    discarder: int | None
+
+
+class LaoWuDuiHand:
+    """One hand of 老五对 for ``n_seats`` (2–4) seats.
+
+    :param options: resolved options (:data:`OPTIONS`).
+    :param seed: the hand's seed (``engine.rng``); the shuffle comes from it only.
+    :param dealer: the dealer's seat.
+    :param context: match facts; ``{"stacked": {"hands": [kinds per seat, the dealer's 12],
+        "draws": [kinds dealt in order], "indicator": kind}}`` lays the wall out for tests
+        (``"turned": [kinds]`` instead of ``"indicator"``: the tiles turned in order, e.g. a
+        喜牌 set aside and then the indicator).
+    """
+
+    VARIANT = "laowudui"
+    RULES = RULES
+    FIRST_DEALER_IS_CREATOR = True  #: laowudui.md §Players, dealer: the creator (seat 0) deals first
+    DEAL_DEALER, DEAL_OTHER = 12, 11
+
+    def __init__(self, options: dict, seed: int, dealer: int, n_seats: int = 4, context: dict | None = None):
+        if not 2 <= n_seats <= 4:
+            raise ValueError("老五对 is played by 2, 3 or 4 players")
+        self.options = {o.name: o.default for o in OPTIONS} | dict(options)
+        self.seed = seed
+        self.dealer = dealer
+        self.n = n_seats
+        self.context = dict(context or {})
+        self.rng = make_rng(seed)
+        self.seq = 0
+        self.events: list[Event] = []
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.dealt: list[int | None] = [None] * self.n
+        self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
+        self.discards: list[list[int]] = [[] for _ in range(self.n)]
+        self.claimed_discards: set[int] = set()
+        self.discards_made = [0] * self.n
+        self.set_aside: list[int] = []
+        self.turn = dealer
+        self.phase = OPENING
+        self.confirming: int | None = None  # a wild tile whose discard awaits 打 / 留
+        self.last_discard: tuple[int, int] | None = None
+        self.last_unchanged = False  # the last discard was its discarder's dealt tile
+        self.claim_options: dict[int, list[Action]] = {}
+        self.responses: dict[int, Action] = {}
+        self.bought: list[bool | None] = [None] * self.n
+        self.zhe_eligible = [False] * self.n
+        self.zhe_decided = [True] * self.n
+        self.zhezhuang = [False] * self.n
+        self.result: dict | None = None
+        self._wins_cache: dict = {}
+        self._build_wall()
+        self._deal()
+
+    # ------------------------------------------------------------------ set-up
+    def tile_counts(self) -> dict[int, int]:
+        """``{kind: copies}`` of the 125-tile set (laowudui.md §Tiles)."""
+        return dict(TILE_COUNTS)
+
+    def _build_wall(self) -> None:
+        wall = make_tiles(TILE_COUNTS)
+        self.rng.shuffle(wall)
+        if "stacked" in self.context:
+            wall = self._stack(wall, self.context["stacked"])
+        self.wall = wall
+        self.front, self.back = 0, len(wall)
+
+    def _stack(self, shuffled: list[int], spec: dict) -> list[int]:
+        """Wall for a fixed deal: hands (seat order from the dealer; the dealer's 12 tiles),
+        dealt tiles, and the turned tile at the back.  ``ValueError`` on impossible specs."""
+        pool: dict[int, list[int]] = {}
+        for t in shuffled:
+            pool.setdefault(kind_of(t), []).append(t)
+
+        def take(k: int) -> int:
+            if not pool.get(k):
+                raise ValueError(f"stacked wall: no copy of {kind_str(k)} left")
+            return pool[k].pop()
+
+        front: list[int] = []
+        for i in range(self.n):
+            s = (self.dealer + i) % self.n
+            hand = list(spec["hands"][s])
+            if len(hand) != (self.DEAL_DEALER if s == self.dealer else self.DEAL_OTHER):
+                raise ValueError("stacked wall: wrong hand size")
+            front += [take(k) for k in hand[:self.DEAL_OTHER]]
+        front += [take(k) for k in spec["hands"][self.dealer][self.DEAL_OTHER:]]  # the dealer's twelfth
+        front += [take(k) for k in spec.get("draws", [])]
+        turned = spec.get("turned") or ([spec["indicator"]] if "indicator" in spec else [])
+        back = [take(k) for k in turned]  # turned from the back, first first
+        used = set(front) | set(back)
+        return front + [t for t in shuffled if t not in used] + back[::-1]
+
+    @property
+    def wall_remaining(self) -> int:
+        return self.back - self.front
+
+    def _deal(self) -> None:
+        for i in range(self.n):
+            s = (self.dealer + i) % self.n
+            for _ in range(self.DEAL_OTHER):
+                self.hands[s].append(self.wall[self.front])
+                self.front += 1
+        self.hands[self.dealer].append(self.wall[self.front])
+        self.front += 1
+        self.last_dealt_to_dealer = self.hands[self.dealer][-1]
+        # 翻牌 (laowudui.md §百搭): from the back; a 喜牌 is set aside and the next turned
+        while True:
+            self.back -= 1
+            t = self.wall[self.back]
+            if is_xi(kind_of(t)):
+                self.set_aside.append(t)
+                self.events.append(Event("set_aside", None, kind_of(t)))
+                continue
+            self.indicator = t
+            break
+        self.wild = frozenset(wild_kinds(kind_of(self.indicator), self.options["wilds"]))
+        self.events.append(Event("indicator", None, kind_of(self.indicator),
+                                 {"wild": [kind_str(k) for k in sorted(self.wild)]}))
+        if self.options.get("buy_dealer", True):
+            self.bought = [None] * self.n
+        else:
+            self.bought = [False] * self.n
+        for s in range(self.n):
+            if s != self.dealer and self._winning_kinds(s, self.hands[s], self.melds[s], self_drawn=True):
+                self.zhe_eligible[s] = True
+                self.zhe_decided[s] = False
+        if not self.pending_seats():
+            self.phase = DISCARD_PHASE
+
+    # ------------------------------------------------------------------ queries
+    def is_wild(self, tile_or_kind: int, *, kind: bool = False) -> bool:
+        return (tile_or_kind if kind else kind_of(tile_or_kind)) in self.wild
+
+    def holding(self, seat: int) -> int:
+        """Tiles a seat holds: concealed + melded + its dealt tile (11 between turns, 12 on
+        its turn)."""
+        return len(self.hands[seat]) + sum(len(m.tiles) for m in self.melds[seat]) + (self.dealt[seat] is not None)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def pending_seats(self) -> list[int]:
+        """Seats whose decision the hand waits for."""
+        if self.phase == OPENING:
+            return [s for s in range(self.n) if self.bought[s] is None or not self.zhe_decided[s]]
+        if self.phase == DISCARD_PHASE:
+            return [self.turn]
+        if self.phase == CLAIM_PHASE:
+            return [s for s in sorted(self.claim_options) if s not in self.responses]
+        return []
+
+    def timer_kind(self) -> str:
+        """``"discard"`` while a seat decides about its dealt tile or discards, else ``"claim"``."""
+        return "discard" if self.phase == DISCARD_PHASE else "claim"
+
+    def _meld_spec(self, melds: list[Meld]) -> list[tuple[str, tuple[int, ...]]]:
+        return [(m.type, m.kinds) for m in melds]
+
+    def _count_kind(self, tiles: list[int], kind: int) -> int:
+        return sum(1 for t in tiles if kind_of(t) == kind)
+
+    def _meld_of(self, seat: int, kind: int, mtype: str) -> int | None:
+        for i, m in enumerate(self.melds[seat]):
+            if m.type == mtype and m.kind == kind and not is_xi(kind):
+                return i
+        return None
+
+    def win_kind_allowed(self, seat: int, kind: int, self_drawn: bool, hand: list[int] | None = None,
+                         melds: list[Meld] | None = None) -> bool:
+        """The "which tiles can win" rule (laowudui.md §Winning): the kind is among my real
+        tiles in hand or in my 吃/堆 melds (a 喜牌 if I hold any 喜牌 there); a 百搭 only
+        self-drawn, or discarded by another player when ``wild_discard`` is on."""
+        hand = self.hands[seat] if hand is None else hand
+        melds = self.melds[seat] if melds is None else melds
+        if kind in self.wild:
+            return self_drawn or bool(self.options["wild_discard"])
+        kinds = {kind_of(t) for t in hand if kind_of(t) not in self.wild}
+        for m in melds:
+            if m.type in (CHI, DUI):
+                kinds.update(m.kinds)
+        if is_xi(kind):
+            return any(is_xi(k) for k in kinds)
+        return kind in kinds
+
+    def _wins(self, seat: int, hand: list[int], melds: list[Meld], kind: int) -> bool:
+        return is_win([t >> 2 for t in hand] + [kind], self._meld_spec(melds), self.wild)
+
+    def _winning_kinds(self, seat: int, hand: list[int], melds: list[Meld], self_drawn: bool) -> list[int]:
+        """Kinds that complete ``hand`` + ``melds`` (eleven tiles) under the rules, for a
+        win by self-draw (``self_drawn``) or on a discard."""
+        key = (tuple(sorted(kind_of(t) for t in hand)), tuple((m.type, m.kinds) for m in melds), self_drawn, seat)
+        hit = self._wins_cache.get(key)
+        if hit is not None:
+            return hit
+        cands = {kind_of(t) for t in hand if kind_of(t) not in self.wild}
+        for m in melds:
+            if m.type in (CHI, DUI):
+                cands.update(m.kinds)
+        if any(is_xi(k) for k in cands):
+            cands.update(XI_KINDS)
+        if self_drawn or self.options["wild_discard"]:
+            cands.update(self.wild)
+        out = []
+        xi_win = None  # every 喜牌 reads alike: one check for all (a held one cannot come again)
+        held = {t >> 2 for t in hand} | {t >> 2 for m in melds for t in m.tiles}
+        for k in sorted(cands):
+            if is_xi(k):
+                if k in held:
+                    continue
+                if xi_win is None:
+                    xi_win = self.win_kind_allowed(seat, k, self_drawn, hand, melds) and self._wins(seat, hand, melds, k)
+                if xi_win:
+                    out.append(k)
+            elif self.win_kind_allowed(seat, k, self_drawn, hand, melds) and self._wins(seat, hand, melds, k):
+                out.append(k)
+        if len(self._wins_cache) > 4096:
+            self._wins_cache.clear()
+        self._wins_cache[key] = out
+        return out
+
+    def waits(self, seat: int) -> list[int]:
+        """Kinds ``seat`` would win on by self-draw with its eleven tiles (empty while it
+        holds a twelfth)."""
+        if self.holding(seat) != 11:
+            return []
+        return self._winning_kinds(seat, self.hands[seat], self.melds[seat], self_drawn=True)
+
+    def visible_kinds(self, viewer: int | None) -> Counter:
+        """Kinds ``viewer`` can see: unclaimed discards, melds, the turned and set-aside tiles,
+        its own concealed and dealt tiles."""
+        c: Counter = Counter()
+        for s in range(self.n):
+            c.update(kind_of(t) for t in self.discards[s] if t not in self.claimed_discards)
+            c.update(kind_of(t) for m in self.melds[s] for t in m.tiles)
+        c[kind_of(self.indicator)] += 1
+        c.update(kind_of(t) for t in self.set_aside)
+        if viewer is not None:
+            c.update(kind_of(t) for t in self.hands[viewer])
+            if self.dealt[viewer] is not None:
+                c[kind_of(self.dealt[viewer])] += 1
+        return c
+
+    def unseen(self, viewer: int, kind: int) -> int:
+        return max(0, TILE_COUNTS.get(kind, 0) - self.visible_kinds(viewer)[kind])
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now."""
+        if self.phase == OPENING:
+            if self.bought[seat] is None:
+                return [Action(seat, BUY), Action(seat, NO_BUY)]
+            if not self.zhe_decided[seat]:
+                return [Action(seat, ZHE), Action(seat, NO_ZHE)]
+            return []
+        if self.phase == DISCARD_PHASE and seat == self.turn:
+            return self._turn_actions(seat)
+        if self.phase == CLAIM_PHASE and seat in self.claim_options and seat not in self.responses:
+            return list(self.claim_options[seat])
+        return []
+
+    def _may_discard_wild(self, seat: int) -> bool:
+        if self.options["wild_discard"]:
+            return True
+        # nothing else to discard: the rule cannot hold
+        return all(kind_of(t) in self.wild for t in self.hands[seat])
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        if self.confirming is not None:
+            acts = [Action(seat, CONFIRM)]
+            if not self.zhezhuang[seat]:
+                acts.append(Action(seat, KEEP))
+            return acts
+        acts: list[Action] = []
+        locked = self.zhezhuang[seat]
+        dealt = self.dealt[seat]
+        hand = self.hands[seat]
+        if dealt is not None:
+            dk = kind_of(dealt)
+            if dk in self.wild:
+                if locked:
+                    acts.append(Action(seat, DISCARD, dk))
+                else:
+                    if self.options["wild_discard"]:
+                        acts.append(Action(seat, DISCARD, dk))
+                    acts.append(Action(seat, KEEP))
+                    for k in sorted({kind_of(t) for t in hand}):
+                        if k not in self.wild or self.options["wild_discard"]:
+                            acts.append(Action(seat, DISCARD, k))
+            else:
+                acts.append(Action(seat, DISCARD, dk))
+                if not locked:
+                    in_hand = self._count_kind(hand, dk) if not is_xi(dk) else sum(is_xi(kind_of(t)) for t in hand)
+                    chi_i = self._meld_of(seat, dk, CHI)
+                    dui_i = self._meld_of(seat, dk, DUI)
+                    # a claim is followed by a discard from the hand: a tile must remain
+                    size = len(hand)
+                    if in_hand >= 1 and chi_i is None and dui_i is None and self._meld_of(seat, dk, KONG) is None \
+                            and size >= 2:
+                        acts.append(Action(seat, CHI))
+                    if chi_i is not None and size >= 1:
+                        acts.append(Action(seat, DUI))
+                        if in_hand >= 1 and size >= 2:
+                            acts.append(Action(seat, KONG))
+                    if dui_i is not None and size >= 1:
+                        acts.append(Action(seat, KONG))
+        else:
+            kinds = sorted({kind_of(t) for t in hand})
+            for k in kinds:
+                if k not in self.wild or self._may_discard_wild(seat):
+                    acts.append(Action(seat, DISCARD, k))
+        if not locked:
+            counts = Counter(kind_of(t) for t in hand)
+            for k in sorted(counts):
+                if k in self.wild or is_xi(k):
+                    continue
+                spare = len(hand) - (1 if dealt is None else 0)  # something must remain to discard
+                if counts[k] >= 1 and self._meld_of(seat, k, CHI) is not None and spare >= 1:
+                    acts.append(Action(seat, DUI, k))
+                if counts[k] == 4 and spare >= 4:
+                    acts.append(Action(seat, KONG, k))
+        if self._self_win_kind(seat) is not None:
+            acts.append(Action(seat, HU))
+        return list(dict.fromkeys(acts))
+
+    def _self_win_kind(self, seat: int) -> int | None:
+        """The winning tile's kind if ``seat`` may win now on its own turn, else ``None``."""
+        if self.confirming is not None:
+            return None
+        dealt = self.dealt[seat]
+        if dealt is not None:
+            k = kind_of(dealt)
+            if self.win_kind_allowed(seat, k, True) and self._wins(seat, self.hands[seat], self.melds[seat], k):
+                return k
+            return None
+        if seat == self.dealer and self.discards_made[seat] == 0 and not self.melds[seat]:
+            # the dealer's twelve dealt tiles (Decision: scored as self-drawn)
+            tile = self.last_dealt_to_dealer
+            if tile in self.hands[seat]:
+                rest = [t for t in self.hands[seat] if t != tile]
+                if self._wins(seat, rest, [], kind_of(tile)):
+                    return kind_of(tile)
+        return None
+
+    def win_offered(self, seat: int) -> bool:
+        return any(a.type == HU for a in self.legal_actions(seat))
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; returns the events it caused.  Raises :class:`IllegalAction`
+        (state unchanged): ``hand_over``, ``no_such_seat``, ``not_your_turn``,
+        ``must_discard_dealt`` (a dealt tile that is not a 百搭), ``wild_discard_off``,
+        ``cannot_claim``, ``not_a_winning_hand``, ``hand_locked_zhezhuang``,
+        ``tile_not_in_hand``, ``action_not_available``."""
+        self._check(action)
+        start = len(self.events)
+        self.seq += 1
+        if self.phase == OPENING:
+            self._apply_opening(action)
+        elif self.phase == DISCARD_PHASE:
+            self._apply_turn(action)
+        else:
+            self.responses[action.seat] = action
+            self._try_resolve()
+        return self.events[start:]
+
+    def _check(self, action: Action) -> None:
+        seat = action.seat
+        if self.phase == OVER:
+            raise IllegalAction("hand_over", RULES)
+        if not 0 <= seat < self.n:
+            raise IllegalAction("no_such_seat", RULES, seat=seat)
+        legal = self.legal_actions(seat)
+        if action in legal:
+            return
+        if not legal:
+            raise IllegalAction("not_your_turn", RULES)
+        if action.type == HU:
+            raise IllegalAction("not_a_winning_hand", f"{RULES} §Winning")
+        if self.phase == DISCARD_PHASE and self.zhezhuang[seat] and action.type in (CHI, DUI, KONG, KEEP):
+            raise IllegalAction("hand_locked_zhezhuang", f"{RULES} §Scoring (折庄)")
+        if action.type == DISCARD:
+            tiles = self.hands[seat] + ([self.dealt[seat]] if self.dealt[seat] is not None else [])
+            tile = kind_str(action.kind) if action.kind is not None else "?"
+            if action.kind is None or not any(kind_of(t) == action.kind for t in tiles):
+                raise IllegalAction("tile_not_in_hand", RULES, tile=tile)
+            if action.kind in self.wild and not self.options["wild_discard"]:
+                raise IllegalAction("wild_discard_off", f"{RULES} §Deal and turn", tile=tile)
+            if self.dealt[seat] is not None:
+                raise IllegalAction("must_discard_dealt", f"{RULES} §Deal and turn",
+                                    tile=kind_str(kind_of(self.dealt[seat])))
+            raise IllegalAction("discard_not_allowed", RULES, tile=tile)
+        if action.type in (CHI, DUI, KONG):
+            raise IllegalAction("cannot_claim", f"{RULES} §Claims", claim=action.type)
+        raise IllegalAction("action_not_available", RULES, action=action.type)
+
+    def _apply_opening(self, a: Action) -> None:
+        s = a.seat
+        if a.type in (BUY, NO_BUY):
+            self.bought[s] = a.type == BUY
+            if a.type == BUY:
+                self.events.append(Event("buy", s))
+        else:
+            self.zhe_decided[s] = True
+            if a.type == ZHE:
+                self.zhezhuang[s] = True
+                self.events.append(Event("zhezhuang", s))
+        if not self.pending_seats():
+            self.phase = DISCARD_PHASE
+            self.turn = self.dealer
+
+    def _take_from_hand(self, seat: int, kind: int, n: int = 1) -> list[int]:
+        tiles = sorted((t for t in self.hands[seat] if kind_of(t) == kind), reverse=True)[:n]
+        if len(tiles) < n:
+            raise AssertionError("tile not in hand")
+        for t in tiles:
+            self.hands[seat].remove(t)
+        return tiles
+
+    def _take_xi_from_hand(self, seat: int) -> int:
+        t = max(t for t in self.hands[seat] if is_xi(kind_of(t)))
+        self.hands[seat].remove(t)
+        return t
+
+    def _apply_turn(self, a: Action) -> None:
+        s = a.seat
+        dealt = self.dealt[s]
+        if self.confirming is not None:
+            tile, self.confirming = self.confirming, None
+            if a.type == CONFIRM:
+                if dealt is not None and tile != dealt:  # a wild from the hand: the dealt wild is kept
+                    self.hands[s].append(dealt)
+                    self.dealt[s] = None
+                    self.events.append(Event("keep", s))
+                self._discard(s, tile)
+            else:  # 留: a dealt wild joins the hand
+                if tile == dealt:
+                    self.dealt[s] = None
+                    self.hands[s].append(tile)
+                self.events.append(Event("keep", s))
+            return
+        if a.type == DISCARD:
+            if dealt is not None and kind_of(dealt) == a.kind:
+                tile = dealt
+            else:
+                tile = max(t for t in self.hands[s] if kind_of(t) == a.kind)
+            if a.kind in self.wild and not self.zhezhuang[s]:
+                self.confirming = tile
+                return
+            if dealt is not None and tile != dealt:  # a hand tile: the dealt wild is kept
+                self.hands[s].append(dealt)
+                self.dealt[s] = None
+                self.events.append(Event("keep", s))
+            self._discard(s, tile)
+        elif a.type == KEEP:
+            self.hands[s].append(dealt)
+            self.dealt[s] = None
+            self.events.append(Event("keep", s))
+        elif a.type == CHI:
+            k = kind_of(dealt)
+            mine = self._take_xi_from_hand(s) if is_xi(k) else self._take_from_hand(s, k)[0]
+            self._add_meld(s, Meld(CHI, tuple(sorted((mine, dealt))), False, dealt, s))
+            self.dealt[s] = None
+            self.events.append(Event(CHI, s, k, {"from": s}))
+        elif a.type == DUI:
+            if a.kind is None:  # with the dealt tile
+                k, extra = kind_of(dealt), dealt
+                self.dealt[s] = None
+            else:
+                k, extra = a.kind, self._take_from_hand(s, a.kind)[0]
+            i = self._meld_of(s, k, CHI)
+            m = self.melds[s][i]
+            self.melds[s][i] = Meld(DUI, tuple(sorted(m.tiles + (extra,))), False, m.claimed, m.from_seat)
+            self.events.append(Event(DUI, s, k, {"from_hand": a.kind is not None}))
+        elif a.type == KONG:
+            if a.kind is not None:  # four in hand
+                tiles = self._take_from_hand(s, a.kind, 4)
+                self._add_meld(s, Meld(KONG, tuple(sorted(tiles)), False))
+                self.events.append(Event(KONG, s, a.kind, {"from_hand": True}))
+            else:
+                k = kind_of(dealt)
+                i = self._meld_of(s, k, DUI)
+                if i is None:
+                    i = self._meld_of(s, k, CHI)
+                    add = (self._take_from_hand(s, k)[0], dealt)
+                else:
+                    add = (dealt,)
+                m = self.melds[s][i]
+                self.melds[s][i] = Meld(KONG, tuple(sorted(m.tiles + add)), False, m.claimed, m.from_seat, added=True)
+                self.dealt[s] = None
+                self.events.append(Event(KONG, s, k, {"added": True}))
+        elif a.type == HU:
+            k = self._self_win_kind(s)
+            if dealt is not None:
+                tile = dealt
+                self.dealt[s] = None
+            else:
+                tile = self.last_dealt_to_dealer
+                self.hands[s].remove(tile)
+            self._finish([_Win(s, tile, True, None)])
+
+    def _add_meld(self, seat: int, meld: Meld) -> None:
+        self.melds[seat].append(meld)
+
+    def _discard(self, seat: int, tile: int) -> None:
+        unchanged = self.dealt[seat] == tile
+        if unchanged:
+            self.dealt[seat] = None
+        else:
+            self.hands[seat].remove(tile)
+        self.discards[seat].append(tile)
+        self.discards_made[seat] += 1
+        self.last_discard = (seat, tile)
+        self.last_unchanged = unchanged
+        self.events.append(Event("discard", seat, kind_of(tile), {"unchanged": unchanged}))
+        self._open_claims(seat, tile)
+
+    def is_opposite(self, seat: int, discarder: int) -> bool:
+        """对家 (laowudui.md §Claims): the seat opposite at four, the other player at two,
+        either other player at three (Decision)."""
+        if seat == discarder:
+            return False
+        if self.n == 4:
+            return (discarder + 2) % 4 == seat
+        return True
+
+    def claim_actions(self, seat: int, discarder: int, tile: int, unchanged: bool) -> list[Action]:
+        """What ``seat`` may do with ``discarder``'s discard of ``tile`` (laowudui.md §Claims)."""
+        k = kind_of(tile)
+        acts: list[Action] = []
+        if self.options["discard_win"] and self.win_kind_allowed(seat, k, False) and \
+                self._wins(seat, self.hands[seat], self.melds[seat], k):
+            acts.append(Action(seat, HU))
+        if self.zhezhuang[seat] or k in self.wild:
+            return acts
+        shang = (seat - 1) % self.n == discarder
+        held = self._count_kind(self.hands[seat], k) if not is_xi(k) else sum(is_xi(kind_of(t)) for t in self.hands[seat])
+        chi_i = self._meld_of(seat, k, CHI)
+        size = len(self.hands[seat])  # a claim is followed by a discard from the hand
+        if not is_xi(k):
+            if held == 3 and self.is_opposite(seat, discarder) and size >= 4:
+                acts.append(Action(seat, KONG))
+            elif chi_i is not None and held >= 1 and shang and unchanged and size >= 2:
+                acts.append(Action(seat, KONG))
+        if shang and unchanged and held >= 1 and chi_i is None and self._meld_of(seat, k, DUI) is None \
+                and self._meld_of(seat, k, KONG) is None and size >= 2:
+            acts.append(Action(seat, CHI))
+        return acts
+
+    PRIORITY = {HU: 3, KONG: 2, CHI: 1, PASS: 0}
+
+    def _open_claims(self, discarder: int, tile: int) -> None:
+        self.claim_options, self.responses = {}, {}
+        for s in range(self.n):
+            if s != discarder:
+                opts = self.claim_actions(s, discarder, tile, self.last_unchanged)
+                if opts:
+                    self.claim_options[s] = opts + [Action(s, PASS)]
+        if self.claim_options:
+            self.phase = CLAIM_PHASE
+        else:
+            self._deal_next(discarder)
+
+    def _try_resolve(self) -> None:
+        best = max((self.PRIORITY[a.type] for a in self.responses.values()), default=0)
+        for s in self.claim_options:
+            if s in self.responses:
+                continue
+            top = max(self.PRIORITY[a.type] for a in self.claim_options[s])
+            if top > best or (top == best == self.PRIORITY[HU]):
+                return  # s could still outrank (or join, 一炮多响) the best answer
+        responses, self.claim_options, self.responses = self.responses, {}, {}
+        for s, a in sorted(responses.items()):
+            if a.type == PASS:
+                self.events.append(Event("pass", s))
+        discarder, tile = self.last_discard
+        order = sorted(responses, key=lambda s: (s - discarder) % self.n)
+        winners = [s for s in order if responses[s].type == HU]
+        if winners:
+            self._finish([_Win(s, tile, False, discarder) for s in winners])
+            return
+        kongs = [s for s in order if responses[s].type == KONG]
+        if kongs:
+            s = kongs[0]
+            k = kind_of(tile)
+            i = self._meld_of(s, k, CHI)
+            if i is not None:
+                m = self.melds[s][i]
+                self.melds[s][i] = Meld(KONG, tuple(sorted(m.tiles + (self._take_from_hand(s, k)[0], tile))), False,
+                                        tile, discarder, added=True)
+            else:
+                mine = self._take_from_hand(s, k, 3)
+                self._add_meld(s, Meld(KONG, tuple(sorted(mine + [tile])), False, tile, discarder))
+            self.claimed_discards.add(tile)
+            self.events.append(Event(KONG, s, k, {"from": discarder}))
+            self._claimed_turn(s)
+            return
+        chis = [s for s in order if responses[s].type == CHI]
+        if chis:
+            s = chis[0]
+            k = kind_of(tile)
+            mine = self._take_xi_from_hand(s) if is_xi(k) else self._take_from_hand(s, k)[0]
+            self._add_meld(s, Meld(CHI, tuple(sorted((mine, tile))), False, tile, discarder))
+            self.claimed_discards.add(tile)
+            self.events.append(Event(CHI, s, k, {"from": discarder}))
+            self._claimed_turn(s)
+            return
+        self._deal_next(discarder)
+
+    def _claimed_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = DISCARD_PHASE
+        self.confirming = None
+
+    def _deal_next(self, discarder: int) -> None:
+        seat = (discarder + 1) % self.n
+        if self.wall_remaining == 0:
+            self._draw_game()
+            return
+        tile = self.wall[self.front]
+        self.front += 1
+        self.dealt[seat] = tile
+        self.turn = seat
+        self.phase = DISCARD_PHASE
+        self.confirming = None
+        self.events.append(Event("draw", seat))
+
+    # ------------------------------------------------------------------ settlement
+    def _draw_game(self) -> None:
+        self.phase = OVER
+        self.claim_options, self.responses = {}, {}
+        self.result = {"winner": None, "winners": [], "draw": True, "points": [0] * self.n, "dealer": self.dealer,
+                       "discarder": None, "self_drawn": False, "next_dealer": (self.dealer + 1) % self.n,
+                       "hands": self._all_hands(), "bought": [bool(b) for b in self.bought]}
+        self.events.append(Event("draw_game"))
+
+    def _all_hands(self) -> list[list[str]]:
+        return [[kind_str(k) for k in sorted(kind_of(t) for t in self.hands[s])] for s in range(self.n)]
+
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, on_discarded_wild: bool = False,
+                     hand: list[int] | None = None) -> dict:
+        """Score ``seat``'s win on ``win_kind`` (laowudui.md §Scoring): the reading of the
+        wilds with the best payment.
+
+        Returns ``{"ok", "dui", "fans": [[zh, en, 1, 1], …] (底番 first), "fan_total"
+        (fans incl. the 底番), "unit" ((对+1) × 2^fan_total)}``; ``ok`` False with
+        ``code="not_a_winning_hand"`` when the tiles do not win.
+        """
+        hand = self.hands[seat] if hand is None else hand
+        melds = self.melds[seat]
+        concealed = [kind_of(t) for t in hand] + [win_kind]
+        rs = readings(concealed, self._meld_spec(melds), self.wild)
+        if not rs:
+            return {"ok": False, "code": "not_a_winning_hand", "rule": f"{RULES} §Winning", "fan_total": 0}
+        n_wild_tiles = sum(1 for k in concealed if k in self.wild)
+        static = []
+        if not melds:
+            static.append("menqing")
+        if self.zhezhuang[seat]:
+            static.append("zhezhuang")
+        if n_wild_tiles == 0:
+            static.append("laohu")
+            if self_drawn:
+                static.append("zimo")
+        if len(hand) == 1 and melds:
+            static.append("shuangtuoshou")
+        if on_discarded_wild:
+            static.append("hubaida")
+        best = None
+        for r in rs:
+            for dui, bomb in ((r.dui, False), (r.dui_all_fours, True)):
+                if dui is None:
+                    continue
+                fans = list(static)
+                if bomb:
+                    fans.append("sanbaozha")
+                real = [k for k in r.kinds]
+                if real and not any(is_xi(k) for k in real) and len({_suit(k) for k in real}) == 1:
+                    fans.append("qingyise")
+                if all(is_xi(k) or not is_big(k) for k in real):
+                    fans.append("quanxiao")
+                if all(is_big(k) for k in real):
+                    fans.append("quanda")
+                unit = payment(dui, len(fans))
+                if best is None or unit > best[0]:
+                    best = (unit, dui, fans)
+        unit, dui, fans = best
+        order = list(FANS)
+        fans.sort(key=order.index)
+        return {"ok": True, "dui": dui, "fan_total": len(fans) + 1, "unit": unit,
+                "fan_keys": ["base"] + fans,
+                "fans": [[FANS[f][0], FANS[f][1], 1, 1] for f in ["base"] + fans]}
+
+    def _finish(self, wins: list[_Win]) -> None:
+        self.phase = OVER
+        self.claim_options, self.responses = {}, {}
+        points = [0] * self.n
+        evals: dict[str, dict] = {}
+        payments = []
+        for w in wins:
+            k = kind_of(w.tile)
+            ev = self.evaluate_win(w.seat, k, w.self_drawn,
+                                   on_discarded_wild=(not w.self_drawn and k in self.wild))
+            evals[str(w.seat)] = ev
+            payers = [w.discarder] if len(wins) > 1 else [s for s in range(self.n) if s != w.seat]
+            for p in payers:
+                amount = ev["unit"] * buy_factor(w.seat, p, self.dealer, [bool(b) for b in self.bought])
+                points[w.seat] += amount
+                points[p] -= amount
+                payments.append({"from": p, "to": w.seat, "points": amount})
+        for w in wins:
+            if w.self_drawn:  # a discard won on stays in the discarder's river
+                self.hands[w.seat].append(w.tile)
+            self.events.append(Event("hu", w.seat, kind_of(w.tile), {"self_drawn": w.self_drawn, "from": w.discarder}))
+        first = wins[0]
+        ev = evals[str(first.seat)]
+        self.result = {
+            "winner": first.seat, "winners": [w.seat for w in wins], "draw": False,
+            "self_drawn": first.self_drawn, "discarder": first.discarder, "win_tile": kind_str(kind_of(first.tile)),
+            "points": points, "dealer": self.dealer, "next_dealer": (self.dealer + 1) % self.n,
+            "fans": ev["fans"], "fan_total": ev["fan_total"], "dui": ev["dui"], "unit": ev["unit"],
+            "fan_by_seat": {s: e["fan_total"] for s, e in evals.items()},
+            "dui_by_seat": {s: e["dui"] for s, e in evals.items()},
+            "fans_by_seat": {s: e["fans"] for s, e in evals.items()},
+            "payments": payments, "bought": [bool(b) for b in self.bought],
+            "hands": self._all_hands(),
+        }
+
+    # ------------------------------------------------------------------ automatic play
+    def timeout_action(self, seat: int) -> Action:
+        """On a timeout (and under 托管): no 买庄 / no 折庄; win when possible; pass a claim;
+        pass the dealt tile on (a dealt 百搭 is kept, discarding the last non-wild tile of
+        the sorted hand); after a claim discard the last non-wild tile; 留 a 百搭 under
+        confirmation when another tile can go, else 打."""
+        legal = self.legal_actions(seat)
+        types = {a.type for a in legal}
+        if self.phase == OPENING:
+            return Action(seat, NO_BUY if NO_BUY in types else NO_ZHE)
+        if HU in types:
+            return Action(seat, HU)
+        if self.phase == CLAIM_PHASE:
+            return Action(seat, PASS)
+        if self.confirming is not None:
+            if KEEP in types and any(kind_of(t) not in self.wild for t in self.hands[seat]):
+                return Action(seat, KEEP)
+            return Action(seat, CONFIRM)
+        discards = [a for a in legal if a.type == DISCARD]
+        dealt = self.dealt[seat]
+        if dealt is not None and kind_of(dealt) not in self.wild:
+            return Action(seat, DISCARD, kind_of(dealt))
+        plain = [a for a in discards if a.kind not in self.wild]
+        if plain or discards:
+            return (plain or discards)[-1]
+        return Action(seat, KEEP) if KEEP in types else legal[0]
+
+    def ai_action(self, seat: int) -> Action:
+        """The AI seat's choice (``engine.variants.laowudui_ai``)."""
+        from .laowudui_ai import choose_action
+
+        return choose_action(self, seat)
+
+    # ------------------------------------------------------------------ views
+    def can_see_hand(self, viewer: int | None, seat: int) -> bool:
+        return self.phase == OVER or viewer == seat
+
+    def _meld_view(self, m: Meld) -> dict:
+        tiles = [_NAME[t >> 2] for t in m.tiles]
+        ci = list(m.tiles).index(m.claimed) if m.claimed is not None and m.claimed in m.tiles else None
+        return {"type": m.type, "tiles": tiles, "concealed": False, "added": m.added, "claimed_index": ci,
+                "from_seat": m.from_seat}
+
+    def view(self, viewer: int | None = None, reveal: bool = False) -> dict:
+        """What ``viewer`` (``None``: the public) may see, JSON-ready.  Nobody but its owner
+        sees a dealt tile (``has_drawn`` tells that a seat holds one).  Extra keys:
+        ``wild {indicator, kinds}``, ``set_aside``, ``bought``, ``zhezhuang``; in ``me``:
+        ``confirming`` (a 百搭 awaiting 打 / 留)."""
+        seats = []
+        for s in range(self.n):
+            visible = reveal or self.can_see_hand(viewer, s)
+            dealt = self.dealt[s]
+            seats.append({
+                "seat": s, "wind": "东南西北"[(s - self.dealer) % self.n], "is_dealer": s == self.dealer,
+                "hand_count": len(self.hands[s]), "has_drawn": dealt is not None,
+                "discards": [_NAME[t >> 2] for t in self.discards[s]],
+                "claimed_discards": [i for i, t in enumerate(self.discards[s]) if t in self.claimed_discards],
+                "melds": [self._meld_view(m) for m in self.melds[s]],
+                "flowers": [], "ting": False, "doubles": 1,
+                "bought": self.bought[s], "zhezhuang": self.zhezhuang[s],
+                "concealed": sorted_kinds(self.hands[s]) if visible else None,
+                "drawn": kind_str(kind_of(dealt)) if visible and dealt is not None else None,
+            })
+        v: dict[str, Any] = {
+            "variant": self.VARIANT, "seq": self.seq, "dealer": self.dealer,
+            "turn": self.turn if self.phase in (DISCARD_PHASE, CLAIM_PHASE) else None,
+            "phase": self.phase, "pending": self.pending_seats(), "wall_remaining": self.wall_remaining,
+            "dice": [],
+            "last_discard": ({"seat": self.last_discard[0], "tile": kind_str(kind_of(self.last_discard[1])),
+                              "unchanged": self.last_unchanged}
+                             if self.last_discard and self.phase == CLAIM_PHASE else None),
+            "wild": {"indicator": kind_str(kind_of(self.indicator)),
+                     "kinds": [kind_str(k) for k in sorted(self.wild)]},
+            "set_aside": [kind_str(kind_of(t)) for t in self.set_aside],
+            "options": {"wilds": self.options["wilds"], "wild_discard": self.options["wild_discard"]},
+            "seats": seats, "viewer": viewer, "result": self.result, "me": None,
+        }
+        if viewer is not None:
+            v["me"] = self.private_view(viewer)
+        return v
+
+    def private_view(self, seat: int) -> dict:
+        """``me``: hand, the dealt tile, legal actions, waits (``tile, left, fan``)."""
+        dealt = self.dealt[seat]
+        legal = self.legal_actions(seat)
+        me: dict[str, Any] = {
+            "seat": seat, "hand": sorted_kinds(self.hands[seat]),
+            "drawn": kind_str(kind_of(dealt)) if dealt is not None else None,
+            "legal": [str(a) for a in legal], "win_offered": any(a.type == HU for a in legal),
+            "confirming": kind_str(kind_of(self.confirming)) if self.confirming is not None and seat == self.turn
+            else None,
+            "waits": [], "hint": [],
+        }
+        if self.phase != OVER and self.holding(seat) == 11:
+            out = []
+            for k in self.waits(seat):
+                ev = self.evaluate_win(seat, k, True)
+                out.append({"tile": kind_str(k), "left": self.unseen(seat, k), "fan": ev.get("fan_total", 0)})
+            me["waits"] = out
+        return me
+
+
+def _suit(kind: int) -> int:
+    from .laowudui_shapes import SUIT_OF
+
+    return SUIT_OF[kind]
+
+
+def sorted_kinds(tiles) -> list[str]:
+    return [_NAME[k] for k in sorted(t >> 2 for t in tiles)]
+
+
+@dataclass(frozen=True)
+class LaoWuDuiInfo(VariantInfo):
+    """:class:`VariantInfo` plus ``first_dealer_is_creator`` (the table creator, seat 0,
+    deals the first hand — laowudui.md §Players, dealer)."""
+
+    first_dealer_is_creator: bool = True
+
+
+def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> LaoWuDuiHand:
+    if ctx.get("hand_no") == 0:
+        dealer = 0  # the creator deals the first hand
+    return LaoWuDuiHand(options, seed, dealer, n, ctx)
+
+
+INFO = LaoWuDuiInfo("laowudui", "老五对", "Lao Wu Dui", 2, 4, OPTIONS, _factory, aliases=("lwd", "wudui", "五对"))
+
+__all__ = ["INFO", "LaoWuDuiHand", "OPTIONS", "payment", "buy_factor", "FANS", "CHI", "DUI", "KEEP", "CONFIRM",
+           "BUY", "NO_BUY", "ZHE", "NO_ZHE"]

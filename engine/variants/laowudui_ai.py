@@ -1,0 +1,81 @@
+"""The AI seat of 老五对: a greedy pair collector.
+
+The hand is judged by the number of unpaired real tiles (singles) minus the 百搭 held;
+the AI wins whenever it may, declares 折庄 when offered, never buys 庄, claims (吃 / 堆 /
+杠) whenever the claim pairs up a single or completes a four, keeps every dealt 百搭 and
+discards the single with the fewest unseen copies.  Deterministic: same state, same move.
+Source: ``rules/laowudui.md`` (legal moves come from the hand).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..actions import DISCARD, HU, KONG, PASS, Action
+from ..tiles import kind_of
+
+
+def _best_discard(hand, seat: int, kinds: list[int]) -> int:
+    """The kind to discard among ``kinds``: a non-wild single with the fewest unseen copies,
+    else a non-wild tile of the most common kind, else a wild."""
+    counts = Counter(kind_of(t) for t in hand.hands[seat])
+    plain = [k for k in kinds if k not in hand.wild]
+    if not plain:
+        return kinds[-1]
+    visible = hand.visible_kinds(seat)
+
+    def key(k: int):
+        single = counts[k] % 2 == 1
+        left = max(0, (1 if k >= 45 else 4) - visible[k])
+        return (0 if single else 1, left, -k)
+
+    return min(plain, key=key)
+
+
+def choose_action(hand, seat: int) -> Action:
+    """The AI's move for ``seat`` (which must be pending); ``ValueError`` if it has none."""
+    from .laowudui import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
+
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    types = {a.type for a in legal}
+    if NO_BUY in types or BUY in types:
+        return Action(seat, NO_BUY)
+    if ZHE in types or NO_ZHE in types:
+        return Action(seat, ZHE)
+    if HU in types:
+        return Action(seat, HU)
+    counts = Counter(kind_of(t) for t in hand.hands[seat])
+    if hand.phase == "claim":
+        if KONG in types:
+            return Action(seat, KONG)
+        if CHI in types:
+            k = kind_of(hand.last_discard[1])
+            if counts[k] % 2 == 1:
+                return Action(seat, CHI)
+        return Action(seat, PASS)
+    if CONFIRM in types:
+        if KEEP in types and any(kind_of(t) not in hand.wild for t in hand.hands[seat]):
+            return Action(seat, KEEP)
+        return Action(seat, CONFIRM)
+    for a in legal:
+        if a.type == KONG:
+            return a
+    dealt = hand.dealt[seat]
+    for a in legal:
+        if a.type == DUI and (a.kind is None or counts[a.kind] % 2 == 1):
+            return a
+    if CHI in types and counts[kind_of(dealt)] % 2 == 1:
+        return Action(seat, CHI)
+    discards = [a.kind for a in legal if a.type == DISCARD]
+    if dealt is not None and kind_of(dealt) not in hand.wild:
+        return Action(seat, DISCARD, kind_of(dealt))
+    if dealt is not None:  # a dealt wild: keep it, discard from the hand
+        hand_kinds = sorted({kind_of(t) for t in hand.hands[seat]} & set(discards))
+        if any(k not in hand.wild for k in hand_kinds):
+            return Action(seat, DISCARD, _best_discard(hand, seat, hand_kinds))
+        if KEEP in types and not hand.hands[seat]:
+            return Action(seat, KEEP)
+        return Action(seat, DISCARD, discards[-1])
+    return Action(seat, DISCARD, _best_discard(hand, seat, sorted(set(discards))))
