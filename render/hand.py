@@ -27,6 +27,7 @@ from .common import (
     wind_text,
 )
 from .tiles import tile_height, tile_image
+from . import zipai
 
 HAND_W = 60  #: concealed tile width in px
 MELD_W = 44
@@ -41,7 +42,7 @@ def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
     """A winning tile with "24番" and "剩2" under it (the count in red when none remain)."""
     k = kind(wait["tile"])
     t = tile_image(k, width, tile_badge(view, k))
-    fan = label(view, "fan", n=wait.get("fan", 0))
+    fan = zipai.wait_label(view, wait) if view.get("variant") == "zipai" else label(view, "fan", n=wait.get("fan", 0))
     left = wait.get("left")
     size = max(13, width // 3)
     lines = [fan] + ([label(view, "left", n=left)] if left is not None else [])
@@ -90,6 +91,11 @@ def hand_image(view: dict) -> Image.Image:
     me = view.get("me")
     if not me:
         raise ValueError("view has no 'me' entry")
+    if view.get("variant") == "zipai":  # 字牌 paper cards: render/zipai.py
+        view = zipai.adapt(view)
+        me = view["me"]
+        if not me.get("hand"):
+            return zipai.blank_hand_image(view)
     seat = next((s for s in view.get("seats") or [] if s.get("seat") == me.get("seat")), None)
     title, extras = _header(view, seat, me)
     rows: list[tuple[int, list, bool]] = []  # (gap before, [(x, image or layer)], bottom-aligned)

@@ -45,6 +45,7 @@ from .common import (
     wind_text,
 )
 from .tiles import tile_height, tile_image
+from . import zipai
 
 WIDTH = 960  #: table image width in px (Discord shows it ~550 px wide on a phone)
 MARGIN = 8
@@ -240,7 +241,8 @@ def _centre_items(view: dict) -> list[tuple[str, object]]:
         items.append(("tiles", (name, imgs)))
     last = view.get("last_discard")
     if last and last.get("tile") is not None and view.get("phase") != "over":
-        items.append(("tiles", (label(view, "last"), [tile_image(kind(last["tile"]), 40)])))
+        name = zipai.shown_label(view) if view.get("variant") == "zipai" else label(view, "last")
+        items.append(("tiles", (name, [tile_image(kind(last["tile"]), 40)])))
     if view.get("phase") == "over":
         items.append(("turn", label(view, "phase_over")))
     elif view.get("turn") is not None:
@@ -413,6 +415,8 @@ def table_image(view: dict) -> Image.Image:
     dice, treasure, wild, last_discard, viewer, result, log, me, lang, table_name, hand_no).
     Raises ``engine.tiles.TileParseError`` for an unreadable tile string.
     """
+    if view.get("variant") == "zipai":  # 字牌 paper cards: render/zipai.py
+        view = zipai.adapt(view)
     seats = sorted(view.get("seats") or [], key=lambda s: s.get("seat", 0))
     n = len(seats)
     where = seat_positions(view)

@@ -1,0 +1,74 @@
+"""字牌 specifics of the table and hand images (``rules/zipai.md``).
+
+The generic renderers draw 字牌 views once :func:`adapt` has reshaped them: the cards are
+long narrow paper cards (``render.tiles.card_drawers``, small and big cards on different
+paper and ink), the face-down cards of 偎/提 come as ``None`` in other seats' views and are
+drawn as backs, the shown card (the dealer's 15th, a stock card shown 示众, or a discard)
+sits in the centre with its own label, and a winning card is marked with its 胡息.
+"""
+
+from __future__ import annotations
+
+from .common import lang_of
+
+_SHOWN = {
+    "zh": {"deal": "庄家亮张", "stock": "示众", "discard": "打出"},
+    "en": {"deal": "Dealer's shown", "stock": "Shown", "discard": "Discard"},
+}
+
+
+def adapt(view: dict) -> dict:
+    """A copy of a 字牌 view laid out for the generic table/hand renderers.
+
+    Every group's face-down cards are already ``None`` for other seats (the engine hides them);
+    here groups are marked not concealed so the renderer draws exactly the cards it is given,
+    the taken card of a 吃/碰/跑 stays marked (sideways), and ``last_discard`` points at the
+    shown card so the centre shows it.
+    """
+    v = dict(view)
+    seats = []
+    for sv in view.get("seats") or []:
+        s = dict(sv)
+        melds = []
+        for m in sv.get("melds") or []:
+            m = dict(m)
+            if m.get("type") in ("wei", "chouwei", "ti"):
+                m["claimed_index"] = None
+            m["concealed"] = False
+            melds.append(m)
+        s["melds"] = melds
+        seats.append(s)
+    v["seats"] = seats
+    shown = view.get("shown")
+    if shown and view.get("phase") not in ("over", "piao"):
+        v["last_discard"] = {"seat": shown.get("seat"), "tile": shown.get("card")}
+    return v
+
+
+def shown_label(view: dict) -> str:
+    """The centre label of the shown card: 庄家亮张 / 示众 / 打出."""
+    lang = "zh" if lang_of(view).startswith("zh") else "en"
+    src = (view.get("shown") or {}).get("from", "stock")
+    return _SHOWN[lang].get(src, _SHOWN[lang]["stock"])
+
+
+def wait_label(view: dict, wait: dict) -> str:
+    """The text under a winning card: its 胡息 (``12息`` / ``12 hu xi``)."""
+    n = wait.get("huxi", 0)
+    return f"{n}息" if lang_of(view).startswith("zh") else f"{n} hu xi"
+
+
+def blank_hand_image(view: dict):
+    """The hand image when the seat holds no card to show: during 飘 (cards are not looked at
+    before declaring) or with every card on the table.  Returns an RGB ``PIL.Image``."""
+    from .canvas import Layer
+    from .common import FELT, GOLD
+
+    zh = lang_of(view).startswith("zh")
+    if view.get("phase") == "piao":
+        text = "请先选择飘分（0–3），然后看牌" if zh else "Declare your 飘 (0–3) first, then see your cards"
+    else:
+        text = "手中无牌" if zh else "No card in hand"
+    layer = Layer(520, 80)
+    layer.text((260, 40), text, 22, fill=GOLD, bold=True, anchor="mm")
+    return layer.render(FELT)

@@ -1,0 +1,82 @@
+"""A full three-player 字牌 hand through Discord (rules/zipai.md): two players press the buttons
+the bot sends them (chosen with the hand's own AI), the third seat is an AI; the hand is played
+to settlement, the settlement is stored and /score shows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.match import Match
+from engine.variants import find_variant
+
+try:
+    from discord_play import new_bot, press_for
+    from fakediscord import FakeDiscord
+except ImportError:  # pragma: no cover
+    from tests.discord_play import new_bot, press_for
+    from tests.fakediscord import FakeDiscord
+
+from service.clock import ManualClock
+
+
+def _seed_with_a_win(n: int = 3) -> int:
+    """The first table seed whose first hand, AI everywhere, ends with a win after a 吃 or 碰."""
+    info = find_variant("zipai")
+    options = info.resolve_options({})
+    for seed in range(1, 300):
+        hand = Match(info, options, seed, n).new_hand()
+        claims = 0
+        while not hand.is_over():
+            s = hand.pending_seats()[0]
+            a = hand.ai_action(s)
+            claims += a.type == "peng" or a.type.startswith("chi_")
+            hand.apply(a)
+        if hand.result["winner"] is not None and claims:
+            return seed
+    raise AssertionError("no seed found")
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path}/bot.db"
+
+
+@pytest.mark.asyncio
+async def test_three_player_zipai_hand_to_settlement(db_url):
+    seed = _seed_with_a_win()
+    bot = new_bot(db_url, ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        bot.service.seed_source = lambda: seed
+        alice = fd.user(201, "alice")
+        bob = fd.user(202, "bob", locale="zh-CN")
+        await fd.slash(alice, "table create", {"variant": "zipai"})
+        await fd.slash(bob, "table join")
+        await fd.slash(alice, "table add-ai")
+        await fd.slash(alice, "table start")
+        ch = fd.channel_id
+        table = bot.service.table_in(ch)
+        assert table.variant.id == "zipai" and table.n_players == 3
+        users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
+        assert fd.dms_to(alice) and fd.dms_to(bob)
+        pressed = set()
+        while not table.hand.is_over():
+            seat = next(s for s in table.hand.pending_seats() if s in users)
+            action = table.hand.ai_action(seat)
+            r = await press_for(fd, bot, users[seat], ch, action)
+            assert r.response_type == 7, r.content
+            pressed.add(action.type.split("_")[0])
+        # 飘 was asked, cards discarded, a win declared or made by an AI seat
+        assert {"piao", "discard"} <= pressed
+        result = table.last_result
+        assert result["winner"] is not None and sum(result["points"]) == 0
+        for seat, user in users.items():
+            line = await bot.store.score(fd.guild_id, user.id)
+            assert (line.points, line.hands) == (result["points"][seat], 1)
+            r = await fd.slash(user, "score")
+            assert f"{result['points'][seat]:+d}" in r.content
+        # the public table message is one image message edited in place
+        assert len([m for m in fd.messages_in(ch) if m.attachments]) == 1
+    finally:
+        await fd.close()
