@@ -21,6 +21,13 @@ Tables
 ``settlement``
     One row per seat per finished hand.  Cumulative scores are ``SUM`` queries over this table,
     never stored counters, so they can always be recomputed and never drift.
+``guild_config``
+    One row per Discord guild that changed a setting: variant option defaults, named presets
+    and the channels where tables may be opened.
+
+The schema is created and upgraded by the Alembic revisions in ``service/migrations/versions``
+(``0001_initial``: the first five tables; ``0002_guild_config``); a change to these models needs
+a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
 ``BIGINT`` columns.  Every timestamp is stored in UTC (:class:`UTCDateTime`).
@@ -62,6 +69,7 @@ __all__ = [
     "HandRow",
     "ActionRow",
     "SettlementRow",
+    "GuildConfigRow",
     "ALL_TABLES",
 ]
 
@@ -242,11 +250,31 @@ class SettlementRow(SQLModel, table=True):
     created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
-#: The tables this module defines, in dependency order (for ``create_all(tables=...)``).
+class GuildConfigRow(SQLModel, table=True):
+    """``guild_config``: the settings of one guild (revision ``0002_guild_config``).
+
+    ``defaults`` is ``{variant: {option: value}}`` (option values as the variant declares
+    them), ``presets`` is ``{name: {"variant": str, "options": {option: value}}}`` and
+    ``channels`` is the list of channel ids where tables may be opened (empty: every channel).
+    """
+
+    __tablename__: ClassVar[str] = "guild_config"  # type: ignore[misc]
+
+    guild_id: int = Field(
+        sa_column=Column(BigInteger, primary_key=True, autoincrement=False)
+    )
+    defaults: dict = Field(default_factory=dict, sa_column=_json())
+    presets: dict = Field(default_factory=dict, sa_column=_json())
+    channels: list = Field(default_factory=list, sa_column=_json())
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+#: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
     SeatRow.__table__,  # type: ignore[attr-defined]
     HandRow.__table__,  # type: ignore[attr-defined]
     ActionRow.__table__,  # type: ignore[attr-defined]
     SettlementRow.__table__,  # type: ignore[attr-defined]
+    GuildConfigRow.__table__,  # type: ignore[attr-defined]
 ]

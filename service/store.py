@@ -3,16 +3,28 @@
 The game engine is deterministic: a hand is ``(variant, options, seed, action log)``, so the
 store keeps the log one row per action and a restarted bot rebuilds every open table by
 replaying it (:meth:`Store.load_open_tables`).  Scores are ``SUM`` queries over one settlement
-row per seat per finished hand (:meth:`Store.score`, :meth:`Store.leaderboard`).
+row per seat per finished hand (:meth:`Store.score`, :meth:`Store.leaderboard`,
+:meth:`Store.history`, :meth:`Store.stats`).  Guild settings (variant defaults, presets,
+allowed channels) are one ``guild_config`` row per guild (:meth:`Store.get_guild_config`).
 
 Every public method is one database transaction that is committed when the awaited call
 returns; the methods return frozen dataclasses (:class:`TableRecord`, :class:`SeatRecord`,
-:class:`OpenTable`, :class:`HandRecord`, :class:`SettlementRecord`, :class:`ScoreLine`), never
-ORM objects, so a caller can keep them across calls and tasks.
+:class:`OpenTable`, :class:`HandRecord`, :class:`SettlementRecord`, :class:`ScoreLine`,
+:class:`GuildConfig`, :class:`HistoryLine`, :class:`PlayerStats`), never ORM objects, so a caller
+can keep them across calls and tasks.
 
-Database URLs (:func:`normalize_url`): ``sqlite:///data/bot.db`` (file relative to the working
-directory), ``sqlite:////abs/path.db``, ``postgresql://user@host:5432/db`` and
-``postgres://…`` are rewritten to the async drivers (aiosqlite, asyncpg).
+Schema migrations
+-----------------
+The schema is versioned with Alembic; the environment and the revisions are in
+``service/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
+``settlement``; ``0002_guild_config``).  :meth:`Store.init` upgrades the database to the head
+revision in one transaction.  Two bots starting together migrate one after the other: a
+PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
+the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
+created before the bot had migrations (the five tables, no ``alembic_version``) is stamped
+``0001_initial`` first and then upgraded, keeping its rows.  With ``schema=`` on PostgreSQL
+the version table lives in that schema next to the tables.  From the command line:
+``DATABASE_URL=… alembic -c service/migrations/alembic.ini upgrade head``.
 
 Durability on SQLite
 --------------------
@@ -34,12 +46,18 @@ The file runs in WAL mode with ``synchronous=FULL`` (default, see :class:`Store`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
+    Connection,
     Integer,
     String,
     and_,
@@ -48,21 +66,24 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     literal,
     select,
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlmodel import SQLModel
+from sqlalchemy.util import await_
 
 from .models import (
-    ALL_TABLES,
     OPEN_TABLE_STATUSES,
     TABLE_STATUSES,
     ActionRow,
+    GuildConfigRow,
     HandRow,
     SeatRow,
     SettlementRow,
@@ -79,6 +100,13 @@ __all__ = [
     "HandRecord",
     "SettlementRecord",
     "ScoreLine",
+    "GuildConfig",
+    "HistoryLine",
+    "PlayerStats",
+    "MIGRATIONS_DIR",
+    "INITIAL_REVISION",
+    "alembic_config",
+    "head_revision",
     "StoreError",
     "NotFound",
     "TableExists",
@@ -97,6 +125,14 @@ _S = SeatRow.__table__  # type: ignore[attr-defined]
 _H = HandRow.__table__  # type: ignore[attr-defined]
 _A = ActionRow.__table__  # type: ignore[attr-defined]
 _P = SettlementRow.__table__  # type: ignore[attr-defined]
+_G = GuildConfigRow.__table__  # type: ignore[attr-defined]
+
+#: The Alembic environment (``env.py``, ``versions/``) of the bot's database.
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+#: The revision of the schema the bot had before migrations (the first five tables).
+INITIAL_REVISION = "0001_initial"
+_INITIAL_TABLES = frozenset({"game_table", "seat", "hand", "hand_action", "settlement"})
+_VERSION_TABLE = "alembic_version"
 
 
 # --------------------------------------------------------------------------- errors
@@ -311,6 +347,101 @@ class ScoreLine:
     deal_ins: int = 0
 
 
+@dataclass(frozen=True)
+class GuildConfig:
+    """The settings of one guild (an empty configuration for a guild that never set any).
+
+    :ivar defaults: ``{variant: {option: value}}``, the guild's option defaults per variant.
+    :ivar presets: ``{name: {"variant": str, "options": {option: value}}}``.
+    :ivar channels: channel ids where tables may be opened, ascending; ``()`` means every
+        channel.
+    :ivar updated_at: UTC time of the last change, ``None`` if nothing was ever stored.
+    """
+
+    guild_id: int
+    defaults: dict = field(default_factory=dict)
+    presets: dict = field(default_factory=dict)
+    channels: tuple[int, ...] = ()
+    updated_at: Optional[datetime] = None
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One finished hand seen from one player (from the player's settlement row).
+
+    :ivar ended_at: UTC time the hand finished.
+    :ivar seat: the player's seat; :ivar points: what the player won (+) or paid (−).
+    :ivar is_winner, self_drawn, dealt_in: the player's flags in that hand.
+    :ivar fan: fan count of the hand's winning hand (the winner's settlement ``fan``; the
+        player's own when the player won), ``None`` for a drawn hand or when not recorded.
+    :ivar winner_name: the name of the hand's winner (lowest seat if several), ``None`` for a
+        drawn hand.
+    """
+
+    hand_id: int
+    table_id: int
+    variant: str
+    ended_at: datetime
+    seat: int
+    points: int
+    is_winner: bool
+    self_drawn: bool
+    dealt_in: bool
+    fan: Optional[int]
+    winner_name: Optional[str]
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Statistics of one player in one guild, computed from settlements.
+
+    :ivar name: the name used in the player's latest counted settlement (``None`` if none).
+    :ivar hands, wins, self_drawn, deal_ins, points: as in :class:`ScoreLine`.
+    :ivar average_points: ``points / hands`` (``0.0`` with no hands).
+    :ivar best_points: the most points won in one hand (``None`` with no hands).
+    :ivar best_hand_id: the first hand (oldest) that reached ``best_points``.
+    :ivar best_fan: the highest fan count of a hand the player won (``None`` if no win
+        recorded a fan).
+    """
+
+    user_id: int
+    name: Optional[str]
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    deal_ins: int = 0
+    points: int = 0
+    average_points: float = 0.0
+    best_points: Optional[int] = None
+    best_hand_id: Optional[int] = None
+    best_fan: Optional[int] = None
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+def alembic_config(connection: Optional[Connection] = None, schema: Optional[str] = None) -> Config:
+    """Return an Alembic :class:`~alembic.config.Config` for the bot's migrations.
+
+    :param connection: a synchronous SQLAlchemy connection (inside ``AsyncConnection.run_sync``)
+        the migrations run on, in its current transaction; ``None`` for commands that only
+        read the scripts (``heads``, ``history``).
+    :param schema: PostgreSQL schema of the tables and of ``alembic_version``.
+    """
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR).replace("%", "%%"))
+    cfg.attributes["connection"] = connection
+    cfg.attributes["schema"] = schema
+    return cfg
+
+
+def head_revision() -> str:
+    """The head revision of the migrations (e.g. ``'0002_guild_config'``)."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -356,6 +487,25 @@ def _int64(name: str, value: Any) -> int:
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise ValueError(f"{name}={value} does not fit a signed 64-bit column")
     return value
+
+
+def _set_wal(cursor: Any) -> None:
+    """``PRAGMA journal_mode=WAL`` on a new SQLite connection, retried while the file is locked.
+
+    Switching a new file to WAL needs a moment of exclusive access; SQLite answers "database
+    is locked" at once (without its busy timeout) when another connection opening the same
+    file at that moment holds a lock, e.g. several bots or stores starting together.  The
+    retry yields to the event loop (the connection is opened inside the async engine), so the
+    lock holder can finish; about 10 s in all before giving up.
+    """
+    for attempt in range(200):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError
+            if "locked" not in str(exc) or attempt == 199:
+                raise
+            await_(asyncio.sleep(0.05))
 
 
 def _table_record(r: Any) -> TableRecord:
@@ -515,7 +665,7 @@ class Store:
             def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
                 cur = dbapi_conn.cursor()
                 if not memory:
-                    cur.execute("PRAGMA journal_mode=WAL")
+                    _set_wal(cur)
                 cur.execute(f"PRAGMA synchronous={sync}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
@@ -528,16 +678,74 @@ class Store:
         return self._engine
 
     async def init(self) -> None:
-        """Create the schema (PostgreSQL ``schema=``), the tables and indexes if missing.
+        """Create the PostgreSQL schema (``schema=``) if missing and upgrade to the head revision.
 
-        For a SQLite file the parent directory is created too.  Idempotent.
+        For a SQLite file the parent directory is created too.  A database made before
+        migrations existed (the five first tables, no ``alembic_version``) is stamped
+        ``0001_initial`` and upgraded; its rows are kept.  Idempotent; one transaction.
+
+        :raises StoreError: some but not all of the five first tables exist without a version
+            table (not a database of the bot).
         """
+        await self.upgrade("head")
+
+    async def upgrade(self, revision: str = "head") -> None:
+        """Run the migrations up to ``revision`` (``'head'``, ``'0001'``, …) in one transaction.
+
+        A revision may be given by a unique prefix (``'0001'`` for ``'0001_initial'``).  An
+        unversioned database holding the five first tables is stamped ``0001_initial`` first.
+
+        :raises StoreError: unrecognised unversioned database (see :meth:`init`).
+        :raises alembic.util.CommandError: unknown revision.
+        """
+        await self._migrate(lambda cfg: command.upgrade(cfg, revision))
+
+    async def downgrade(self, revision: str) -> None:
+        """Run the migrations down to ``revision`` (``'0001'``; ``'base'`` drops every table).
+
+        :raises alembic.util.CommandError: unknown revision.
+        """
+        await self._migrate(lambda cfg: command.downgrade(cfg, revision))
+
+    async def current_revision(self) -> Optional[str]:
+        """The revision stored in ``alembic_version`` (``None`` for an unversioned database)."""
+        async with self._engine.connect() as conn:
+            return await conn.run_sync(
+                lambda c: MigrationContext.configure(
+                    c, opts={"version_table_schema": self._schema}
+                ).get_current_revision()
+            )
+
+    async def _migrate(self, run: Callable[[Config], None]) -> None:
         if self._is_sqlite and self._url.database not in (None, "", ":memory:"):
             Path(self._url.database).parent.mkdir(parents=True, exist_ok=True)
         async with self._engine.begin() as conn:
+            if self._is_sqlite:
+                # Take the write lock first (waiting up to the busy timeout): the DDL then runs
+                # in this one transaction (the driver would otherwise autocommit each CREATE)
+                # and two bots starting together migrate one after the other.
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                # Serialise concurrent migrations of the same schema (released at commit).
+                key = f"mahjong-bot migrations {self._schema or ''}"
+                await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
             if self._schema is not None:
                 await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"'))
-            await conn.run_sync(lambda c: SQLModel.metadata.create_all(c, tables=ALL_TABLES))
+            await conn.run_sync(self._migrate_sync, run)
+
+    def _migrate_sync(self, conn: Connection, run: Callable[[Config], None]) -> None:
+        cfg = alembic_config(conn, self._schema)
+        names = set(inspect(conn).get_table_names(schema=self._schema))
+        if _VERSION_TABLE not in names:
+            present = _INITIAL_TABLES & names
+            if present == _INITIAL_TABLES:
+                command.stamp(cfg, INITIAL_REVISION)
+            elif present:
+                raise StoreError(
+                    "unversioned database with only some of the bot's tables "
+                    f"({', '.join(sorted(present))}); refusing to migrate it"
+                )
+        run(cfg)
 
     async def close(self) -> None:
         """Close every pooled connection.  The store cannot be used afterwards."""
@@ -1107,3 +1315,317 @@ class Store:
         ]
 
 
+
+    # ------------------------------------------------------------------ history & statistics
+
+    async def history(
+        self,
+        guild_id: int,
+        user_id: int,
+        limit: int = 10,
+        variant: Optional[str] = None,
+    ) -> list[HistoryLine]:
+        """Return the player's latest finished hands in a guild, newest first.
+
+        One line per settlement row of the player (a hand the player sat in and that was
+        settled), ordered by the hand's end time, then hand id, both descending.
+
+        :param limit: at most this many lines.
+        :param variant: only hands of this variant (``None``: all).
+        """
+        w = _P.alias("w")
+
+        def winner(col: Any) -> Any:
+            return (
+                select(col)
+                .where(w.c.hand_id == _P.c.hand_id, w.c.is_winner.is_(True))
+                .order_by(w.c.seat)
+                .limit(1)
+                .scalar_subquery()
+            )
+
+        ended = func.coalesce(_H.c.ended_at, _P.c.created_at, type_=UTCDateTime()).label("ended_at")
+        where = self._filters(guild_id, variant, None) + [_P.c.user_id == user_id]
+        query = (
+            select(
+                _P.c.hand_id,
+                _P.c.table_id,
+                _P.c.variant,
+                ended,
+                _P.c.seat,
+                _P.c.points,
+                _P.c.is_winner,
+                _P.c.self_drawn,
+                _P.c.dealt_in,
+                winner(w.c.fan).label("fan"),
+                winner(w.c.name).label("winner_name"),
+            )
+            .join(_H, _H.c.id == _P.c.hand_id)
+            .where(*where)
+            .order_by(ended.desc(), _P.c.hand_id.desc(), _P.c.seat)
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            HistoryLine(
+                hand_id=r.hand_id,
+                table_id=r.table_id,
+                variant=r.variant,
+                ended_at=r.ended_at,
+                seat=r.seat,
+                points=r.points,
+                is_winner=bool(r.is_winner),
+                self_drawn=bool(r.self_drawn),
+                dealt_in=bool(r.dealt_in),
+                fan=r.fan,
+                winner_name=r.winner_name,
+            )
+            for r in rows
+        ]
+
+    async def stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        variant: Optional[str] = None,
+        since: Optional[datetime] = None,
+    ) -> PlayerStats:
+        """Return a player's statistics in a guild (sums and maxima over settlements).
+
+        :param variant: only hands of this variant (``None``: all).
+        :param since: only hands finished at or after this time (UTC if naive).
+        :returns: a :class:`PlayerStats`; zeros, ``average_points=0.0`` and ``None`` bests for
+            a player with no hands.
+        """
+        where = self._filters(guild_id, variant, since) + [_P.c.user_id == user_id]
+        best_fan = func.max(case((_P.c.is_winner.is_(True), _P.c.fan), else_=None))
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(
+                        *self._score_columns(),
+                        func.max(_P.c.points).label("best_points"),
+                        best_fan.label("best_fan"),
+                    ).where(*where)
+                )
+            ).one()
+            hands = int(row.hands)
+            if hands == 0:
+                return PlayerStats(user_id=user_id, name=None)
+            best_hand = await conn.scalar(
+                select(_P.c.hand_id)
+                .where(*where, _P.c.points == row.best_points)
+                .order_by(_P.c.created_at, _P.c.id)
+                .limit(1)
+            )
+            name = await conn.scalar(
+                select(_P.c.name).where(*where).order_by(_P.c.id.desc()).limit(1)
+            )
+        points = int(row.points)
+        return PlayerStats(
+            user_id=user_id,
+            name=name,
+            hands=hands,
+            wins=int(row.wins),
+            self_drawn=int(row.self_drawn),
+            deal_ins=int(row.deal_ins),
+            points=points,
+            average_points=points / hands,
+            best_points=int(row.best_points),
+            best_hand_id=best_hand,
+            best_fan=None if row.best_fan is None else int(row.best_fan),
+        )
+
+    async def finished_hands(
+        self,
+        guild_id: int,
+        limit: int = 20,
+        *,
+        user_id: Optional[int] = None,
+        variant: Optional[str] = None,
+    ) -> list[HandRecord]:
+        """Return the latest ``'done'`` hands of a guild, newest first (e.g. to pick a replay).
+
+        The records carry their settlements (seat order) but no actions; read the log with
+        :meth:`get_hand`.  Two queries.
+
+        :param limit: at most this many hands.
+        :param user_id: only hands with a settlement of this user.
+        :param variant: only hands of this variant.
+        """
+        where = [_T.c.guild_id == guild_id, _H.c.status == "done"]
+        if variant is not None:
+            where.append(_H.c.variant == variant)
+        if user_id is not None:
+            where.append(
+                select(_P.c.id)
+                .where(_P.c.hand_id == _H.c.id, _P.c.user_id == user_id)
+                .exists()
+            )
+        query = (
+            select(_H)
+            .join(_T, _T.c.id == _H.c.table_id)
+            .where(*where)
+            .order_by(_H.c.ended_at.desc(), _H.c.id.desc())
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            ids = [r.id for r in rows]
+            sets = (
+                (
+                    await conn.execute(
+                        select(_P).where(_P.c.hand_id.in_(ids)).order_by(_P.c.hand_id, _P.c.seat)
+                    )
+                ).all()
+                if ids
+                else []
+            )
+        by_hand: dict[int, list[SettlementRecord]] = {i: [] for i in ids}
+        for p in sets:
+            by_hand[p.hand_id].append(_settlement_record(p))
+        return [_hand_record(r, (), by_hand[r.id]) for r in rows]
+
+    # ------------------------------------------------------------------ guild configuration
+
+    async def get_guild_config(self, guild_id: int) -> GuildConfig:
+        """Return the settings of a guild; an empty :class:`GuildConfig` if none are stored."""
+        _int64("guild_id", guild_id)
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(_G).where(_G.c.guild_id == guild_id))).first()
+        return _guild_config(guild_id, row)
+
+    async def set_guild_default(self, guild_id: int, variant: str, options: dict) -> GuildConfig:
+        """Replace the guild's option defaults of one variant (``{}`` clears them).
+
+        Values are stored as given; checking them against the variant's option declarations
+        is the caller's job.
+
+        :raises TypeError: ``variant`` not a non-empty str, ``options`` not a dict with str keys.
+        :returns: the updated configuration.
+        """
+        variant = _name("variant", variant)
+        options = _options(options)
+
+        def edit(cfg: dict[str, Any]) -> None:
+            if options:
+                cfg["defaults"][variant] = options
+            else:
+                cfg["defaults"].pop(variant, None)
+
+        return (await self._edit_guild(guild_id, edit, create=True))[0]
+
+    async def set_preset(self, guild_id: int, name: str, variant: str, options: dict) -> GuildConfig:
+        """Create or replace the guild's preset ``name`` (a variant with option values).
+
+        :raises TypeError: ``name``/``variant`` not non-empty str, ``options`` not a dict with
+            str keys.
+        :returns: the updated configuration.
+        """
+        name = _name("name", name)
+        preset = {"variant": _name("variant", variant), "options": _options(options)}
+
+        def edit(cfg: dict[str, Any]) -> None:
+            cfg["presets"][name] = preset
+
+        return (await self._edit_guild(guild_id, edit, create=True))[0]
+
+    async def delete_preset(self, guild_id: int, name: str) -> bool:
+        """Delete the guild's preset ``name``; ``False`` if there was none by that name."""
+
+        def edit(cfg: dict[str, Any]) -> bool:
+            return cfg["presets"].pop(name, None) is not None
+
+        return bool((await self._edit_guild(guild_id, edit, create=False))[1])
+
+    async def set_channels(self, guild_id: int, channels: Iterable[int]) -> GuildConfig:
+        """Set the channels where tables may be opened (``[]``: every channel).
+
+        Stored without duplicates, in ascending order.
+
+        :raises TypeError/ValueError: a channel id is not a 64-bit int.
+        :returns: the updated configuration.
+        """
+        ids = sorted({_int64("channel_id", c) for c in channels})
+
+        def edit(cfg: dict[str, Any]) -> None:
+            cfg["channels"] = ids
+
+        return (await self._edit_guild(guild_id, edit, create=True))[0]
+
+    async def _edit_guild(
+        self, guild_id: int, edit: Callable[[dict[str, Any]], Any], *, create: bool
+    ) -> tuple[GuildConfig, Any]:
+        """Read-modify-write of a guild's row in one transaction, serialised per guild.
+
+        The first statement takes the write lock (SQLite) or the row lock (PostgreSQL) before
+        the row is read, so concurrent edits of one guild never lose each other's changes.
+        With ``create=False`` a guild without a row is left without one.
+        """
+        _int64("guild_id", guild_id)
+        now = self._now()
+        async with self._engine.begin() as conn:
+            if create:
+                ins = (sqlite_insert if self._is_sqlite else pg_insert)(_G)
+                await conn.execute(
+                    ins.values(
+                        guild_id=guild_id, defaults={}, presets={}, channels=[], updated_at=now
+                    ).on_conflict_do_nothing(index_elements=[_G.c.guild_id])
+                )
+            else:
+                locked = await conn.execute(
+                    update(_G).where(_G.c.guild_id == guild_id).values(guild_id=_G.c.guild_id)
+                )
+                if locked.rowcount == 0:
+                    return GuildConfig(guild_id), edit(_empty_config())
+            row = (
+                await conn.execute(
+                    select(_G).where(_G.c.guild_id == guild_id).with_for_update()
+                )
+            ).one()
+            cfg = {
+                "defaults": dict(row.defaults or {}),
+                "presets": dict(row.presets or {}),
+                "channels": list(row.channels or []),
+            }
+            before = {k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in cfg.items()}
+            result = edit(cfg)
+            if create or cfg != before:
+                row = (
+                    await conn.execute(
+                        update(_G)
+                        .where(_G.c.guild_id == guild_id)
+                        .values(**cfg, updated_at=now)
+                        .returning(*_G.c)
+                    )
+                ).one()
+        return _guild_config(guild_id, row), result
+
+
+def _empty_config() -> dict[str, Any]:
+    return {"defaults": {}, "presets": {}, "channels": []}
+
+
+def _guild_config(guild_id: int, row: Any) -> GuildConfig:
+    if row is None:
+        return GuildConfig(guild_id)
+    return GuildConfig(
+        guild_id=guild_id,
+        defaults={k: dict(v) for k, v in (row.defaults or {}).items()},
+        presets={k: dict(v) for k, v in (row.presets or {}).items()},
+        channels=tuple(int(c) for c in (row.channels or ())),
+        updated_at=row.updated_at,
+    )
+
+
+def _name(what: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{what} must be a non-empty str, got {value!r}")
+    return value
+
+
+def _options(options: Any) -> dict:
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise TypeError(f"options must be a dict with str keys, got {options!r}")
+    return dict(options)
