@@ -20,7 +20,7 @@ import os
 import sys
 
 DEFAULT_DB = "sqlite:///mahjong.db"
-COGS = ("cogs.tables", "cogs.play", "cogs.scores")
+COGS = ("cogs.tables", "cogs.play", "cogs.records", "cogs.config", "cogs.rules")
 
 log = logging.getLogger("bot")
 
@@ -38,7 +38,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     import discord
     from discord.ext import commands
 
-    from cogs.ui import ActionButton, TableButton
+    from cogs.records import ReplayButton
+    from cogs.ui import ActionButton, ActionSelect, TableButton
     from service.store import Store
     from service.tables import TableService
 
@@ -55,9 +56,12 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             await self.store.init()
             tables = await self.service.load()
             log.info("resumed %d open tables", len(tables))
+            from cogs.translator import CatalogueTranslator
+
+            await self.tree.set_translator(CatalogueTranslator())
             for name in COGS:
                 await self.load_extension(name)
-            self.add_dynamic_items(ActionButton, TableButton)
+            self.add_dynamic_items(ActionButton, ActionSelect, TableButton, ReplayButton)
             if sync:
                 guild = discord.Object(guild_id) if guild_id else None
                 if guild:

@@ -31,7 +31,7 @@ async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
     """A clear, private message for a refused request (the game is unchanged)."""
     lang = user_lang(interaction)
     if isinstance(exc, (ServiceError, IllegalAction)):
-        text = error_text(exc.code, lang, exc.params)
+        text = error_text(exc.code, lang, exc.params, _variant_here(interaction))
     else:
         log.exception("unexpected error", exc_info=exc)
         text = error_text("internal", lang)
@@ -39,6 +39,17 @@ async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
         await reply(interaction, text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not send an error reply")
+
+
+def _variant_here(interaction: discord.Interaction) -> str | None:
+    """The game of the table this interaction is about, if any (for its own messages)."""
+    service = getattr(interaction.client, "service", None)
+    if service is None:
+        return None
+    try:
+        return table_for(service, interaction).variant.id
+    except ServiceError:
+        return None
 
 
 def table_for(service: TableService, interaction: discord.Interaction) -> Table:
@@ -52,5 +63,7 @@ def table_for(service: TableService, interaction: discord.Interaction) -> Table:
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None) or interaction.permissions
+    """Server admin: Manage Server or Administrator (the member's resolved permissions that
+    Discord sends with the interaction)."""
+    perms = interaction.permissions
     return bool(perms and (perms.manage_guild or perms.administrator))

@@ -184,7 +184,17 @@ class Play(commands.Cog):
                 kwargs = await ui.hand_message(table, seat, lang, ting_menu=button.act == "ting_menu")
                 return await interaction.response.edit_message(
                     content=kwargs["content"], attachments=[kwargs["file"]], view=kwargs["view"])
-            await self.service.act(button.ch, interaction.user.id, button.act, _parse_tile(button.tile),
+            act = button.act
+            if act == "discard" and table.hand.view(seat).get("wild") and ui.is_wild(table.hand.view(seat),
+                                                                                   button.tile) \
+                    and not getattr(table.hand, "CONFIRMS_WILD_DISCARD", False):
+                # discarding a wild tile (财神/百搭) asks first
+                kwargs = await ui.hand_message(table, seat, lang, confirm_wild=button.tile)
+                return await interaction.response.edit_message(
+                    content=kwargs["content"], attachments=[kwargs["file"]], view=kwargs["view"])
+            if act == "wdiscard":
+                act = "discard"
+            await self.service.act(button.ch, interaction.user.id, act, _parse_tile(button.tile),
                                    seq=button.seq)
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)

@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine.variants import all_variants
+from engine.variants import all_variants, find_variant
 from service.i18n import t
+from service.presets import find_preset, shipped_presets, table_options
 from service.tables import ServiceError, Table, Update
 
 from . import ui
@@ -38,6 +39,54 @@ def parse_options(text: str | None) -> dict:
     return out
 
 
+async def options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest the next ``key=value`` of the chosen game's options: unknown keys first, then
+    the allowed values of the key being typed."""
+    variant = getattr(interaction.namespace, "variant", None) or "two_player"
+    try:
+        info = find_variant(variant)
+    except KeyError:
+        return []
+    lang = user_lang(interaction)
+    words = current.split(" ")
+    done, last = words[:-1], words[-1]
+    prefix = " ".join(done) + (" " if done else "")
+    used = {w.split("=", 1)[0] for w in done if "=" in w}
+    out: list[app_commands.Choice[str]] = []
+    if "=" in last:
+        key, typed = last.split("=", 1)
+        opt = next((o for o in info.options if o.name == key), None)
+        if opt is not None:
+            if opt.choices is not None:
+                values = list(opt.choices)
+            elif opt.type is bool:
+                values = [True, False]
+            else:
+                lo, hi = opt.min_value or 0, opt.max_value or opt.default * 4
+                values = sorted({opt.default, lo, hi, *(v for v in (1, 2, 3, 5, 8, 10, 15, 20, 30, 60) if lo <= v <= hi)})
+            for v in values:
+                text = str(v).lower() if isinstance(v, bool) else str(v)
+                if text.startswith(typed):
+                    out.append(app_commands.Choice(name=(prefix + f"{key}={text}")[:100], value=(prefix + f"{key}={text}")[:100]))
+        return out[:25]
+    for opt in info.options:
+        if opt.name in used or not opt.name.startswith(last):
+            continue
+        desc = opt.zh if lang.startswith("zh") else opt.en
+        value = prefix + f"{opt.name}={opt.default if opt.type is not bool else str(opt.default).lower()}"
+        out.append(app_commands.Choice(name=f"{value} — {desc}"[:100], value=value[:100]))
+    return out[:25]
+
+
+async def preset_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Presets of the chosen game: the server's, then the shipped ones."""
+    variant = getattr(interaction.namespace, "variant", None) or "two_player"
+    cfg = await interaction.client.store.get_guild_config(interaction.guild_id)
+    names = [n for n, p in sorted(cfg.presets.items()) if p.get("variant") == variant]
+    names += [n for n in shipped_presets(variant) if n not in names]
+    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+
+
 class Tables(commands.Cog):
     """Creating, joining and running tables; the public table message."""
 
@@ -56,17 +105,25 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------------ commands
     @table.command(name="create", description="Open a table in this channel")
-    @app_commands.describe(variant="The game", options="House options, e.g. base_points=2 min_fan=10")
+    @app_commands.describe(variant="The game", preset="A saved or shipped preset of options",
+                           options="House options, e.g. base_points=2 min_fan=10")
     @app_commands.choices(variant=[app_commands.Choice(name=f"{v.name_zh} {v.name_en}", value=v.id)
                                    for v in all_variants()])
+    @app_commands.autocomplete(preset=preset_autocomplete, options=options_autocomplete)
     async def create(self, interaction: discord.Interaction, variant: str = "two_player",
-                     options: str | None = None) -> None:
+                     preset: str | None = None, options: str | None = None) -> None:
         self.bot.user_langs[interaction.user.id] = user_lang(interaction)
         try:
+            cfg = await self.bot.store.get_guild_config(interaction.guild_id)
+            if cfg.channels and interaction.channel_id not in cfg.channels:
+                raise ServiceError("channel_not_allowed")
+            info = find_variant(variant)
+            chosen = find_preset(variant, preset, cfg.presets) if preset else None
+            opts = table_options(info, server_defaults=cfg.defaults.get(variant), preset=chosen,
+                                 given=parse_options(options))
             await self.service.create_table(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                             user_id=interaction.user.id, name=interaction.user.display_name,
-                                            variant=variant, options=parse_options(options),
-                                            lang=user_lang(interaction))
+                                            variant=variant, options=opts, lang=user_lang(interaction))
         except ServiceError as e:
             return await reply_error(interaction, e)
         await reply(interaction, t("ui.created", user_lang(interaction), game=ui.game_name(variant, user_lang(interaction))))

@@ -118,6 +118,8 @@ def table_embed(table: Table, view: dict) -> discord.Embed:
             lines.append(t("ui.seed_hash", lang, hash=view["seed_hash"][:16]))
     elif table.last_result is not None:
         lines.extend(result_lines(table, table.last_result, lang))
+        if table.hand_id is not None and "seed" in table.last_result:
+            lines.append(t("ui.seed_reveal", lang, seed=table.last_result["seed"], id=table.hand_id))
         lines.append(t("ui.next_hand_in", lang, s=table.options.get("result_timeout", 30)))
     lines.extend(view.get("log", [])[-4:])
     e.description = "\n".join(lines)
@@ -160,6 +162,26 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.get_cog("Play").on_action_button(interaction, self)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mjs:(?P<ch>\d+):(?P<seq>\d+)"):
+    """A select menu of a player's actions when they are too many for buttons (values
+    ``"<type>:<tile or ->"``)."""
+
+    def __init__(self, ch: int, seq: int, options: list | None = None, placeholder: str = "…",
+                 row: int | None = None):
+        super().__init__(discord.ui.Select(custom_id=f"mjs:{ch}:{seq}", options=options or [
+            discord.SelectOption(label="-", value="pass:-")], placeholder=placeholder, row=row))
+        self.ch, self.seq = ch, seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["ch"]), int(match["seq"]), list(item.options), item.placeholder or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        act, tile = self.item.values[0].split(":", 1)
+        button = ActionButton(self.ch, self.seq, act, tile)
+        await interaction.client.get_cog("Play").on_action_button(interaction, button)
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_ID):
@@ -217,6 +239,15 @@ def prompt_text(table: Table, seat: int, view: dict, lang: str) -> str:
             ds, tile = hand.last_discard
             from engine.tiles import kind_str
             lines.append(t("ui.your_claim", lang, name=names[ds], tile=tile_label(kind_str(tile >> 2), lang)))
+        variant = table.variant.id
+        if me.get("confirming"):
+            lines.append(tv(variant, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
+        elif me.get("dealt"):
+            lines.append(tv(variant, "ui.dealt", lang, tile=tile_label(me["dealt"], lang)))
+        for w in me.get("warnings") or []:
+            key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
+            who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
+            lines.append("⚠ " + tv(variant, key, lang, tile=tile_label(w["tile"], lang), name=who))
     waits = me.get("waits") or []
     if waits:
         lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang) for w in waits)))
@@ -239,7 +270,8 @@ class ActionButtons(discord.ui.View):
     """A player's buttons for the current decision: a row of discards (drawn tile last) and
     the claims/declarations the rules offer now (吃 碰 杠 胡 听 加倍 过)."""
 
-    def __init__(self, table: Table, seat: int, view: dict, lang: str, ting_menu: bool = False):
+    def __init__(self, table: Table, seat: int, view: dict, lang: str, ting_menu: bool = False,
+                 confirm_wild: str | None = None):
         super().__init__(timeout=None)
         hand = table.hand
         self.count = 0
@@ -256,6 +288,11 @@ class ActionButtons(discord.ui.View):
         def cid(act: str, tile: str = "-") -> str:
             return f"mj:{ch}:{seq}:{act}:{tile}"
 
+        if confirm_wild is not None:
+            self._add(t("btn.discard_wild", lang, tile=short_tile(confirm_wild, lang)), cid("wdiscard", confirm_wild),
+                      discord.ButtonStyle.danger, 0)
+            self._add(t("btn.keep_wild", lang), cid("prompt"), discord.ButtonStyle.secondary, 0)
+            return
         if ting_menu:
             for i, tile in enumerate(by_type.get("ting", [])):
                 if tile != "-":
@@ -291,7 +328,9 @@ class ActionButtons(discord.ui.View):
             k = parse_kind(start)
             tiles = "".join(str((k + i) % 9 + 1) for i in range(3))
             self._add(t("btn.chow", lang, tiles=tiles), cid("chow", start), discord.ButtonStyle.primary, row)
-        # a variant's own actions (e.g. 堆, 留, 买庄): one button each, labelled from the catalogue
+        # a variant's own actions (e.g. 堆, 留, 买庄): one button each, labelled from the catalogue;
+        # when they do not fit in the free places, one select menu holds them all
+        extra = []
         for typ, tiles in by_type.items():
             if typ in HANDLED:
                 continue
@@ -301,6 +340,18 @@ class ActionButtons(discord.ui.View):
                     label = typ
                 if tile != "-":
                     label = f"{label} {short_tile(tile, lang)}"
+                extra.append((label, typ, tile))
+        n_pass = 1 if "pass" in by_type else 0
+        free = 25 - self.count - n_pass
+        used_rows = {c.row for c in self.children if getattr(c, "row", None) is not None}
+        room = sum(5 - sum(1 for c in self.children if getattr(c, "row", None) == r) for r in (3, 4)) - n_pass
+        if extra and (len(extra) > min(free, room)):
+            options = [discord.SelectOption(label=label[:100], value=f"{typ}:{tile}") for label, typ, tile in extra[:25]]
+            select_row = next((r for r in (3, 4) if r not in used_rows), 4)
+            self.add_item(ActionSelect(ch, seq, options, t("ui.choose", lang), select_row))
+            self.count += 1
+        else:
+            for label, typ, tile in extra:
                 self._add(label, cid(typ, tile), discord.ButtonStyle.primary, 3)
         if "pass" in by_type:
             self._add(t("btn.pass", lang), cid("pass"), discord.ButtonStyle.secondary, row)
@@ -313,11 +364,21 @@ class ActionButtons(discord.ui.View):
         self.count += 1
 
 
-async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False) -> dict:
-    """Keyword arguments for send/edit: content, the hand image and the action buttons."""
+def is_wild(view: dict, tile: str) -> bool:
+    """Is ``tile`` one of the view's wild kinds (财神, 百搭)?"""
+    return tile in ((view.get("wild") or {}).get("kinds") or ())
+
+
+async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False,
+                       confirm_wild: str | None = None) -> dict:
+    """Keyword arguments for send/edit: content, the hand image and the action buttons
+    (the 听 menu, or the confirmation before discarding a wild tile, when asked)."""
     view = seat_view(table, seat, lang)
-    content = ting_text(view, lang) if ting_menu else prompt_text(table, seat, view, lang)
-    buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu)
+    if confirm_wild is not None:
+        content = t("ui.confirm_discard_wild", lang, tile=tile_label(confirm_wild, lang))
+    else:
+        content = ting_text(view, lang) if ting_menu else prompt_text(table, seat, view, lang)
+    buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
     kwargs = {"content": content[:2000], "file": await hand_image(view)}
     kwargs["view"] = buttons if buttons.count else None
     return kwargs

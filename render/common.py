@@ -90,13 +90,17 @@ def kind(tile: str | int) -> int:
 
 
 def tile_badge(view: dict, k: int) -> str | None:
-    """``"wild"`` / ``"treasure"`` when kind ``k`` is the view's wild or treasure kind."""
+    """``"wild"`` / ``"treasure"`` / ``"marked"`` when kind ``k`` is the view's wild kind,
+    treasure (宝牌) or a marked kind (金湖 贼 tiles)."""
     wild = view.get("wild") or {}
     if any(kind(w) == k for w in wild.get("kinds") or ()):
         return "wild"
     treasure = view.get("treasure")
     if treasure is not None and kind(treasure) == k:
         return "treasure"
+    marked = view.get("marked") or {}
+    if any(kind(m) == k for m in marked.get("kinds") or ()):
+        return "marked"
     return None
 
 

@@ -383,10 +383,16 @@ def _badge_treasure(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> N
            anchor="mm")
 
 
+def _badge_thief(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(40, 40, 40, 255), outline=(255, 255, 255))
+    d.text((cx, cy), "贼", font=font(max(6, round(r * 1.35)), True), fill=(255, 210, 60), anchor="mm")
+
+
 #: badge name → painter(draw, centre x, centre y, radius)
 BADGES: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] = {
     "wild": _badge_wild,
     "treasure": _badge_treasure,
+    "marked": _badge_thief,  # 金湖 贼 tiles (view["marked"])
 }
 
 

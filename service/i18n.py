@@ -60,8 +60,9 @@ def tile_label(tile: str, lang: str | None) -> str:
     return f"{tile} ({kind_name(kind, 'en')})"
 
 
-def error_text(code: str, lang: str | None, params: dict | None = None) -> str:
-    """The user-facing text of a ``ServiceError``/``IllegalAction`` code."""
+def error_text(code: str, lang: str | None, params: dict | None = None, variant: str | None = None) -> str:
+    """The user-facing text of a ``ServiceError``/``IllegalAction`` code (the variant's own
+    catalogue first, for codes only that game has)."""
     p = dict(params or {})
     for k in ("tile",):
         if k in p and isinstance(p[k], str) and p[k] not in ("?",):
@@ -71,7 +72,7 @@ def error_text(code: str, lang: str | None, params: dict | None = None) -> str:
                 pass
     if "claim" in p:
         p["claim"] = t(f"btn.{p['claim']}", lang, tiles="", tile="").strip()
-    text = t(f"err.{code}", lang, **p)
+    text = tv(variant, f"err.{code}", lang, **p)
     if text == f"messages.err.{code}":
         return t("err.internal", lang)
     return text

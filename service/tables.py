@@ -158,13 +158,10 @@ class Table:
         v["seed_hash"] = self.seed_hash()
         v["lang"] = "en" if lang.startswith("en") else "zh"
         if v.get("result") and v["result"].get("fans"):
-            en = v["lang"] == "en"
+            i = 1 if v["lang"] == "en" else 0
             res = v["result"]
-            names = (("Double", "doubles"), ("Treasure", "treasure_multiplier"), ("Dealer streak", "streak_multiplier"),
-                     ("Base", "base_points")) if en else (("加倍", "doubles"), ("宝牌", "treasure_multiplier"),
-                                                         ("连庄", "streak_multiplier"), ("底分", "base_points"))
-            v["result"] = dict(res, fans=[[f[1 if en else 0], f[2] * f[3]] for f in res["fans"]],
-                               multipliers={label: res[key] for label, key in names if res.get(key, 1) != 1})
+            v["result"] = dict(res, fans=[[f[i], f[2] * f[3]] for f in res["fans"]],
+                               multipliers={row[i]: row[2] for row in res.get("multiplier_rows", []) if row[2] != 1})
         return v
 
 

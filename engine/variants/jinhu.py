@@ -170,7 +170,7 @@ class JinhuHand(LaoSanFanHand):
             return {"ok": False, "code": e.code, "rule": f"{RULES} §Waits", "fan_total": 0}
         mult = 2 if self.doubled_seat() == seat else 1
         return {"ok": True, "fans": r["fans"], "fan_total": r["fan_total"] * mult, "wait": r["wait"],
-                "streak_multiplier": mult}
+                "streak_multiplier": mult, "multiplier_rows": [["包五家连庄", "Dealer after 包五家", mult]]}
 
     def settle(self, winner: int | None, win: dict | None, discarder: int | None) -> list[int]:
         """A share is the winner's fan.  Self-drawn or a ready discarder: every other seat pays

@@ -127,6 +127,9 @@ class LaoWuDuiHand:
         喜牌 set aside and then the indicator).
     """
 
+    #: discarding a 百搭 already asks 打 / 留 in the engine (the bot adds no confirmation)
+    CONFIRMS_WILD_DISCARD = True
+
     VARIANT = "laowudui"
     RULES = RULES
     FIRST_DEALER_IS_CREATOR = True  #: laowudui.md §Players, dealer: the creator (seat 0) deals first

@@ -197,6 +197,9 @@ class TwoPlayerHand(MahjongHand):
                                 self.options.get("base_points", 1))
         win["streak_multiplier"] = streak_multiplier(kept)
         win["base_points"] = self.options.get("base_points", 1)
+        win["multiplier_rows"] = [["加倍", "Double", win["doubles"]], ["宝牌", "Treasure", win["treasure_multiplier"]],
+                                  ["连庄", "Dealer streak", win["streak_multiplier"]],
+                                  ["底分", "Base", win["base_points"]]]
         out = [-pts] * self.n
         out[winner] = pts * (self.n - 1)
         return out

@@ -1,0 +1,66 @@
+"""Table options from presets and server defaults.
+
+The options of a new table are, in order of precedence: what the player types at
+``/table create``, then the chosen preset (one the server's admins saved, or one
+shipped in ``data/presets/<variant>.json``), then the server's defaults for the
+variant, then the variant's own defaults.  Every value is checked against the
+variant's declarations (``engine.options``), so a preset can never carry a value the
+rules do not allow.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.errors import OptionError
+from engine.variants import VariantInfo
+
+from .tables import ServiceError
+
+PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
+
+
+def shipped_presets(variant: str) -> dict[str, dict]:
+    """``{name: {"en", "zh", "options"}}`` shipped for a variant (empty if none)."""
+    path = PRESET_DIR / f"{variant}.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("variant") != variant:
+        raise ValueError(f"{path}: variant {data.get('variant')!r} != {variant!r}")
+    return data["presets"]
+
+
+def check_options(info: VariantInfo, options: dict) -> dict:
+    """Validated copy of ``options`` (only the given keys); raises ``ServiceError`` with the
+    option error's code."""
+    try:
+        resolved = info.resolve_options(options)
+    except OptionError as e:
+        raise ServiceError(e.code, **e.params) from None
+    return {k: resolved[k] for k in options}
+
+
+def table_options(info: VariantInfo, *, server_defaults: dict | None = None, preset: dict | None = None,
+                  given: dict | None = None) -> dict:
+    """The options of a new table (see the module docstring for the precedence)."""
+    merged: dict = {}
+    for layer in (server_defaults or {}, (preset or {}).get("options", {}), given or {}):
+        merged.update(layer)
+    return check_options(info, merged)
+
+
+def find_preset(variant: str, name: str, server_presets: dict) -> dict:
+    """A server preset (``{"variant", "options"}``) or a shipped one of that variant;
+    ``ServiceError("unknown_preset")`` otherwise, ``preset_other_variant`` if it belongs to
+    another game."""
+    p = server_presets.get(name)
+    if p is not None:
+        if p.get("variant") != variant:
+            raise ServiceError("preset_other_variant", preset=name, variant=p.get("variant"))
+        return p
+    shipped = shipped_presets(variant)
+    if name in shipped:
+        return shipped[name]
+    raise ServiceError("unknown_preset", preset=name)

@@ -1,0 +1,73 @@
+"""Message catalogues: every key exists in every language, placeholders match, the zh-TW
+files are the conversion of the zh-CN ones, and every slash-command description has its
+translations."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+from service.build_catalogues import build_zh_tw
+
+DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+LANGS = ("en", "zh-CN", "zh-TW")
+
+
+def flat(d: dict, prefix: str = "") -> dict[str, str]:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flat(v, f"{prefix}{k}."))
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def namespaces() -> list[str]:
+    return sorted({p.name.split(".")[0] for p in DIR.glob("*.en.json")})
+
+
+def load(ns: str, lang: str) -> dict[str, str]:
+    return flat(json.loads((DIR / f"{ns}.{lang}.json").read_text(encoding="utf-8"))[lang])
+
+
+def test_every_key_in_every_language_with_the_same_placeholders():
+    checked = 0
+    for ns in namespaces():
+        cats = {lang: load(ns, lang) for lang in LANGS}
+        keys = set(cats["en"])
+        for lang in LANGS:
+            assert set(cats[lang]) == keys, (ns, lang, set(cats[lang]) ^ keys)
+        for key in keys:
+            ph = {lang: sorted(re.findall(r"%\{(\w+)\}", cats[lang][key])) for lang in LANGS}
+            assert ph["en"] == ph["zh-CN"] == ph["zh-TW"], (ns, key, ph)
+            checked += 1
+    assert checked > 150
+    print(f"catalogues: {checked} keys checked in {len(LANGS)} languages")
+
+
+def test_zh_tw_catalogues_are_built_from_zh_cn():
+    for name, text in build_zh_tw(DIR).items():
+        assert (DIR / name).read_text(encoding="utf-8") == text, f"{name} is stale: python -m service.build_catalogues"
+
+
+def test_every_command_description_is_translated():
+    from bot import COGS, make_bot
+    from cogs.translator import description_keys
+
+    async def keys():
+        bot = make_bot("sqlite:///:memory:", timer_interval=0)
+        for c in COGS:
+            await bot.load_extension(c)
+        return description_keys(bot.tree)
+
+    used = asyncio.run(keys())
+    assert len(used) > 40
+    for lang in LANGS:
+        cat = load("messages", lang)
+        missing = [k for k in used if k not in cat]
+        assert not missing, (lang, missing)
+    en = load("messages", "en")
+    assert all(en[k] == text for k, text in used.items()), "en catalogue differs from the code's descriptions"
