@@ -93,19 +93,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="table seed, for a reproducible game")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat; print the settlement")
     parser.add_argument("--hands", type=int, default=4, help="hands in a local game (default: 4)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats at the local table (default: the game's maximum)")
     parser.add_argument("--out", default="table_images", help="folder for the local table images")
     parser.add_argument("--db", default=None, help="database URL for the local table (default: a temporary file)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="table option, e.g. --option base_points=2 (repeatable)")
     parser.add_argument("--lang", default="zh", choices=["zh", "en"], help="language of the local table")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         from dotenv import load_dotenv
         load_dotenv()
     except ImportError:
         pass
     token = os.environ.get("DISCORD_TOKEN")
+    logging.basicConfig(level=logging.INFO if token else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if token:
         guild = os.environ.get("DISCORD_GUILD_ID")
         bot = make_bot(sync=True, guild_id=int(guild) if guild else None)

@@ -80,7 +80,12 @@ async def run_local(args) -> int:
     try:
         table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=me_name,
                                            variant=args.variant, options=options, lang=lang)
-        while len(table.seats) < table.variant.max_players:
+        seats = args.players or table.variant.max_players
+        if not table.variant.min_players <= seats <= table.variant.max_players:
+            print(f"error: {table.variant.id} is played by {table.variant.min_players}–"
+                  f"{table.variant.max_players} players")
+            return 2
+        while len(table.seats) < seats:
             await service.add_ai(CHANNEL, ME)
         if args.auto:
             table.seats[0].is_ai = True  # --auto: the AI plays your seat too

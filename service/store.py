@@ -1516,7 +1516,9 @@ class Store:
 
         return (await self._edit_guild(guild_id, edit, create=True))[0]
 
-    async def set_preset(self, guild_id: int, name: str, variant: str, options: dict) -> GuildConfig:
+    async def set_preset(
+        self, guild_id: int, name: str, variant: str, options: dict
+    ) -> GuildConfig:
         """Create or replace the guild's preset ``name`` (a variant with option values).
 
         :raises TypeError: ``name``/``variant`` not non-empty str, ``options`` not a dict with

@@ -61,7 +61,8 @@ def alembic_cli(backend, *args: str) -> None:
     schema = ["-x", f"schema={backend.schema}"] if backend.schema else []
     env = dict(os.environ, DATABASE_URL=backend.url)
     subprocess.run(
-        [sys.executable, "-m", "alembic", "-c", str(MIGRATIONS_DIR / "alembic.ini"), *schema, *args],
+        [sys.executable, "-m", "alembic", "-c", str(MIGRATIONS_DIR / "alembic.ini"), *schema,
+         *args],
         check=True, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
 
@@ -76,6 +77,30 @@ async def build_0001(backend, how: str) -> None:
     async with old.engine.begin() as conn:
         await conn.execute(text("DROP TABLE alembic_version"))
     await old.close()
+
+
+INSERT_TABLE = text(
+    "INSERT INTO game_table (guild_id, channel_id, creator_id, variant, options, status,"
+    " message_id, seed, hand_no, lang, state, created_at, updated_at)"
+    " VALUES (:g, :c, :a, 'two_player', :o, :s, NULL, :seed, 0, 'zh', :st, :t, :t) RETURNING id"
+)
+INSERT_SEAT = text(
+    "INSERT INTO seat (table_id, seat, user_id, name, is_ai, dms_open, auto)"
+    " VALUES (:t, :s, :u, :n, :no, :yes, :no)"
+)
+INSERT_HAND = text(
+    "INSERT INTO hand (table_id, hand_no, seed, variant, options, dealer, seats, status,"
+    " result, started_at, ended_at)"
+    " VALUES (:t, :n, :seed, 'two_player', '{}', 0, :seats, :s, :r, :start, :end) RETURNING id"
+)
+INSERT_ACTION = text(
+    "INSERT INTO hand_action (hand_id, idx, text, created_at) VALUES (:h, :i, :x, :c)"
+)
+INSERT_SETTLEMENT = text(
+    "INSERT INTO settlement (hand_id, table_id, guild_id, user_id, name, is_ai, variant, seat,"
+    " points, is_winner, self_drawn, dealt_in, fan, created_at)"
+    " VALUES (:h, :t, :g, :u, :n, :ai, 'two_player', :seat, :p, :w, :sd, :di, :f, :c)"
+)
 
 
 async def fill_first_schema(backend) -> dict[str, int]:
@@ -95,38 +120,34 @@ async def fill_first_schema(backend) -> dict[str, int]:
 
     def ts(value: datetime):
         # asyncpg takes datetimes; SQLite keeps naive UTC text in SQLAlchemy's format.
-        return value if pg else value.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
+        if pg:
+            return value
+        return value.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
 
     raw = Store(backend.url, schema=backend.schema)  # only its engine: no init, no migration
     ids: dict[str, int] = {}
     async with raw.engine.begin() as conn:
         async def add_table(channel: int, status: str) -> int:
-            return await conn.scalar(text(
-                "INSERT INTO game_table (guild_id, channel_id, creator_id, variant, options, status,"
-                " message_id, seed, hand_no, lang, state, created_at, updated_at) VALUES (:g, :c,"
-                " :a, 'two_player', :o, :s, NULL, :seed, 0, 'zh', :st, :t, :t) RETURNING id"
-            ), {"g": GUILD, "c": channel, "a": ALICE, "o": json.dumps({"flowers": True}), "s": status,
-                "seed": 2**62 + 7, "st": json.dumps({"dealer": 0}), "t": ts(T0)})
+            return await conn.scalar(INSERT_TABLE, {
+                "g": GUILD, "c": channel, "a": ALICE, "o": json.dumps({"flowers": True}),
+                "s": status, "seed": 2**62 + 7, "st": json.dumps({"dealer": 0}), "t": ts(T0),
+            })
 
         async def add_hand(table_id: int, no: int, status: str, when) -> int:
-            return await conn.scalar(text(
-                "INSERT INTO hand (table_id, hand_no, seed, variant, options, dealer, seats, status,"
-                " result, started_at, ended_at) VALUES (:t, :n, :seed, 'two_player', '{}', 0, :seats,"
-                " :s, :r, :start, :end) RETURNING id"
-            ), {"t": table_id, "n": no, "seed": -(2**63), "s": status,
-                "seats": json.dumps([{"seat": 0, "user_id": ALICE}, {"seat": 1, "user_id": BOB}]),
+            seats = [{"seat": 0, "user_id": ALICE}, {"seat": 1, "user_id": BOB}]
+            return await conn.scalar(INSERT_HAND, {
+                "t": table_id, "n": no, "seed": -(2**63), "s": status, "seats": json.dumps(seats),
                 "r": json.dumps({"hand_no": no}) if when else None, "start": ts(T0),
-                "end": ts(when) if when else None})
+                "end": ts(when) if when else None,
+            })
 
         async def settle(hand_id: int, table_id: int, seat: int, user: int, name: str, points: int,
                          when, win=False, tsumo=False, dealt_in=False, fan=None) -> None:
-            await conn.execute(text(
-                "INSERT INTO settlement (hand_id, table_id, guild_id, user_id, name, is_ai, variant,"
-                " seat, points, is_winner, self_drawn, dealt_in, fan, created_at) VALUES (:h, :t, :g,"
-                " :u, :n, :ai, 'two_player', :seat, :p, :w, :sd, :di, :f, :c)"
-            ), {"h": hand_id, "t": table_id, "g": GUILD, "u": user, "n": name, "ai": False,
+            await conn.execute(INSERT_SETTLEMENT, {
+                "h": hand_id, "t": table_id, "g": GUILD, "u": user, "n": name, "ai": False,
                 "seat": seat, "p": points, "w": win, "sd": tsumo, "di": dealt_in, "f": fan,
-                "c": ts(when)})
+                "c": ts(when),
+            })
 
         t1 = ids["t1"] = await add_table(10, "closed")
         h = ids["h1"] = await add_hand(t1, 1, "done", day(1))
@@ -141,15 +162,12 @@ async def fill_first_schema(backend) -> dict[str, int]:
 
         t2 = ids["t2"] = await add_table(11, "playing")
         for seat, (user, name) in enumerate(((ALICE, "Alice"), (BOB, "Bob"))):
-            await conn.execute(text(
-                "INSERT INTO seat (table_id, seat, user_id, name, is_ai, dms_open, auto)"
-                " VALUES (:t, :s, :u, :n, :f, :tr, :f)"
-            ), {"t": t2, "s": seat, "u": user, "n": name, "f": False, "tr": True})
+            await conn.execute(
+                INSERT_SEAT, {"t": t2, "s": seat, "u": user, "n": name, "no": False, "yes": True}
+            )
         h = ids["h4"] = await add_hand(t2, 1, "playing", None)
         for i, move in enumerate(["deal", "draw 0 5m", "discard 0 5m"]):
-            await conn.execute(text(
-                "INSERT INTO hand_action (hand_id, idx, text, created_at) VALUES (:h, :i, :x, :c)"
-            ), {"h": h, "i": i, "x": move, "c": ts(T0)})
+            await conn.execute(INSERT_ACTION, {"h": h, "i": i, "x": move, "c": ts(T0)})
     await raw.close()
     return ids
 
@@ -171,7 +189,9 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int]) -> None:
     ]
     stats = await store.stats(GUILD, ALICE)
     assert (stats.best_points, stats.best_hand_id, stats.best_fan) == (48, ids["h1"], 8)
-    assert [h.hand_id for h in await store.history(GUILD, ALICE)] == [ids["h3"], ids["h2"], ids["h1"]]
+    assert [h.hand_id for h in await store.history(GUILD, ALICE)] == [
+        ids["h3"], ids["h2"], ids["h1"],
+    ]
     assert [h.winner_name for h in await store.history(GUILD, BOB)] == ["Alicia", "Bob", "Alice"]
     assert [h.id for h in await store.finished_hands(GUILD)] == [ids["h3"], ids["h2"], ids["h1"]]
     [open_table] = await store.load_open_tables()
@@ -201,11 +221,11 @@ async def test_fresh_database_is_at_head_and_matches_the_models(backend):
     for table in ALL_TABLES:
         table.to_metadata(target)
 
+    def ours(name, kind, _parent) -> bool:
+        return not (kind == "table" and name == "alembic_version")
+
     def diff(conn):
-        ctx = MigrationContext.configure(conn, opts={
-            "compare_type": True,
-            "include_name": lambda name, kind, _: not (kind == "table" and name == "alembic_version"),
-        })
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True, "include_name": ours})
         return compare_metadata(ctx, target)
 
     async with store.engine.connect() as conn:

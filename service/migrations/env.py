@@ -37,6 +37,11 @@ def _target_metadata() -> Any:
     return SQLModel.metadata
 
 
+def _not_version_table(name: Optional[str], kind: str, _parent: Any) -> bool:
+    # The version table sits in the tables' schema, so autogenerate must not offer to drop it.
+    return not (kind == "table" and name == "alembic_version")
+
+
 def _configure(connection: Connection, schema: Optional[str]) -> None:
     context.configure(
         connection=connection,
@@ -44,6 +49,7 @@ def _configure(connection: Connection, schema: Optional[str]) -> None:
         version_table_schema=schema,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        include_name=_not_version_table,
     )
     with context.begin_transaction():
         context.run_migrations()

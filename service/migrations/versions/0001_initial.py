@@ -29,7 +29,8 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def _json() -> sa.types.TypeEngine:
-    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
+    json = sa.JSON(none_as_null=True)
+    return json.with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
 
 
 def _time() -> sa.types.TypeEngine:
