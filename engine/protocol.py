@@ -24,6 +24,7 @@ class Hand(Protocol):
     seed: int  #: the seed the hand was dealt from
     dealer: int  #: seat of the dealer
     seq: int  #: actions applied so far
+    context: dict  #: the match context it was dealt with (stored with the hand for replays)
     result: dict | None  #: the settlement once over (see below)
     events: list  #: every ``Event`` so far (``.to_json()`` gives public dicts)
 

@@ -198,6 +198,7 @@ class HandRow(SQLModel, table=True):
     seats: list = Field(default_factory=list, sa_column=_json())
     status: str = Field(sa_column=Column(String(16), nullable=False))
     result: Optional[dict] = Field(default=None, sa_column=_json(nullable=True))
+    context: Optional[dict] = Field(default=None, sa_column=_json(nullable=True))
     started_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
     ended_at: Optional[datetime] = Field(default=None, sa_column=Column(UTCDateTime, nullable=True))
 

@@ -298,6 +298,8 @@ class HandRecord:
     :ivar result: the result given to :meth:`Store.finish_hand`, ``None`` before.
     :ivar actions: action texts in index order (``actions[i]`` is index ``i``).
     :ivar settlements: one per seat once the hand is done, in seat order.
+    :ivar context: the match context the hand was dealt with (``{}`` for hands stored before
+        migration 0003).
     """
 
     id: int
@@ -314,6 +316,7 @@ class HandRecord:
     ended_at: Optional[datetime]
     actions: tuple[str, ...] = ()
     settlements: tuple[SettlementRecord, ...] = ()
+    context: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -571,6 +574,7 @@ def _hand_record(
         seats=tuple(r.seats or ()),
         status=r.status,
         result=None if r.result is None else dict(r.result),
+        context=dict(getattr(r, "context", None) or {}),
         started_at=r.started_at,
         ended_at=r.ended_at,
         actions=tuple(actions),
@@ -1003,10 +1007,13 @@ class Store:
         options: dict,
         dealer: int,
         seats: list[dict],
+        context: dict | None = None,
     ) -> int:
         """Record a new ``'playing'`` hand and return its id.
 
         :param seed: the hand's seed (signed 64-bit).
+        :param context: the match context the hand was dealt with (dealer streak, hand number,
+            a variant's carried facts), so replays rebuild exactly this hand.
         :param seats: JSON-serializable descriptions of the seats (e.g. user ids and names by
             seat), stored as given.
         :raises NotFound: no such table.
@@ -1037,6 +1044,7 @@ class Store:
                         options=dict(options),
                         dealer=dealer,
                         seats=list(seats),
+                        context=dict(context or {}),
                         status="playing",
                         result=None,
                         started_at=now,

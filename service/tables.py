@@ -342,7 +342,8 @@ class TableService:
         t.hand_id = await self.store.start_hand(
             table_id=t.id, hand_no=t.match.hand_no, seed=t.hand.seed, variant=t.variant.id,
             options=t.options, dealer=t.hand.dealer,
-            seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats])
+            seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
+            context=dict(t.hand.context))
         await self.store.update_table(t.id, hand_no=t.match.hand_no, state=t.match.state)
         upd = Update("start", events=list(t.recent), seats_to_notify=set(range(len(t.seats))))
         return await self._run_automatic(t, upd)
