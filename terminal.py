@@ -19,6 +19,7 @@ from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, parse_kind
 from render.hand import render_hand
 from render.table import render_table
+from cogs.ui import describe_event
 from service.i18n import t, tile_label
 from service.store import Store
 from service.tables import ServiceError, TableService
@@ -32,31 +33,26 @@ def _names(tiles: list[str], lang: str) -> str:
     return " ".join(kind_name(parse_kind(x), "zh") if lang == "zh" else x for x in tiles)
 
 
-def _event_line(ev: dict, names: list[str], lang: str) -> str | None:
-    typ = ev.get("type")
-    if typ in ("draw", "dice", "deal"):
-        return None
-    name = names[ev["seat"]] if "seat" in ev else ""
-    text = t(f"ev.{typ}", lang, name=name, tile=tile_label(ev["tile"], lang) if "tile" in ev else "",
-             multiplier=ev.get("multiplier", ""))
-    return None if text.startswith("messages.") else text
-
-
 def settlement_text(result: dict, names: list[str], lang: str) -> str:
+    """The settlement of a hand as plain text lines (winner, fans, multipliers, points)."""
     lines = []
-    if result.get("winner") is None:
+    winners = result.get("winners") or ([] if result.get("winner") is None else [result["winner"]])
+    if not winners:
         lines.append(t("ui.result_draw", lang))
-    else:
-        w = result["winner"]
-        how = t("ui.result_selfdrawn", lang) if result.get("self_drawn") else t(
-            "ui.result_from", lang, name=names[result["discarder"]])
-        lines.append(t("ui.result_win", lang, name=names[w], tile=tile_label(result["win_tile"], lang),
-                       how=how, fan=result.get("fan_total", 0)).replace("**", ""))
-        for f in result.get("fans", []):
-            lines.append(f"    {f[0] if lang == 'zh' else f[1]:<12} {f[2]:>3}" + (f" ×{f[3]}" if f[3] > 1 else ""))
-        lines.append(f"    fan {result.get('fan_total')} × 加倍 {result.get('doubles', 1)} × 宝牌 "
-                     f"{result.get('treasure_multiplier', 1)} × 连庄 {result.get('streak_multiplier', 1)} × "
-                     f"{result.get('base_points', 1)}")
+    for w in winners:
+        discarder = result.get("discarder")
+        if result.get("self_drawn") or discarder is None:
+            how = t("ui.result_selfdrawn", lang)
+        else:
+            how = t("ui.result_from", lang, name=names[discarder])
+        fan = (result.get("fan_by_seat") or {}).get(str(w), result.get("fan_total", 0))
+        tile = tile_label(result["win_tile"], lang) if result.get("win_tile") else "—"
+        lines.append(t("ui.result_win", lang, name=names[w], tile=tile, how=how, fan=fan).replace("**", ""))
+    for f in result.get("fans") or []:
+        lines.append(f"    {f[0] if lang == 'zh' else f[1]:<12} {f[2]:>3}" + (f" ×{f[3]}" if f[3] > 1 else ""))
+    rows = [r for r in result.get("multiplier_rows") or [] if r[2] != 1]
+    if rows:
+        lines.append("    × " + " × ".join(f"{r[0] if lang == 'zh' else r[1]} {r[2]}" for r in rows))
     lines.append("    " + " | ".join(f"{names[i]} {p:+d}" for i, p in enumerate(result["points"])))
     return "\n".join(lines)
 
@@ -103,7 +99,7 @@ async def run_local(args) -> int:
             hv = tb.view(0, lang)
             (out / "hand.png").write_bytes(render_hand(hv))
         for ev in update.events:
-            line = _event_line(ev, tb.names(), lang)
+            line = describe_event(ev, tb.names(), lang, tb.variant.id)
             if line and not args.auto:
                 print("  " + line)
         shown += 1
