@@ -53,6 +53,8 @@ _DECOMP_CACHE: dict[tuple, tuple] = {}
 _MASK_CACHE: dict[tuple, int] = {}
 _WAIT_CACHE: dict[tuple, tuple] = {}
 _MTP_CACHE: dict[tuple, tuple] = {}
+_SPLIT_CACHE: dict[tuple, bool] = {}
+_BLOCK_CACHE: dict[tuple, bool] = {}
 
 
 def _group_decomps(base: int, chows: bool, key: tuple) -> tuple:
@@ -110,6 +112,62 @@ def _group_decomps(base: int, chows: bool, key: tuple) -> tuple:
     return r
 
 
+def _can_split(chows: bool, pair: bool, key: tuple) -> bool:
+    """True if the counts ``key`` split into sets (plus exactly one pair if ``pair``).
+
+    No set spans an empty rank (nor, without chows, two kinds), so the counts fall
+    into independent blocks: each must split into sets, but the one block holding
+    ``2 mod 3`` tiles, which takes the pair.  Memoised on ``(chows, pair, key)``;
+    blocks are decided by :func:`_block_split`, memoised too.
+    """
+    ck = (chows, pair, key)
+    r = _SPLIT_CACHE.get(ck)
+    if r is not None:
+        return r
+    r = True
+    pairs = 0
+    n = len(key)
+    i = 0
+    while i < n:
+        if key[i] == 0:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and key[j]:
+                j += 1
+        m = sum(key[i:j]) % 3
+        if m == 1 or (m == 2 and (not pair or pairs)):
+            r = False
+            break
+        if m == 2:
+            pairs = 1
+        if j - i > 1 and not _block_split(chows, m == 2, key[i:j]):
+            r = False
+            break
+        i = j
+    if r and pair and not pairs:
+        r = False
+    _SPLIT_CACHE[ck] = r
+    return r
+
+
+def _block_split(chows: bool, pair: bool, block: tuple) -> bool:
+    """:func:`_can_split` of one block of held ranks (tile count ``0`` or ``2`` mod 3
+    as ``pair`` says), decided on its first rank: a pung, a chow or the pair."""
+    ck = (chows, pair, block)
+    r = _BLOCK_CACHE.get(ck)
+    if r is not None:
+        return r
+    c0 = block[0]
+    rest = block[1:]
+    r = ((c0 >= 3 and _can_split(chows, pair, (c0 - 3,) + rest))
+         or (chows and len(block) > 2 and _can_split(chows, pair, (c0 - 1, block[1] - 1, block[2] - 1) + block[3:]))
+         or (pair and c0 >= 2 and _can_split(chows, False, (c0 - 2,) + rest)))
+    _BLOCK_CACHE[ck] = r
+    return r
+
+
 def _group_mask(base: int, chows: bool, key: tuple) -> int:
     """1 if the group splits into sets only, 2 if into sets + one pair, else 0.
 
@@ -118,9 +176,13 @@ def _group_mask(base: int, chows: bool, key: tuple) -> int:
     ck = (base, key)
     m = _MASK_CACHE.get(ck)
     if m is None:
-        m = 0
-        for _codes, pair in _group_decomps(base, chows, key):
-            m |= 2 if pair >= 0 else 1
+        rest = sum(key) % 3
+        if rest == 1:
+            m = 0
+        elif rest == 0:
+            m = 1 if _can_split(chows, False, key) else 0
+        else:
+            m = 2 if _can_split(chows, True, key) else 0
         _MASK_CACHE[ck] = m
     return m
 

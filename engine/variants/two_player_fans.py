@@ -29,10 +29,11 @@ Fan names (zh/en), values and exclusions are data: :data:`FAN_ROWS`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
-from operator import add, mul
+from bisect import bisect_left, insort
+from itertools import compress, product
 
-from ..hand_shapes import PUNG_CODE, decompose_codes, shape_waits
+# the per-group (suit / honours) memoised analysis of hand_shapes
+from ..hand_shapes import _can_split
 from ..melds import CHOW, KONG, PUNG, Meld
 
 __all__ = [
@@ -120,6 +121,7 @@ N_FANS = len(FAN_ROWS)
 _IDX = {row[0]: i for i, row in enumerate(FAN_ROWS)}
 _VALUES = tuple(row[2] for row in FAN_ROWS)
 _EXCL = tuple(tuple(_IDX[z] for z in row[3]) for row in FAN_ROWS)
+_RANGE_FANS = tuple(range(len(FAN_ROWS)))
 
 (
     HEAVENLY, EARTHLY, HUMAN, HEAVENLY_READY,
@@ -468,24 +470,333 @@ def _kong_fans(cp: int, mk: int, ck: int, t: list[int]) -> None:
             t[FOUR_CONCEALED_PUNGS] = 1
 
 
-def _apply_exclusions(t: list[int]) -> None:
-    """Remove excluded fans, top-down through :data:`FAN_ROWS`."""
+def _apply_exclusions(t: list[int]) -> int:
+    """Remove excluded fans, top-down through :data:`FAN_ROWS` (a fan removed by an
+    earlier row excludes nothing), and return the total.
+
+    One pass: a row only excludes rows below it, but 一色三节高 (一色三同顺, which is
+    then already 0), so each fan's count is final when its row is reached.
+    """
+    total = 0
     for i in compress(_RANGE_FANS, t):
-        if not t[i] or not _EXCL[i]:
-            continue
-        if i == BIG_THREE_WINDS:
-            # only the 幺九刻 of its own three wind pungs (none left under 字一色/混幺九)
-            v = t[PUNG_OF_TERMINALS_OR_HONORS] - 3
-            t[PUNG_OF_TERMINALS_OR_HONORS] = v if v > 0 else 0
-            continue
-        if i == FOUR_CONCEALED_PUNGS and t[FULLY_CONCEALED_HAND]:
-            t[SELF_DRAWN] = 1  # 四暗刻 excludes 不求人 but keeps 自摸
-        for j in _EXCL[i]:
-            t[j] = 0
+        ex = _EXCL[i]
+        if ex:
+            if i == BIG_THREE_WINDS:
+                # only the 幺九刻 of its own three wind pungs (none left under 字一色/混幺九)
+                v = t[PUNG_OF_TERMINALS_OR_HONORS] - 3
+                t[PUNG_OF_TERMINALS_OR_HONORS] = v if v > 0 else 0
+            else:
+                if i == FOUR_CONCEALED_PUNGS and t[FULLY_CONCEALED_HAND]:
+                    t[SELF_DRAWN] = 1  # 四暗刻 excludes 不求人 but keeps 自摸
+                for j in ex:
+                    t[j] = 0
+        total += _VALUES[i] * t[i]
+    return total
 
 
 def _total(t: list[int]) -> int:
-    return sum(map(mul, t, _VALUES))
+    return sum([_VALUES[i] * t[i] for i in compress(_RANGE_FANS, t)])
+
+
+# ---------------------------------------------------------------------------
+# memoised tables: what a group of the hand, a meld or a combination of sets
+# scores does not depend on the rest of the hand, so each is worked out once (by
+# the functions above) and shared by every hand that holds it
+# ---------------------------------------------------------------------------
+
+#: sorted chow first kinds -> (fans as ((index, count), ...), every chow holds a 1 or 9)
+_CHOW_TABLE: dict[tuple[int, ...], tuple] = {}
+#: sorted pung/kong kinds -> (fans incl. 箭刻/幺九刻 counts, every pung is terminal/honour)
+_PUNG_TABLE: dict[tuple[int, ...], tuple] = {}
+#: (chows allowed, pair wanted, counts) -> _rel_splits
+_REL_SPLITS: dict[tuple, tuple] = {}
+#: sorted kinds of one group of the hand (万, 筒, 条 or honours) -> _group_info
+_GROUPS: dict[tuple[int, ...], tuple] = {}
+#: (first kind, counts, winning kind) of the winning tile's group -> _other_wait
+_OTHER_WAIT: dict[tuple, tuple[bool, bool]] = {}
+#: (chows allowed, counts) of a group -> _completes_to_sets
+_TO_SETS: dict[tuple, bool] = {}
+#: (meld type, tiles, concealed) -> (type, kind, exposed, tile-fan flags)
+_MELD_CACHE: dict[tuple, tuple[str, int, bool, int]] = {}
+#: flags of a hand -> the fans every split of it shares (see _base_fans)
+_BASE_TABLE: dict[int, list[int]] = {}
+#: tile-fan flags -> ((index, count), ...) of 清一色/混一色, 断幺/字一色/混幺九, 大于五/小于五
+_TILE_FAN_TABLE: dict[int, tuple] = {}
+
+
+def _chow_entry(chows: tuple[int, ...]) -> tuple:
+    t = [0] * N_FANS
+    _chow_fans([_KIND_CODE[k] for k in chows], t)
+    entry = (tuple((i, c) for i, c in enumerate(t) if c), all(k % 9 in (0, 6) for k in chows))
+    _CHOW_TABLE[chows] = entry
+    return entry
+
+
+def _pung_entry(pungs: tuple[int, ...]) -> tuple:
+    t = [0] * N_FANS
+    codes = [_KIND_CODE[k] for k in pungs]
+    _pung_fans(codes, t)
+    for pc in codes:
+        if pc >= 68:
+            t[DRAGON_PUNG] += 1
+        elif pc >= 64 or (pc & 15) in (0, 8):
+            t[PUNG_OF_TERMINALS_OR_HONORS] += 1
+    entry = (tuple((i, c) for i, c in enumerate(t) if c), all(_TERM_OR_HONOR_KIND[k] for k in pungs))
+    _PUNG_TABLE[pungs] = entry
+    return entry
+
+
+def _kong_entry(cp: int, mk: int, ck: int) -> tuple:
+    t = [0] * N_FANS
+    _kong_fans(cp, mk, ck, t)
+    return tuple((i, c) for i, c in enumerate(t) if c), bool(t[FOUR_KONGS] or t[FOUR_CONCEALED_PUNGS])
+
+
+#: index cp * 25 + mk * 5 + ck -> (kong / concealed-pung fans, 碰碰和 excluded by 四杠/四暗刻)
+_KONG_TABLE = tuple(_kong_entry(cp, mk, ck) for cp in range(5) for mk in range(5) for ck in range(5))
+
+# tile-fan flags of a set of kinds: which suits (bits 0..2), honours, a terminal or
+# honour, a simple, a 5..9 rank, a 1..5 rank (the last two among numbered kinds)
+_F_HONOR, _F_TERM, _F_SIMPLE, _F_HIGH, _F_LOW = 8, 16, 32, 64, 128
+
+
+def _kind_flags(kinds) -> int:
+    f = 0
+    for k in kinds:
+        if k >= 27:
+            f |= _F_HONOR | _F_TERM
+        else:
+            r = k % 9
+            f |= (1 << (k // 9)) | (_F_TERM if r in (0, 8) else _F_SIMPLE)
+            f |= (_F_HIGH if r > 3 else 0) | (_F_LOW if r < 5 else 0)
+    return f
+
+
+def _tile_fan_entry(flags: int) -> tuple:
+    """Fans of the whole tile set from its flags: 清一色/混一色, 断幺/字一色/混幺九,
+    大于五/小于五 (every rank 6..9 / 1..4, no honour)."""
+    t = [0] * N_FANS
+    honors = flags & _F_HONOR
+    if flags & 7 in (1, 2, 4):  # one suit
+        t[HALF_FLUSH if honors else FULL_FLUSH] = 1
+    if not flags & _F_TERM:
+        t[ALL_SIMPLES] = 1
+    elif not flags & 7:
+        t[ALL_HONORS] = 1
+    elif not flags & _F_SIMPLE:
+        t[ALL_TERMINALS_AND_HONORS] = 1
+    if not honors:
+        if not flags & _F_HIGH:
+            t[LOWER_FOUR] = 1
+        elif not flags & _F_LOW:
+            t[UPPER_FOUR] = 1
+    entry = _TILE_FAN_TABLE[flags] = tuple((i, c) for i, c in enumerate(t) if c)
+    return entry
+
+
+def _tile_fans(t: list[int], flags: int) -> None:
+    for i, c in _TILE_FAN_TABLE.get(flags) or _tile_fan_entry(flags):
+        t[i] = c
+
+
+def _base_fans(key: int) -> list[int]:
+    """The fans every standard split of a hand shares: win flags, 门前清/不求人/全求人/
+    自摸, the tile fans and 四归一.  ``key``: tile-fan flags (bits 0..7), self-drawn,
+    和绝张, kong flag, last wall tile (bits 8..11), some melds exposed (bit 12), all
+    four (bit 13), 四归一 count (bits 14+)."""
+    self_drawn = bool(key & 256)
+    t = [0] * N_FANS
+    _win_flag_fans(t, self_drawn, bool(key & 512), bool(key & 1024), bool(key & 2048))
+    if not key & 12288:
+        t[FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND] = 1
+    elif key & 8192:
+        t[SELF_DRAWN if self_drawn else MELDED_HAND] = 1
+    elif self_drawn:
+        t[SELF_DRAWN] = 1
+    _tile_fans(t, key & 255)
+    t[TILE_HOG] = key >> 14
+    _BASE_TABLE[key] = t
+    return t
+
+
+def _rel_splits(chows: bool, pair: bool, key: tuple) -> tuple:
+    """Every split of the counts ``key`` into sets (plus exactly one pair if ``pair``)
+    as ``(chow first ranks, pung ranks, pair rank or -1)``, ranks counted from
+    ``key[0]``, each list sorted, the splits in no particular order (the same splits
+    as ``hand_shapes`` decomposition).  Solved on the first non-empty rank, each
+    choice leading to a shorter key; memoised on ``(chows, pair, key)``."""
+    ck = (chows, pair, key)
+    r = _REL_SPLITS.get(ck)
+    if r is not None:
+        return r
+    n = len(key)
+    i = 0
+    while i < n and key[i] == 0:
+        i += 1
+    if i == n:
+        r = () if pair else (((), (), -1),)
+    else:
+        rest = key[i:]
+        c0 = rest[0]
+        out = set()
+        if c0 >= 3:
+            for ch, pu, pr in _rel_splits(chows, pair, (c0 - 3,) + rest[1:]):
+                out.add((tuple([i + x for x in ch]), (i,) + tuple([i + x for x in pu]), i + pr if pr >= 0 else -1))
+        if chows and len(rest) > 2 and rest[1] and rest[2]:
+            for ch, pu, pr in _rel_splits(chows, pair, (c0 - 1, rest[1] - 1, rest[2] - 1) + rest[3:]):
+                out.add(((i,) + tuple([i + x for x in ch]), tuple([i + x for x in pu]), i + pr if pr >= 0 else -1))
+        if pair and c0 >= 2:
+            for ch, pu, _pr in _rel_splits(chows, False, (c0 - 2,) + rest[1:]):
+                out.add((tuple([i + x for x in ch]), tuple([i + x for x in pu]), i))
+        r = tuple(out)
+    _REL_SPLITS[ck] = r
+    return r
+
+
+def _group_info(kinds: tuple[int, ...]) -> tuple:
+    """Facts of one group of the hand (万, 筒, 条 or honours) from its sorted kinds:
+    ``(splits, base, chows, counts, flags, quads, odd, too_many)`` — the splits into
+    sets and at most one pair (``hand_shapes`` decomposition) as ``(chow first kinds,
+    pung kinds, pair kind or -1)``, the group's first kind, whether chows exist, its
+    count tuple, tile-fan flags, kinds held 4 times, kinds held an odd number of
+    times, and whether a kind is held more than 4 times.  Memoised on ``kinds``."""
+    first = kinds[0]
+    if first >= 27:
+        base, n, chows = 27, 7, False
+    else:
+        base, n, chows = first - first % 9, 9, True
+    counts = [0] * n
+    for k in kinds:
+        counts[k - base] += 1
+    key = tuple(counts)
+    too_many = max(counts) > 4
+    splits = () if too_many or len(kinds) % 3 == 1 else tuple(
+        (tuple([base + r for r in ch]), tuple([base + r for r in pu]), base + pr if pr >= 0 else -1)
+        for ch, pu, pr in _rel_splits(chows, len(kinds) % 3 == 2, key)
+    )
+    info = (splits, base, chows, key, _kind_flags(set(kinds)), counts.count(4), sum(c & 1 for c in counts),
+            too_many)
+    _GROUPS[kinds] = info
+    return info
+
+
+def _divisions(groups: list) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Every split of the hand (its ``groups``, see :func:`_group_info`) into sets +
+    one pair, as ``(concealed chow first kinds, concealed pung kinds, pair kind)``, in
+    pymahjonggb's order (sets in ascending (tile, tile, tile) order, pung before
+    chow): the order only decides between readings of equal total."""
+    if all([len(g[0]) == 1 for g in groups]):  # the usual case: one split per group
+        pair = -1
+        ch: tuple[int, ...] = ()
+        pu: tuple[int, ...] = ()
+        for g in groups:
+            c, p, r = g[0][0]
+            if r >= 0:
+                if pair >= 0:
+                    return []
+                pair = r
+            ch += c
+            pu += p
+        return [(ch, pu, pair)] if pair >= 0 else []
+    out = []
+    for combo in product(*[g[0] for g in groups]):
+        pair = -1
+        ch = ()
+        pu = ()
+        for c, p, r in combo:
+            if r >= 0:
+                if pair >= 0:
+                    break
+                pair = r
+            ch += c
+            pu += p
+        else:
+            if pair >= 0:
+                out.append((ch, pu, pair))
+    if len(out) > 1:
+        out.sort(key=_division_order)
+    return out
+
+
+def _division_order(div) -> tuple:
+    chows, pungs, _pair = div
+    return tuple(sorted([(k, 0) for k in pungs] + [(k, 1) for k in chows]))
+
+
+def _other_wait(base: int, chows: bool, key: tuple, win: int) -> tuple[bool, bool]:
+    """The winning tile's group W (first kind ``base``, counts ``key``) without it:
+    ``(another kind than win completes it, it is itself sets + a pair)``.
+
+    "Completes" is as ``hand_shapes.shape_waits`` reads it: into sets + a pair if W
+    held the pair, else into sets; candidates are the kinds held or, in a suit,
+    within two ranks of one.  Memoised on ``(base, key, win)``.
+    """
+    lst = list(key)
+    w = win - base
+    lst[w] -= 1
+    holds_pair = sum(key) % 3 == 2
+    other = False
+    for i in range(len(lst)):
+        if i == w or not (lst[i] or (chows and any(lst[max(0, i - 2):i + 3]))):
+            continue
+        lst[i] += 1
+        other = _can_split(chows, holds_pair, tuple(lst))
+        lst[i] -= 1
+        if other:
+            break
+    r = (other, not holds_pair and _can_split(chows, True, tuple(lst)))
+    _OTHER_WAIT[(base, key, win)] = r
+    return r
+
+
+def _completes_to_sets(chows: bool, key: tuple) -> bool:
+    """True if adding one kind (held, or within two ranks of one in a suit) splits
+    the counts ``key`` into sets only.  Memoised on ``(chows, key)``."""
+    r = _TO_SETS.get((chows, key))
+    if r is None:
+        lst = list(key)
+        r = False
+        for i in range(len(lst)):
+            if not (lst[i] or (chows and any(lst[max(0, i - 2):i + 3]))):
+                continue
+            lst[i] += 1
+            r = _can_split(chows, False, tuple(lst))
+            lst[i] -= 1
+            if r:
+                break
+        _TO_SETS[(chows, key)] = r
+    return r
+
+
+def _unique_wait(tiles: list[int], win: int, groups: list, n_melds: int, odd: int) -> bool:
+    """True if the 13 tiles (sorted 14-tile ``tiles`` minus ``win``) wait on one kind
+    only, by shape, seven pairs included: ``len(hand_shapes.shape_waits(13 tiles,
+    n_melds)) == 1``.  ``odd``: kinds held an odd number of times in ``tiles``.
+
+    ``groups`` split the complete 14-tile hand, so ``win`` itself is a wait: the
+    question is whether another kind is one.  Every group is sets only, but one that
+    is sets + the pair, and without the winning tile only its group W changes.  The
+    waits are the kinds completing W back (into sets + a pair if W held the pair,
+    else into sets) and, when W did not hold the pair but W minus the tile is sets +
+    a pair, the kinds completing the pair's group into sets; with no melds, the odd
+    kind of six pairs + one tile.
+    """
+    wbase = 27 if win >= 27 else win - win % 9
+    for g in groups:
+        if g[1] == wbase:
+            wg = g
+        if g[0][0][2] >= 0:
+            pair_group = g
+    _s, base, chows, key = wg[:4]
+    other, w_has_pair = _OTHER_WAIT.get((base, key, win)) or _other_wait(base, chows, key, win)
+    if other:
+        return False
+    if w_has_pair and pair_group is not wg and _completes_to_sets(pair_group[2], pair_group[3]):
+        return False
+    # seven pairs (4 of a kind = two pairs): the 13 tiles hold six pairs when the 14
+    # hold seven (the wait is then win) or six and two odd kinds one of which is
+    # the winning tile (the wait is then the other one)
+    return not (n_melds == 0 and odd == 2 and tiles.count(win) & 1)
 
 
 # ---------------------------------------------------------------------------
@@ -493,13 +804,14 @@ def _total(t: list[int]) -> int:
 # ---------------------------------------------------------------------------
 
 
-_ZEROS = (0,) * 34
-_RANGE34 = tuple(range(34))
-_RANGE_FANS = tuple(range(N_FANS))
 _FAN_CACHE: dict[tuple[int, int], Fan] = {}
+#: Fan objects of the usual counts: _FAN_BY_COUNT[index][count]
+_FAN_BY_COUNT = tuple(tuple(Fan(zh, en, v, c) for c in range(5)) for zh, en, v, _ex in FAN_ROWS)
 
 
 def _fan(i: int, c: int) -> Fan:
+    if c < 5:
+        return _FAN_BY_COUNT[i][c]
     f = _FAN_CACHE.get((i, c))
     if f is None:
         row = FAN_ROWS[i]
@@ -507,7 +819,8 @@ def _fan(i: int, c: int) -> Fan:
     return f
 
 
-def _meld_info(m: Meld) -> tuple[str, int, bool]:
+def _meld_info(m: Meld) -> tuple[str, int, bool, int]:
+    """``(type, first kind, exposed, tile-fan flags)`` of a meld; ValueError if malformed."""
     ks = tuple([t >> 2 for t in m.tiles])
     if m.type == CHOW:
         a, b, c = sorted(ks) if len(ks) == 3 else (None, None, None)
@@ -515,17 +828,17 @@ def _meld_info(m: Meld) -> tuple[str, int, bool]:
             raise ValueError(f"bad chow meld: {m}")
         if m.concealed:
             raise ValueError(f"a chow meld cannot be concealed: {m}")
-        return CHOW, a, True
+        return CHOW, a, True, _kind_flags(ks)
     if m.type == PUNG:
         if len(ks) != 3 or len(set(ks)) != 1:
             raise ValueError(f"bad pung meld: {m}")
         if m.concealed:
             raise ValueError(f"a pung meld cannot be concealed: {m}")
-        return PUNG, ks[0], True
+        return PUNG, ks[0], True, _kind_flags(ks)
     if m.type == KONG:
         if len(ks) != 4 or len(set(ks)) != 1:
             raise ValueError(f"bad kong meld: {m}")
-        return KONG, ks[0], not m.concealed
+        return KONG, ks[0], not m.concealed, _kind_flags(ks)
     raise ValueError(f"unknown meld type: {m.type!r}")
 
 
@@ -561,43 +874,11 @@ def _win_flag_fans(t: list[int], self_drawn: bool, last: bool, kong: bool, wall_
             t[LAST_TILE] = 0
 
 
-_TILE_FAN_CACHE: dict[tuple, tuple] = {}
-
-
-def _tile_fans(t: list[int], kinds: tuple) -> None:
-    """Fans of the whole tile set (``kinds``: sorted distinct kinds of hand + melds):
-    清一色/混一色, 断幺/字一色/混幺九, 大于五/小于五.  Memoised on ``kinds``."""
-    r = _TILE_FAN_CACHE.get(kinds)
-    if r is None:
-        tt = [0] * N_FANS
-        _tile_fans_raw(tt, kinds)
-        r = _TILE_FAN_CACHE[kinds] = tuple((i, c) for i, c in enumerate(tt) if c)
-    for i, c in r:
-        t[i] = c
-
-
-def _tile_fans_raw(t: list[int], kinds: tuple) -> None:
-    suits = set()
-    honors = False
-    for k in kinds:
-        if k >= 27:
-            honors = True
-        else:
-            suits.add(k // 9)
-    if len(suits) == 1:
-        t[HALF_FLUSH if honors else FULL_FLUSH] = 1
-    if not any(_TERM_OR_HONOR_KIND[k] for k in kinds):
-        t[ALL_SIMPLES] = 1
-    elif not suits:
-        t[ALL_HONORS] = 1
-    elif all(_TERM_OR_HONOR_KIND[k] for k in kinds):
-        t[ALL_TERMINALS_AND_HONORS] = 1
-    if not honors:
-        ranks = {k % 9 for k in kinds}
-        if max(ranks) <= 3:
-            t[LOWER_FOUR] = 1
-        elif min(ranks) >= 5:
-            t[UPPER_FOUR] = 1
+def _counts34(tiles) -> list[int]:
+    c = [0] * 34
+    for k in tiles:
+        c[k] += 1
+    return c
 
 
 def calculate_fans(ctx: WinContext) -> FanResult:
@@ -621,108 +902,121 @@ def calculate_fans(ctx: WinContext) -> FanResult:
         raise ValueError("negative flower count")
     if not 0 <= win < 34:
         raise ValueError(f"bad winning tile kind: {win}")
-
-    if concealed and (min(concealed) < 0 or max(concealed) > 33):
+    tiles = sorted(concealed)
+    if tiles and (tiles[0] < 0 or tiles[-1] > 33):
         raise ValueError("bad tile kind in hand")
-    hand = [0] * 34
-    for k in concealed:
-        hand[k] += 1
-    hand[win] += 1
-    melded_cnt = n_kongs = 0
+    insort(tiles, win)
+    # the groups (万, 筒, 条, honours) of the 14 - 3 * n_melds concealed tiles
+    groups = []
+    lo = 0
+    for hi in (bisect_left(tiles, 9), bisect_left(tiles, 18), bisect_left(tiles, 27), len(tiles)):
+        if hi > lo:
+            key = tuple(tiles[lo:hi])
+            groups.append(_GROUPS.get(key) or _group_info(key))
+            lo = hi
+    flags = hog = odd = too_many = 0
+    for g in groups:
+        flags |= g[4]
+        hog += g[5]
+        odd += g[6]
+        too_many |= g[7]
+    hw = tiles.count(win)
+    # the melds: kinds as fan-table keys, kong counts, copies of each kind
+    m_chows: tuple[int, ...] = ()
+    m_pungs: tuple[int, ...] = ()
+    melded_cnt = mk = ck = 0
     if melds:
-        fixed = [0] * 34
-        infos = []
+        tot = _counts34(tiles)
         for m in melds:
-            typ, k, exposed = _meld_info(m)
-            infos.append((typ, k, exposed))
+            mkey = (m.type, m.tiles, m.concealed)
+            info = _MELD_CACHE.get(mkey)
+            if info is None:
+                info = _MELD_CACHE[mkey] = _meld_info(m)
+            typ, k, exposed, mflags = info
+            flags |= mflags
             if exposed:
                 melded_cnt += 1
             if typ == CHOW:
-                fixed[k] += 1
-                fixed[k + 1] += 1
-                fixed[k + 2] += 1
-            elif typ == KONG:
-                fixed[k] += 4
-                n_kongs += 1
+                tot[k] += 1
+                tot[k + 1] += 1
+                tot[k + 2] += 1
+                m_chows += (k,)
             else:
-                fixed[k] += 3
-        tot = list(map(add, hand, fixed))
+                m_pungs += (k,)
+                if typ == KONG:
+                    tot[k] += 4
+                    if exposed:
+                        mk += 1
+                    else:
+                        ck += 1
+                else:
+                    tot[k] += 3
+        if max(tot) > 4:
+            raise ValueError("more than four copies of a kind")
+        hog = tot.count(4) - mk - ck
+        fixed_win = tot[win] - hw
     else:
-        fixed = _ZEROS
-        infos = []
-        tot = hand
-    if max(tot) > 4:
-        raise ValueError("more than four copies of a kind")
-    kinds_present = tuple(compress(_RANGE34, tot))
+        if too_many:
+            raise ValueError("more than four copies of a kind")
+        fixed_win = 0
 
     self_drawn = ctx.self_drawn
     # flag corrections (as pymahjonggb)
     last = ctx.last_copy
-    if hand[win] != 1:
+    if hw != 1:
         last = False
-    if fixed[win] == 3:
+    if fixed_win == 3:
         last = True
     if self_drawn:
-        kong = ctx.kong_replacement and n_kongs > 0
+        kong = ctx.kong_replacement and mk + ck > 0
     else:
-        kong = ctx.robbing_kong and fixed[win] == 0 and hand[win] == 1
+        kong = ctx.robbing_kong and fixed_win == 0 and hw == 1
     wall_last = ctx.wall_last
+    heavenly = ctx.heavenly
 
     best: list[int] | None = None
     best_total = 0
     seven_pairs_found = False
 
     if n_melds == 0:
-        if not any([c & 1 for c in hand]):
+        if odd == 0:  # every count even: seven pairs
             seven_pairs_found = True
-            best = _seven_pairs(hand, win, kinds_present, self_drawn, last, kong, wall_last)
+            best = _seven_pairs(_counts34(tiles), win, flags, hog, self_drawn, last, kong, wall_last)
             best_total = _total(best)
             if best[SEVEN_SHIFTED_PAIRS]:
                 seven_pairs_found = False  # scored on its own, no standard reading
-        elif ctx.heavenly or (win < 27 and hand[win - win % 9] >= 3 and hand[win - win % 9 + 8] >= 3):
-            ng = _nine_gates(hand, win, ctx.heavenly, self_drawn, last, kong, wall_last)
+        elif len(groups) == 1 and win < 27 and (heavenly or (groups[0][3][0] >= 3 and groups[0][3][8] >= 3)):
+            # (九莲宝灯 needs the 14 tiles in one suit)
+            ng = _nine_gates(_counts34(tiles), win, heavenly, self_drawn, last, kong, wall_last)
             if ng is not None:
                 best = ng
                 best_total = _total(ng)
 
     if best is None or seven_pairs_found:
-        divisions = decompose_codes(hand)
-        if len(divisions) > 1:
-            # pymahjonggb's order (sets in ascending (tile, tile, tile) order, pung
-            # before chow): it only decides between readings of equal total
-            divisions.sort(key=_division_order)
+        divisions = _divisions(groups)
         if divisions:
-            base = [0] * N_FANS
-            _win_flag_fans(base, self_drawn, last, kong, wall_last)
-            if melded_cnt == 0:
-                base[FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND] = 1
-            elif melded_cnt == 4:
-                base[SELF_DRAWN if self_drawn else MELDED_HAND] = 1
-            elif self_drawn:
-                base[SELF_DRAWN] = 1
-            _tile_fans(base, kinds_present)
-            hog = tot.count(4) - n_kongs
-            base[TILE_HOG] = hog
+            key = (flags | (256 if self_drawn else 0) | (512 if last else 0) | (1024 if kong else 0)
+                   | (2048 if wall_last else 0) | (0 if melded_cnt == 0 else 8192 if melded_cnt == 4 else 4096)
+                   | hog << 14)
+            base = _BASE_TABLE.get(key) or _base_fans(key)
             # "unique wait" (13 tiles waiting on one kind), computed only when a split
             # could score 边张/坎张/单钓将 (winning tile in a concealed chow or the pair)
-            unique = False if ctx.heavenly else None
-            for codes, pair in divisions:
-                if unique is None and (pair == win or any(c <= win <= c + 2 for c in codes if c < PUNG_CODE)):
-                    cc = hand[:]
-                    cc[win] -= 1
-                    unique = len(shape_waits(cc, n_melds)) == 1
-                t = _regular(base, codes, pair, infos, win, self_drawn, bool(unique))
-                tot = _total(t)
-                if best is None or tot > best_total or (
-                    tot == best_total and (t[PURE_TRIPLE_CHOW] or seven_pairs_found)
+            unique = False if heavenly or base[MELDED_HAND] else None
+            for cch, cpu, pair in divisions:
+                if unique is None and (pair == win or any([k <= win <= k + 2 for k in cch])):
+                    unique = _unique_wait(tiles, win, groups, n_melds, odd)
+                t, tot_fan = _regular(base, m_chows + cch, m_pungs + cpu, cch, cpu, pair, mk, ck, win,
+                                      self_drawn, bool(unique))
+                if best is None or tot_fan > best_total or (
+                    tot_fan == best_total and (t[PURE_TRIPLE_CHOW] or seven_pairs_found)
                 ):
-                    best, best_total = t, tot
+                    best, best_total = t, tot_fan
 
     if best is None:
         raise NotAWin("the tiles do not form a winning hand")
 
     t = best
-    if ctx.heavenly:
+    if heavenly:
         t[HEAVENLY] = 1
         t[SINGLE_WAIT] = t[EDGE_WAIT] = t[CLOSED_WAIT] = 0
     if ctx.earthly:
@@ -732,16 +1026,16 @@ def calculate_fans(ctx: WinContext) -> FanResult:
     if ctx.heavenly_ready:
         t[HEAVENLY_READY] = 1
     t[FLOWER_TILES] = ctx.flowers
-    fans = tuple([_fan(i, t[i]) for i in compress(_RANGE_FANS, t)])
-    return FanResult(fans, _total(t))
+    present = list(compress(_RANGE_FANS, t))
+    if ctx.flowers < 5:
+        by_count = _FAN_BY_COUNT
+        fans = tuple([by_count[i][t[i]] for i in present])
+    else:
+        fans = tuple([_fan(i, t[i]) for i in present])
+    return FanResult(fans, sum([_VALUES[i] * t[i] for i in present]))
 
 
-def _division_order(div) -> tuple:
-    codes, _pair = div
-    return tuple(sorted((c - PUNG_CODE, 0) if c >= PUNG_CODE else (c, 1) for c in codes))
-
-
-def _seven_pairs(hand, win, kinds, self_drawn, last, kong, wall_last) -> list[int]:
+def _seven_pairs(hand, win, flags, hog, self_drawn, last, kong, wall_last) -> list[int]:
     t = [0] * N_FANS
     if win < 27:
         s = win - win % 9
@@ -754,8 +1048,8 @@ def _seven_pairs(hand, win, kinds, self_drawn, last, kong, wall_last) -> list[in
             _win_flag_fans(t, self_drawn, last, kong, wall_last)
             return t
     t[SEVEN_PAIRS] = 1
-    _tile_fans(t, kinds)
-    t[TILE_HOG] = sum(1 for k in kinds if hand[k] == 4)
+    _tile_fans(t, flags)
+    t[TILE_HOG] = hog
     _win_flag_fans(t, self_drawn, last, kong, wall_last)
     _apply_exclusions(t)
     return t
@@ -806,96 +1100,59 @@ def _nine_gates(hand, win, heavenly, self_drawn, last, kong, wall_last) -> list[
     return t
 
 
-def _regular(base, codes, pair, infos, win, self_drawn, unique) -> list[int]:
-    """Fans of one standard split: ``codes`` concealed set codes (hand_shapes),
-    ``pair`` kind, ``infos`` the melds as ``(type, kind, exposed)``."""
+def _regular(base, chows, pungs, cch, cpu, pair, mk, ck, win, self_drawn, unique) -> tuple[list[int], int]:
+    """Fans of one standard split and their total: ``chows`` / ``pungs`` the first
+    kinds / kinds of every chow / pung or kong (melds first), ``cch`` / ``cpu`` those
+    of the concealed chows / pungs, ``pair`` kind, ``mk`` / ``ck`` exposed /
+    concealed kongs."""
     t = base[:]
-    chows: list[int] = []
-    pungs: list[int] = []
-    conc_chows: list[int] = []  # first kinds of concealed chows
-    cp = mk = ck = 0
-    win_pung = False
-    for typ, k, exposed in infos:
-        if typ == CHOW:
-            chows.append(_KIND_CODE[k])
-        else:
-            pungs.append(_KIND_CODE[k])
-            if typ == KONG:
-                if exposed:
-                    mk += 1
-                else:
-                    ck += 1
-    for c in codes:
-        if c >= PUNG_CODE:
-            k = c - PUNG_CODE
-            pungs.append(_KIND_CODE[k])
-            cp += 1
-            if k == win:
-                win_pung = True
-        else:
-            chows.append(_KIND_CODE[c])
-            conc_chows.append(c)
     # a concealed pung completed by a discard is exposed, unless the winning tile
     # can be read in a concealed chow
-    if win_pung and not self_drawn and not any(k <= win <= k + 2 for k in conc_chows):
+    cp = len(cpu)
+    if not self_drawn and win in cpu and not any([k <= win <= k + 2 for k in cch]):
         cp -= 1
     npung = len(pungs)
+    outside = _TERM_OR_HONOR_KIND[pair]
     if npung:
-        _kong_fans(cp, mk, ck, t)
-        if npung == 4 and not t[FOUR_KONGS] and not t[FOUR_CONCEALED_PUNGS]:
+        fans, four_blocks = _KONG_TABLE[cp * 25 + mk * 5 + ck]
+        for i, c in fans:
+            t[i] = c
+        if npung == 4 and not four_blocks:
             t[ALL_PUNGS] = 1
-        for pc in pungs:
-            if pc >= 68:
-                t[DRAGON_PUNG] += 1
-            elif pc >= 64 or (pc & 15) in (0, 8):
-                t[PUNG_OF_TERMINALS_OR_HONORS] += 1
+        key = tuple(sorted(pungs)) if npung > 1 else pungs
+        fans, out = _PUNG_TABLE.get(key) or _pung_entry(key)
+        for i, c in fans:
+            t[i] = c
+        outside = outside and out
     nchow = len(chows)
-    pcode = _KIND_CODE[pair]
-    if nchow == 4:
-        chows.sort()
-        if _is_pure_terminal_chows(chows, pcode):
-            t[PURE_TERMINAL_CHOWS] = 1
+    if nchow:
+        key = tuple(sorted(chows)) if nchow > 1 else chows
+        if nchow == 4 and pair < 27 and pair % 9 == 4 and key == (pair - 4, pair - 4, pair + 2, pair + 2):
+            t[PURE_TERMINAL_CHOWS] = 1  # 一色双龙会: 123 123 789 789 + 55 of one suit
         else:
-            _chow_fans(chows, t)
-    elif nchow == 3:
-        chows.sort()
-        _chow_fans(chows, t)
-    elif nchow == 2:
-        _chow_fans(chows, t)
-        _pung_fans(pungs, t)
-    else:
-        pungs.sort()
-        _pung_fans(pungs, t)
+            fans, out = _CHOW_TABLE.get(key) or _chow_entry(key)
+            for i, c in fans:
+                t[i] = c
+            outside = outside and out
     # pair adjustments
     if nchow == 4:
-        if pcode < 64:
+        if pair < 27:
             t[ALL_CHOWS] = 1
     elif t[TWO_DRAGONS_PUNGS]:
-        if pcode >= 68:
+        if pair >= 31:
             t[LITTLE_THREE_DRAGONS] = 1
             t[TWO_DRAGONS_PUNGS] = 0
     elif t[BIG_THREE_WINDS]:
-        if 64 <= pcode < 68:
+        if 27 <= pair < 31:
             t[LITTLE_FOUR_WINDS] = 1
             t[BIG_THREE_WINDS] = 0
     # 全带幺: every set and the pair hold a terminal or an honour
-    outside = pcode >= 64 or (pcode & 15) in (0, 8)
-    if outside:
-        for c in chows:
-            if (c & 15) not in (0, 6):
-                outside = False
-                break
-    if outside:
-        for c in pungs:
-            if c < 64 and (c & 15) not in (0, 8):
-                outside = False
-                break
     if outside:
         t[OUTSIDE_HAND] = 1
     # wait fans
-    if unique and not t[MELDED_HAND] and not t[FOUR_KONGS]:
+    if unique and not t[FOUR_KONGS]:
         edge = closed = False
-        for k in conc_chows:
+        for k in cch:
             if k + 1 == win:
                 closed = True
             elif k == win or k + 2 == win:
@@ -906,13 +1163,4 @@ def _regular(base, codes, pair, infos, win, self_drawn, unique) -> list[int]:
             t[CLOSED_WAIT] = 1
         elif pair == win:
             t[SINGLE_WAIT] = 1
-    _apply_exclusions(t)
-    return t
-
-
-def _is_pure_terminal_chows(chows: list[int], pcode: int) -> bool:
-    """一色双龙会: 123 123 789 789 + 55 of one suit (``chows`` sorted codes)."""
-    if pcode >= 64 or (pcode & 15) != 4:
-        return False
-    s = pcode & ~15
-    return chows == [s, s, s + 6, s + 6]
+    return t, _apply_exclusions(t)
