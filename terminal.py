@@ -29,6 +29,16 @@ VERBS = {"d": "discard", "discard": "discard", "ting": "ting", "chow": "chow", "
          "hu": "hu", "double": "double", "pass": "pass", "p": "pass"}
 
 
+HELP = {
+    "zh": "出牌：输入牌名（5m、7z、五万、白板）；ting 5m 报听；chow 3m 吃（3m 起的顺子）；pung 碰；"
+          "kong / kong 7z 杠；hu 胡；double 加倍；pass 过；hint 听牌提示；quit 退出。"
+          "其他玩法的操作按提示中列出的名字输入（如 dui、keep、peng）。",
+    "en": "Discard: type a tile (5m, 7z, 五万, 白板); ting 5m declares ready; chow 3m (the chow from 3m); "
+          "pung; kong / kong 7z; hu; double; pass; hint; quit. Other games' actions: type the name the "
+          "prompt lists (e.g. dui, keep, peng).",
+}
+
+
 def _names(tiles: list[str], lang: str) -> str:
     return " ".join(kind_name(parse_kind(x), "zh") if lang == "zh" else x for x in tiles)
 
@@ -72,7 +82,7 @@ async def run_local(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     service = TableService(store, seed_source=lambda: seed)
     options = dict(o.split("=", 1) for o in args.option)
-    me_name = "你" if lang == "zh" else "You"
+    me_name = "你" if lang == "zh" else "Player"
     try:
         table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=me_name,
                                            variant=args.variant, options=options, lang=lang)
@@ -159,21 +169,32 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
     if line in ("quit", "q", "exit"):
         return False
     if line == "hint":
-        for h in me.get("hint", []):
-            print(f"  {h['discard']}: " + ", ".join(f"{w['tile']} {w['fan']}番 ({w['left']})" for w in h["waits"]))
+        hints = me.get("hint") or []
+        if not hints:
+            print("  " + ("没有能听牌的打法。" if lang == "zh" else "No discard leaves a ready hand yet."))
+        for h in hints:
+            print(f"  {h['discard']}: " + ", ".join(
+                f"{w['tile']} {w.get('fan', '?')}{'番' if lang == 'zh' else ' fan'} ({w.get('left', '?')})"
+                for w in h["waits"]))
+        return True
+    if line in ("help", "?", "帮助"):
+        print("  " + HELP[lang])
         return True
     words = line.split()
     if not words:
         return True
     verb = VERBS.get(words[0].lower())
     tile = words[1] if len(words) > 1 else None
+    own = {a.split()[1] for a in me["legal"]}
+    if verb is None and words[0].lower() in own:
+        verb = words[0].lower()  # a game's own action (dui, keep, peng, chi_…)
     if verb is None:
         verb, tile = "discard", words[0]
     try:
         kind = parse_kind(tile) if tile else None
         await service.act(CHANNEL, ME, verb, kind)
     except TileParseError:
-        print("  " + t("err.unknown_tile", lang, tile=tile))
+        print("  " + t("err.unknown_tile", lang, tile=tile) + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))
     except (ServiceError, IllegalAction) as e:
         from service.i18n import error_text
         print("  " + error_text(e.code, lang, e.params))
