@@ -60,6 +60,8 @@ def settlement_text(result: dict, names: list[str], lang: str) -> str:
         lines.append(t("ui.result_win", lang, name=names[w], tile=tile, how=how, fan=fan).replace("**", ""))
     for f in result.get("fans") or []:
         lines.append(f"    {f[0] if lang == 'zh' else f[1]:<12} {f[2]:>3}" + (f" ×{f[3]}" if f[3] > 1 else ""))
+    if result.get("summary_rows"):
+        lines.append("    " + " · ".join(f"{r[0] if lang == 'zh' else r[1]} {r[2]}" for r in result["summary_rows"]))
     rows = [r for r in result.get("multiplier_rows") or [] if r[2] != 1]
     if rows:
         lines.append("    × " + " × ".join(f"{r[0] if lang == 'zh' else r[1]} {r[2]}" for r in rows))

@@ -68,6 +68,8 @@ RESULT_KEYS: dict[str, Any] = {
     "fan_total": "int, the winner's fan (or 胡息/对 as the variant counts)",
     "fan_by_seat": "dict seat -> fan, optional, with several winners",
     "multiplier_rows": "list of [zh name, en name, factor], optional: shown beside the fans",
+    "summary_rows": "list of [zh name, en name, value], optional: the result's summary line "
+                    "(e.g. 胡 26 · 番 1 · 120) instead of the fan total",
     "next_dealer": "int, optional: who deals next when the variant's rule is not 'winner deals'",
     "match_updates": "dict, optional: match-level facts carried to the next hand's context",
 }

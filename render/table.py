@@ -358,7 +358,10 @@ def result_panel(view: dict, width: int) -> Layer | None:
                 x, y = PAD, y + ph + 6
             x += pill(body, x, y, text, 18, (60, 70, 65)) + 6
         y += ph + 10
-        parts = [label(view, "fan_total", n=res.get("fan_total", 0))]
+        if res.get("summary"):
+            parts = [f"{name} {value}" for name, value in res["summary"]]
+        else:
+            parts = [label(view, "fan_total", n=res.get("fan_total", 0))]
         parts += [f"{k}×{v}" for k, v in (res.get("multipliers") or {}).items()]
         body.text((PAD, y + 12), "   ".join(parts), 20, fill=WHITE, bold=True, anchor="lm")
         y += 30

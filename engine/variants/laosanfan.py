@@ -222,7 +222,8 @@ class LaoSanFanHand(MahjongHand):
         style = self.options.get("style", "yaobansan")
         total = style_total(style, hu, fan)
         return {"ok": True, "fans": fans, "fan_total": fan, "hu": hu, "hu_items": items,
-                "style": style, "style_name": STYLES[style][0], "total": total}
+                "style": style, "style_name": STYLES[style][0], "total": total,
+                "summary_rows": [["胡", "hu", hu], ["番", "fan", fan], [STYLES[style][0], style, total]]}
 
     def settle(self, winner: int | None, win: dict | None, discarder: int | None) -> list[int]:
         """Self-drawn: each loser pays the total; on a discard ``discard_pays`` decides (all

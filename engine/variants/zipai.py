@@ -702,6 +702,8 @@ class ZipaiHand:
                 kind_str(kind_of(self.shown["card"])) if self.shown else None),
             "points": points, "huxi": ev["huxi"], "raw_huxi": ev["raw_huxi"], "tun": tun, "fan": fan,
             "total_tun": total, "fan_total": ev["huxi"], "total_fan": total, "fans": fans,
+            "summary_rows": [["胡息", "hu xi", ev["huxi"]], ["囤", "tun", tun], ["番", "fan", fan],
+                             ["总囤", "total tun", total]],
             "piao": piao, "payers": payers, "dealer": self.dealer, "next_dealer": p,
             "groups": [[g[0]] + [kind_str(kind_of_idx(x)) for x in g[1:] if isinstance(x, int)]
                        for g in ev["groups"]],
