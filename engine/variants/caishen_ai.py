@@ -1,0 +1,137 @@
+"""The AI seat of 财神麻将: :mod:`engine.ai`'s approach with the 财神 counted as wild.
+
+* It wins whenever it may (胡, else 财神会).
+* It never discards a 财神 while it holds another tile it may discard: a wild fills any
+  missing tile, so keeping it never raises the shanten of :func:`engine.wilds.shanten`.
+* Otherwise it discards the tile whose removal leaves the lowest shanten with wilds,
+  ties broken by the unseen copies of the kinds that would then lower it, then by
+  isolation (honours and terminals first).
+* It makes a concealed/added kong when the shanten does not get worse, and claims
+  (chow, pung, kong) only when the claim lowers the shanten after its best discard.
+
+Deterministic: same state, same move.
+"""
+
+from __future__ import annotations
+
+from .. import wilds as W
+from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
+from ..tiles import kind_of
+
+CAISHEN_HUI = "caishen_hui"
+
+
+def _shanten(hand, phys_counts: list[int], n_melds: int) -> int:
+    c, w = hand.split_counts(phys_counts)
+    return W.shanten(c, w, n_melds)
+
+
+def _best_discard_shanten(hand, phys_counts: list[int], n_melds: int) -> int:
+    best = 99
+    for k in range(34):
+        if phys_counts[k] and not hand.is_wild(k):
+            phys_counts[k] -= 1
+            s = _shanten(hand, phys_counts, n_melds)
+            phys_counts[k] += 1
+            if s < best:
+                best = s
+    if best == 99:  # nothing but 财神
+        return _shanten(hand, phys_counts, n_melds)
+    return best
+
+
+def _isolation(kind: int) -> int:
+    if kind >= 27:
+        return 0
+    return 1 if kind % 9 in (0, 8) else 2
+
+
+def choose_action(hand, seat: int) -> Action:
+    """The AI's choice for ``seat`` of a :class:`~engine.variants.caishen.CaishenHand`
+    (which must be pending); raises ``ValueError`` if it has no legal action."""
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    types = {a.type for a in legal}
+    if HU in types:
+        return Action(seat, HU)
+    if CAISHEN_HUI in types:
+        return Action(seat, CAISHEN_HUI)
+    n_melds = len(hand.melds[seat])
+    counts = hand.counts(seat)
+    if DISCARD in types:
+        base = _best_discard_shanten(hand, counts, n_melds)
+        for a in legal:
+            if a.type != KONG:
+                continue
+            c = list(counts)
+            concealed = c[a.kind] == 4
+            c[a.kind] -= 4 if concealed else 1
+            if _shanten(hand, c, n_melds + (1 if concealed else 0)) <= base:
+                return a
+        return _choose_discard(hand, seat, legal, counts, n_melds)
+    # claim window
+    if hand.last_discard is None:
+        return Action(seat, PASS)
+    k = hand.eff(kind_of(hand.last_discard[1]))
+    c0, w = hand.split_counts(counts)
+    best, best_sh = Action(seat, PASS), W.shanten(c0, w, n_melds)
+    for a in legal:
+        if a.type not in (PUNG, CHOW, KONG):
+            continue
+        c = list(c0)
+        if a.type == PUNG:
+            c[k] -= 2
+        elif a.type == KONG:
+            c[k] -= 3
+        else:
+            for i in range(3):
+                if a.kind + i != k:
+                    c[a.kind + i] -= 1
+        if a.type == KONG:
+            sh = W.shanten(c, w, n_melds + 1)
+        else:
+            sh = 99
+            for j in range(34):
+                if c[j]:
+                    c[j] -= 1
+                    sh = min(sh, W.shanten(c, w, n_melds + 1))
+                    c[j] += 1
+        if sh < best_sh:
+            best, best_sh = a, sh
+    return best
+
+
+def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int) -> Action:
+    discards = [a for a in legal if a.type == DISCARD]
+    plain = [a for a in discards if not hand.is_wild(a.kind)]
+    if plain:
+        discards = plain  # a 财神 always helps: keep it
+    if len(discards) == 1:
+        return discards[0]
+    scored = []
+    for a in discards:
+        counts[a.kind] -= 1
+        scored.append((_shanten(hand, counts, n_melds), a))
+        counts[a.kind] += 1
+    best_sh = min(s for s, _ in scored)
+    candidates = [a for s, a in scored if s == best_sh]
+    if len(candidates) == 1:
+        return candidates[0]
+    ranked = []
+    visible = hand.visible_counts(seat)
+    unseen = [max(0, 4 - visible[k]) for k in range(34)]
+    for a in candidates:
+        counts[a.kind] -= 1
+        useful = 0
+        for k in range(34):
+            if hand.is_wild(k) or counts[k] >= 4:
+                continue
+            counts[k] += 1
+            if _shanten(hand, counts, n_melds) < best_sh:
+                useful += unseen[k]
+            counts[k] -= 1
+        counts[a.kind] += 1
+        ranked.append((-useful, _isolation(hand.eff(a.kind)), a.kind, a))
+    ranked.sort(key=lambda r: r[:3])
+    return ranked[0][3]
