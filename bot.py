@@ -8,7 +8,10 @@
 Configuration comes from the environment (or a ``.env`` file): ``DISCORD_TOKEN``,
 ``DATABASE_URL`` (default: the SQLite file ``mahjong.db``), ``DISCORD_GUILD_ID`` (sync the
 slash commands to one server at start-up, which is instant; otherwise they are synced
-globally).
+globally), and for a sharded bot ``SHARD_COUNT`` with ``SHARD_IDS`` (``"0,1"``: the shards of
+this process; unset: all): the process runs an ``AutoShardedBot`` and owns only the tables of
+its shards' guilds; DM clicks for other processes' tables go through the database
+(``service/routing.py``).  Every process of a sharded bot shares one ``DATABASE_URL``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ log = logging.getLogger("bot")
 
 
 def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, guild_id: int | None = None,
-             timer_interval: float = 1.0):
+             timer_interval: float = 1.0, shard_count: int | None = None, shard_ids: list[int] | None = None,
+             route_interval: float = 0.2, schema: str | None = None):
     """Build the Discord bot (not started).
 
     :param store_url: database URL (``DATABASE_URL`` or the default SQLite file when ``None``).
@@ -34,21 +38,36 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     :param sync: sync the slash commands at start-up (to ``guild_id`` if given, else globally).
     :param timer_interval: seconds between timer checks; ``0`` disables the timer task (tests
         call ``bot.service.tick()`` themselves).
+    :param shard_count: run sharded (an ``AutoShardedBot``) with this many shards in all;
+        ``shard_ids`` the shards of this process (default: all).  The process then loads and
+        times only its shards' tables and applies the DM clicks routed to it.
+    :param route_interval: seconds between polls for routed clicks (sharded only); ``0``
+        disables the task (tests call ``bot.poll_routed()``).
+    :param schema: PostgreSQL schema of the tables (``Store(schema=)``).
     """
     import discord
     from discord.ext import commands
 
     from cogs.records import ReplayButton
     from cogs.ui import ActionButton, ActionSelect, TableButton
+    from service.routing import Router, Sharding
     from service.store import Store
     from service.tables import TableService
 
-    class MahjongBot(commands.Bot):
+    sharding = Sharding(shard_count, tuple(shard_ids) if shard_ids is not None else None) if shard_count else None
+    base = commands.AutoShardedBot if sharding else commands.Bot
+
+    class MahjongBot(base):
         def __init__(self):
+            extra = {}
+            if sharding:
+                extra = {"shard_count": sharding.shard_count, "shard_ids": list(sharding.mine)}
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                             help_command=None)
-            self.store = Store(store_url or os.environ.get("DATABASE_URL") or DEFAULT_DB)
-            self.service = TableService(self.store, clock)
+                             help_command=None, **extra)
+            self.store = Store(store_url or os.environ.get("DATABASE_URL") or DEFAULT_DB, schema=schema)
+            self.sharding = sharding
+            self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None)
+            self.router = Router(self.store, sharding) if sharding else None
             self.user_langs: dict[int, str] = {}
             self._timer_task: asyncio.Task | None = None
 
@@ -69,6 +88,96 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 await self.tree.sync(guild=guild)
             if timer_interval:
                 self._timer_task = asyncio.create_task(self._timers())
+            if self.router is not None and route_interval:
+                self.router.start(self.apply_routed, route_interval)
+
+        # ------------------------------------------------------------ routed clicks (sharding)
+        async def forward_click(self, interaction: discord.Interaction, button) -> bool:
+            """A DM click on an action button of a table this process does not run: if another
+            process owns it, acknowledge the click (deferred update) and store it for that
+            process (``service.routing``); returns ``True`` when forwarded."""
+            if self.router is None:
+                return False
+            rec = await self.store.get_open_table(button.ch)
+            if rec is None or self.sharding.owns(rec.guild_id):
+                return False
+            await interaction.response.defer()
+            await self.router.submit(
+                guild_id=rec.guild_id, token=interaction.token, application_id=interaction.application_id,
+                user_id=interaction.user.id, channel_id=button.ch,
+                message_id=interaction.message.id if interaction.message is not None else None,
+                action=button.act, tile=button.tile, seq=button.seq, locale=str(interaction.locale))
+            return True
+
+        async def poll_routed(self) -> int:
+            """Apply the clicks routed to this process's shards now; returns how many."""
+            return await self.router.poll_once(self.apply_routed) if self.router is not None else 0
+
+        async def apply_routed(self, row) -> None:
+            """Apply one routed click as ``Play.on_action_button`` would, and answer through
+            the interaction's token: the clicked message redrawn, or a private error."""
+            from cogs import ui
+            from engine.errors import IllegalAction
+            from engine.tiles import TileParseError, parse_kind
+            from service.i18n import error_text, lang_of
+            from service.tables import ServiceError
+
+            lang = lang_of(row.locale)
+            # the interaction's webhook, as ``Interaction.followup`` builds it (type 3: application)
+            hook = discord.Webhook.from_state(
+                data={"id": row.application_id, "type": 3, "token": row.token}, state=self._connection)
+            variant = None
+            try:
+                table = self.service.table_in(row.channel_id)
+                variant = table.variant.id
+                seat = table.seat_of(row.user_id)
+                if seat is None:
+                    raise ServiceError("not_seated")
+                if table.hand is None or table.hand.is_over():
+                    raise ServiceError("no_hand")
+                if row.seq != table.hand.seq:
+                    raise ServiceError("stale")
+                act = row.action
+                if act in ("prompt", "ting_menu"):
+                    kwargs = await ui.hand_message(table, seat, lang, ting_menu=act == "ting_menu")
+                elif act == "discard" and table.hand.view(seat).get("wild") \
+                        and ui.is_wild(table.hand.view(seat), row.tile) \
+                        and not getattr(table.hand, "CONFIRMS_WILD_DISCARD", False):
+                    kwargs = await ui.hand_message(table, seat, lang, confirm_wild=row.tile)
+                else:
+                    try:
+                        kind = None if row.tile in ("", "-") else parse_kind(row.tile)
+                    except TileParseError:
+                        raise ServiceError("unknown_tile", tile=row.tile) from None
+                    await self.service.act(row.channel_id, row.user_id, "discard" if act == "wdiscard" else act,
+                                           kind, seq=row.seq)
+                    kwargs = await ui.hand_message(table, seat, lang)
+            except (ServiceError, IllegalAction) as e:
+                await hook.send(error_text(e.code, lang, e.params, variant), ephemeral=True)
+                return
+            if row.message_id is None:
+                return
+            await hook.edit_message(row.message_id, content=kwargs["content"], attachments=[kwargs["file"]],
+                                    view=kwargs["view"])
+
+        async def on_interaction(self, interaction: discord.Interaction) -> None:
+            """A click on a component that no button class or view of this bot handles (a
+            message drawn by an older version of the bot, or a tampered id) gets a private
+            "that button is out of date" instead of Discord's "This interaction failed"."""
+            if interaction.type is not discord.InteractionType.component:
+                return
+            data = interaction.data or {}
+            cid, ctype = str(data.get("custom_id", "")), data.get("component_type")
+            views = self._connection._view_store
+            if any(pattern.fullmatch(cid) for pattern in views._dynamic_items):
+                return
+            mid = interaction.message.id if interaction.message is not None else None
+            if views._views.get(mid, {}).get((ctype, cid)) or views._views.get(None, {}).get((ctype, cid)):
+                return
+            from cogs.common import reply_error
+            from service.tables import ServiceError
+
+            await reply_error(interaction, ServiceError("stale"))
 
         async def _timers(self) -> None:
             while True:
@@ -81,6 +190,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
         async def close(self) -> None:
             if self._timer_task:
                 self._timer_task.cancel()
+            if self.router is not None:
+                self.router.stop()
             await super().close()
             await self.store.close()
 
@@ -110,8 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if token else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if token:
+        from service.routing import Sharding
+
         guild = os.environ.get("DISCORD_GUILD_ID")
-        bot = make_bot(sync=True, guild_id=int(guild) if guild else None)
+        sharding = Sharding.from_env(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
+        bot = make_bot(sync=True, guild_id=int(guild) if guild else None,
+                       shard_count=sharding.shard_count if sharding else None,
+                       shard_ids=list(sharding.mine) if sharding else None)
         bot.run(token, log_handler=None)
         return 0
     from terminal import run_local

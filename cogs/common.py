@@ -27,6 +27,18 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         await interaction.response.send_message(content=content, ephemeral=ephemeral, **kwargs)
 
 
+async def answer(awaitable) -> bool:
+    """Await an answer to an interaction (a reply, an edit of the clicked message).  When it
+    cannot be delivered — the token expired (404 10062 / 401 50027), Discord is failing —
+    the request itself is already done and stored, so this only logs; ``False`` then."""
+    try:
+        await awaitable
+        return True
+    except discord.HTTPException as exc:
+        log.warning("could not answer an interaction: %s", exc)
+        return False
+
+
 async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
     """A clear, private message for a refused request (the game is unchanged)."""
     lang = user_lang(interaction)

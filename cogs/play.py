@@ -13,7 +13,7 @@ from service.i18n import lang_of
 from service.tables import ServiceError, Table
 
 from . import ui
-from .common import reply, reply_error, table_for, user_lang
+from .common import answer, reply, reply_error, table_for, user_lang
 
 
 def _seat(table: Table, user_id: int) -> int:
@@ -152,7 +152,7 @@ class Play(commands.Cog):
         kwargs = await ui.hand_message(table, seat, user_lang(interaction))
         if kwargs.get("view") is None:
             kwargs.pop("view")
-        await reply(interaction, ephemeral=True, **kwargs)
+        await answer(reply(interaction, ephemeral=True, **kwargs))  # the action is stored already
 
     async def send_hand(self, interaction: discord.Interaction, channel_id: int | None = None) -> None:
         """Answer privately with the user's hand image and the buttons for their decision."""
@@ -173,6 +173,12 @@ class Play(commands.Cog):
         """A click on an action button: apply it and redraw the clicked message in place."""
         lang = user_lang(interaction)
         self.bot.user_langs[interaction.user.id] = lang
+        # --- sharding hook: a DM click for a table another bot process owns goes to that
+        # process through the database (bot.forward_click, service/routing.py) ---
+        if interaction.guild_id is None and button.ch not in self.service.tables \
+                and getattr(self.bot, "router", None) is not None and await self.bot.forward_click(interaction, button):
+            return
+        # --- end of the sharding hook ---
         try:
             table = self.service.table_in(button.ch)
             seat = _seat(table, interaction.user.id)
@@ -199,8 +205,8 @@ class Play(commands.Cog):
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
         kwargs = await ui.hand_message(table, seat, lang)
-        await interaction.response.edit_message(content=kwargs["content"], attachments=[kwargs["file"]],
-                                                view=kwargs["view"])
+        await answer(interaction.response.edit_message(content=kwargs["content"], attachments=[kwargs["file"]],
+                                                       view=kwargs["view"]))  # the action is stored already
 
 
 async def setup(bot) -> None:

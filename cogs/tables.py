@@ -20,7 +20,7 @@ from service.presets import find_preset, shipped_presets, table_options
 from service.tables import ServiceError, Table, Update
 
 from . import ui
-from .common import is_admin, reply, reply_error, table_for, user_lang
+from .common import answer, is_admin, reply, reply_error, table_for, user_lang
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,11 @@ def parse_options(text: str | None) -> dict:
     out = {}
     if not text:
         return out
-    for word in shlex.split(text):
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unclosed quotation mark
+        raise ServiceError("option_syntax") from None
+    for word in words:
         if "=" not in word:
             raise ServiceError("option_syntax")
         k, v = word.split("=", 1)
@@ -169,7 +173,7 @@ class Tables(commands.Cog):
                 await self.service.next_hand(ch, uid)
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await reply(interaction, t("ui.done", user_lang(interaction)))
+        await answer(reply(interaction, t("ui.done", user_lang(interaction))))
 
     async def on_table_button(self, interaction: discord.Interaction, button: ui.TableButton) -> None:
         if button.op == "hand":
@@ -241,7 +245,7 @@ class Tables(commands.Cog):
                 await self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private).send(**kwargs)
                 return
             except discord.Forbidden:
-                s.dms_open = False
+                await self.service.set_dms_open(table, seat, False)
             except discord.HTTPException:
                 log.warning("DM to %s failed", s.user_id)
                 return

@@ -53,7 +53,7 @@ class Option:
                 v = str(value)
             elif not isinstance(value, self.type):
                 raise ValueError(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
             raise OptionError("option_bad_value", option=self.name, value=value) from None
         if self.choices is not None and v not in self.choices:
             raise OptionError("option_bad_value", option=self.name, value=value,

@@ -270,6 +270,35 @@ class GuildConfigRow(SQLModel, table=True):
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
+class RoutedActionRow(SQLModel, table=True):
+    """``routed_action``: a button click received by a process that does not own the table
+    (revision ``0004_routed_action``).
+
+    With several bot processes (shards), a click in a DM arrives on shard 0 whatever the
+    table.  The receiving process acknowledges it and stores it here with the ``shard`` that
+    owns the table (its guild's shard); the owning process claims the row (deletes it), applies
+    the action through its table service and answers through the interaction's ``token``.
+    ``message_id`` is the clicked message, ``tile`` the button's tile text (``-`` for none),
+    ``seq`` the hand's counter drawn on the button.
+    """
+
+    __tablename__: ClassVar[str] = "routed_action"  # type: ignore[misc]
+    __table_args__ = (Index("ix_routed_action_shard", "shard", "id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    shard: int = Field(sa_column=Column(Integer, nullable=False))
+    token: str = Field(sa_column=Column(String, nullable=False))
+    application_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    channel_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    message_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    action: str = Field(sa_column=Column(String(32), nullable=False))
+    tile: str = Field(sa_column=Column(String(16), nullable=False))
+    seq: int = Field(sa_column=Column(Integer, nullable=False))
+    locale: str = Field(default="zh", sa_column=Column(String(16), nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
 #: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
@@ -278,4 +307,5 @@ ALL_TABLES = [
     ActionRow.__table__,  # type: ignore[attr-defined]
     SettlementRow.__table__,  # type: ignore[attr-defined]
     GuildConfigRow.__table__,  # type: ignore[attr-defined]
+    RoutedActionRow.__table__,  # type: ignore[attr-defined]
 ]

@@ -47,10 +47,11 @@ The file runs in WAL mode with ``synchronous=FULL`` (default, see :class:`Store`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Awaitable, Callable, Iterable, Mapping, Optional, Sequence
 
 from alembic import command
 from alembic.config import Config
@@ -133,6 +134,8 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 INITIAL_REVISION = "0001_initial"
 _INITIAL_TABLES = frozenset({"game_table", "seat", "hand", "hand_action", "settlement"})
 _VERSION_TABLE = "alembic_version"
+#: most write jobs committed in one group-commit transaction (see ``Store._submit``)
+_MAX_BATCH = 500
 
 
 # --------------------------------------------------------------------------- errors
@@ -652,6 +655,9 @@ class Store:
         if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("sqlite_synchronous must be FULL, NORMAL or EXTRA")
         self._schema = schema
+        self._write_lock = asyncio.Lock()
+        self._write_queue: list[tuple[Any, Any, asyncio.Future]] = []
+        self._writer: Optional[asyncio.Task] = None
         kwargs: dict[str, Any] = {"echo": echo}
         if self._is_sqlite:
             # 30 s busy timeout: concurrent writers from other connections wait, not fail.
@@ -675,6 +681,24 @@ class Store:
                 cur.close()
 
     # ------------------------------------------------------------------ lifecycle
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> Any:
+        """A write transaction.  On SQLite the writers of this process take turns on an
+        ``asyncio.Lock`` (SQLite has one writer at a time; waiting here costs nothing, while
+        waiting in SQLite's busy handler polls and sleeps); other processes still wait on
+        the busy timeout."""
+        if self._is_sqlite:
+            async with self._write_lock:
+                async with self._engine.begin() as conn:
+                    # take the write lock now: a transaction that reads before it writes could
+                    # otherwise fail to upgrade when another process wrote in between
+                    await conn.exec_driver_sql("BEGIN IMMEDIATE")
+                    yield conn
+        else:
+            async with self._engine.begin() as conn:
+                yield conn
+
 
     @property
     def engine(self) -> AsyncEngine:
@@ -753,6 +777,8 @@ class Store:
 
     async def close(self) -> None:
         """Close every pooled connection.  The store cannot be used afterwards."""
+        if self._writer is not None and not self._writer.done():
+            await asyncio.wait([self._writer])
         await self._engine.dispose()
 
     async def __aenter__(self) -> "Store":
@@ -795,7 +821,7 @@ class Store:
             _int64(name, value)
         now = self._now()
         try:
-            async with self._engine.begin() as conn:
+            async def _job(conn: AsyncConnection) -> Any:
                 existing = await conn.scalar(
                     select(_T.c.id).where(
                         _T.c.channel_id == channel_id, _T.c.status.in_(OPEN_TABLE_STATUSES)
@@ -822,6 +848,9 @@ class Store:
                     )
                     .returning(_T.c.id)
                 )
+                return table_id
+
+            table_id = await self._submit(_job)
         except IntegrityError as exc:
             raise TableExists(channel_id) from exc
         return int(table_id)
@@ -863,8 +892,10 @@ class Store:
         """
         values = _check_table_fields(fields)
         try:
-            async with self._engine.begin() as conn:
+            async def _job(conn: AsyncConnection) -> Any:
                 return await self._update_table(conn, table_id, values)
+
+            return await self._submit(_job)
         except IntegrityError as exc:
             raise TableExists(await self._channel_of(table_id)) from exc
 
@@ -906,7 +937,7 @@ class Store:
         for s in seats:
             if s.user_id is not None:
                 _int64("user_id", s.user_id)
-        async with self._engine.begin() as conn:
+        async def _job(conn: AsyncConnection) -> Any:
             found = await conn.scalar(
                 update(_T)
                 .where(_T.c.id == table_id)
@@ -932,6 +963,8 @@ class Store:
                         for s in seats
                     ],
                 )
+
+        await self._submit(_job)
 
     async def get_seats(self, table_id: int) -> tuple[SeatRecord, ...]:
         """Return the seats of a table in seat order (empty if none or no such table)."""
@@ -1023,7 +1056,7 @@ class Store:
         _int64("seed", seed)
         now = self._now()
         try:
-            async with self._engine.begin() as conn:
+            async def _job(conn: AsyncConnection) -> Any:
                 status = await conn.scalar(select(_T.c.status).where(_T.c.id == table_id))
                 if status is None:
                     raise NotFound(f"table {table_id}")
@@ -1052,6 +1085,9 @@ class Store:
                     )
                     .returning(_H.c.id)
                 )
+                return hand_id
+
+            hand_id = await self._submit(_job)
         except IntegrityError as exc:
             raise HandInProgress(table_id, None) from exc
         return int(hand_id)
@@ -1059,7 +1095,8 @@ class Store:
     async def append_action(self, hand_id: int, idx: int, text: str) -> None:
         """Append action ``idx`` of a hand; committed when the call returns.
 
-        ``idx`` must be the next index (0 for the first action, then 1, 2, …).
+        ``idx`` must be the next index (0 for the first action, then 1, 2, …).  Same as
+        ``append_actions(hand_id, idx, [text])``.
 
         :param text: the action's text form (as the engine prints and parses it).
         :raises ActionConflict: ``idx`` is already stored (also when two writers race, via the
@@ -1067,40 +1104,144 @@ class Store:
         :raises HandNotPlaying: the hand is done or aborted.
         :raises NotFound: no such hand.
         """
-        # Happy path: one statement, INSERT … SELECT … WHERE <hand playing and idx is next>.
-        # Zero rows inserted means one of the checks failed; a second query tells which.
-        next_idx = (
-            select(func.coalesce(func.max(_A.c.idx) + 1, 0))
-            .where(_A.c.hand_id == hand_id)
-            .scalar_subquery()
-        )
-        playing = (
-            select(_H.c.id).where(_H.c.id == hand_id, _H.c.status == "playing").exists()
-        )
-        source = select(
-            literal(hand_id, Integer),
-            literal(idx, Integer),
-            literal(text, String),
-            literal(self._now(), UTCDateTime()),
-        ).where(playing, next_idx == literal(idx, Integer))
+        await self.append_actions(hand_id, idx, [text])
+
+    async def append_actions(self, hand_id: int, idx: int, texts: Sequence[str]) -> None:
+        """Append actions ``idx, idx+1, …`` of a hand, all or none; committed when the call
+        returns.
+
+        Group commit: appends that arrive while another batch is being written (other tables'
+        actions) wait and go together into the next transaction, one commit (one fsync on
+        SQLite) for all of them.  Each request is checked on its own (the hand is playing,
+        ``idx`` is the next index) and fails on its own; a request is acknowledged (the call
+        returns) only after the transaction holding it has committed.
+
+        :param texts: the actions' text forms, in order (an empty list does nothing).
+        :raises ActionConflict, HandNotPlaying, NotFound: as :meth:`append_action`, for the
+            first action of ``texts``.
+        """
+        texts = [str(t) for t in texts]
+        if not texts:
+            return
+
         try:
-            async with self._engine.begin() as conn:
-                inserted = await conn.execute(
-                    insert(_A).from_select(["hand_id", "idx", "text", "created_at"], source)
-                )
-                if inserted.rowcount == 1:
-                    return
-                row = (
-                    await conn.execute(select(_H.c.status, next_idx).where(_H.c.id == hand_id))
-                ).first()
+            refused = await self._submit(None, (hand_id, idx, texts))
         except IntegrityError as exc:
             raise ActionConflict(hand_id, idx, None) from exc
-        if row is None:
-            raise NotFound(f"hand {hand_id}")
-        status, expected = row
-        if status != "playing":
-            raise HandNotPlaying(hand_id, status)
-        raise ActionConflict(hand_id, idx, expected)
+        if refused is not None:
+            raise refused
+
+    async def _submit(
+        self,
+        job: Optional[Callable[[AsyncConnection], Awaitable[Any]]],
+        append: Optional[tuple[int, int, list[str]]] = None,
+    ) -> Any:
+        """Run ``job(conn)`` in a write transaction and return its result once committed (or,
+        with ``job=None``, the action append ``(hand_id, idx, texts)``: its refusal or ``None``).
+
+        Group commit: writes submitted while a transaction is being written wait, then go
+        together into the next transaction (at most ``_MAX_BATCH``), with one commit for all:
+        first every queued action append (two statements for all of them, see
+        :meth:`_append_batch`), then the other jobs one after the other.  A job that raises
+        rolls back its batch; the writes of that batch are then run again each in its own
+        transaction, so each caller gets its own result or error and a failed write never
+        takes another's with it.  Jobs only touch the database (they may run twice).
+        """
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future = loop.create_future()
+        self._write_queue.append((job, append, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_batches())
+        return await fut
+
+    async def _run_batch(self, batch: list) -> list[tuple[bool, Any]]:
+        """One transaction for ``batch``; outcomes in batch order (raises if it rolled back)."""
+        out: list[tuple[bool, Any]] = [(True, None)] * len(batch)
+        async with self._write() as conn:
+            appends = [i for i, (job, _, _) in enumerate(batch) if job is None]
+            if appends:
+                refusals = await self._append_batch(conn, [batch[i][1] for i in appends])
+                for i, refused in zip(appends, refusals):
+                    out[i] = (True, refused)
+            for i, (job, _, _) in enumerate(batch):
+                if job is not None:
+                    out[i] = (True, await job(conn))
+        return out
+
+    async def _write_batches(self) -> None:
+        """The writer task: write the queued writes, batch after batch, until none is left."""
+        while self._write_queue:
+            batch = self._write_queue[:_MAX_BATCH]
+            del self._write_queue[: len(batch)]
+            try:
+                try:
+                    outcomes = await self._run_batch(batch)
+                except Exception as exc:
+                    if len(batch) == 1:
+                        outcomes = [(False, exc)]
+                    else:  # rolled back: each write alone
+                        outcomes = []
+                        for item in batch:
+                            try:
+                                outcomes.extend(await self._run_batch([item]))
+                            except Exception as one:
+                                outcomes.append((False, one))
+            except BaseException:  # cancelled (shutdown): nothing of the batch is acknowledged
+                for *_, fut in batch:
+                    if not fut.done():
+                        fut.cancel()
+                raise
+            for (*_, fut), (ok, value) in zip(batch, outcomes):
+                if fut.done():
+                    continue
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+
+    async def _append_batch(
+        self, conn: AsyncConnection, requests: list[tuple[int, int, list[str]]]
+    ) -> list[Optional[StoreError]]:
+        """Check and insert action appends in the batch's transaction: one query reads the
+        status and next index of every hand concerned, one multi-row INSERT stores the accepted
+        ones.  Returns each request's refusal (not raised, so the other requests stay in the
+        transaction) or ``None``.  A writer of another process racing for the same index is
+        stopped by the ``(hand_id, idx)`` primary key (the batch rolls back and is retried)."""
+        hand_ids = sorted({h for h, _, _ in requests})
+        state: dict[int, list] = {}
+        for k in range(0, len(hand_ids), 500):
+            chunk = hand_ids[k : k + 500]
+            next_idx = (
+                select(func.coalesce(func.max(_A.c.idx) + 1, 0))
+                .where(_A.c.hand_id == _H.c.id)
+                .scalar_subquery()
+            )
+            rows = await conn.execute(
+                select(_H.c.id, _H.c.status, next_idx).where(_H.c.id.in_(chunk))
+            )
+            for hid, status, nxt in rows:
+                state[hid] = [status, int(nxt)]
+        now = self._now()
+        rows_out: list[dict[str, Any]] = []
+        refusals: list[Optional[StoreError]] = []
+        for hand_id, idx, texts in requests:
+            st = state.get(hand_id)
+            if st is None:
+                refusals.append(NotFound(f"hand {hand_id}"))
+            elif st[0] != "playing":
+                refusals.append(HandNotPlaying(hand_id, st[0]))
+            elif st[1] != idx:
+                refusals.append(ActionConflict(hand_id, idx, st[1]))
+            else:
+                rows_out.extend(
+                    {"hand_id": hand_id, "idx": idx + k, "text": t, "created_at": now}
+                    for k, t in enumerate(texts)
+                )
+                st[1] = idx + len(texts)
+                refusals.append(None)
+        if rows_out:
+            await conn.execute(insert(_A), rows_out)
+        return refusals
 
     async def finish_hand(
         self,
@@ -1127,7 +1268,7 @@ class Store:
         if len(set(seats)) != len(seats):
             raise ValueError(f"duplicate settlement seats {seats}")
         now = self._now()
-        async with self._engine.begin() as conn:
+        async def _job(conn: AsyncConnection) -> Any:
             hand = (
                 await conn.execute(
                     select(_H.c.status, _H.c.table_id, _H.c.variant, _T.c.guild_id)
@@ -1171,13 +1312,15 @@ class Store:
             if values:
                 await self._update_table(conn, hand.table_id, values)
 
+        await self._submit(_job)
+
     async def abort_hand(self, hand_id: int) -> None:
         """Mark a ``'playing'`` hand ``'aborted'`` (no settlements).  No-op if already aborted.
 
         :raises HandNotPlaying: the hand is done.
         :raises NotFound: no such hand.
         """
-        async with self._engine.begin() as conn:
+        async def _job(conn: AsyncConnection) -> Any:
             status = await conn.scalar(select(_H.c.status).where(_H.c.id == hand_id))
             if status is None:
                 raise NotFound(f"hand {hand_id}")
@@ -1190,6 +1333,8 @@ class Store:
                 .where(_H.c.id == hand_id, _H.c.status == "playing")
                 .values(status="aborted", ended_at=self._now())
             )
+
+        await self._submit(_job)
 
     async def get_hand(self, hand_id: int) -> HandRecord:
         """Return a hand with its actions (index order) and settlements (seat order).
@@ -1575,7 +1720,7 @@ class Store:
         """
         _int64("guild_id", guild_id)
         now = self._now()
-        async with self._engine.begin() as conn:
+        async def _job(conn: AsyncConnection) -> Any:
             if create:
                 ins = (sqlite_insert if self._is_sqlite else pg_insert)(_G)
                 await conn.execute(
@@ -1610,7 +1755,9 @@ class Store:
                         .returning(*_G.c)
                     )
                 ).one()
-        return _guild_config(guild_id, row), result
+            return _guild_config(guild_id, row), result
+
+        return await self._submit(_job)
 
 
 def _empty_config() -> dict[str, Any]:

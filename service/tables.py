@@ -6,9 +6,12 @@ The Discord cogs and the terminal table are two thin front ends over
 * an ``asyncio.Lock`` — every change of a table runs under it, so simultaneous
   clicks are applied one after the other, never interleaved;
 * persistence — an accepted action is validated on the in-memory hand, then
-  written to the database (``Store.append_action``) **before** the call returns;
-  if the write fails the hand is rebuilt from the stored log and the error is
-  raised, so nothing acknowledged is ever lost and nothing unacknowledged kept;
+  written to the database (``Store.append_actions``) **before** the call returns;
+  the AI and 托管 moves it triggers (played in the same lock) are written in the
+  same transaction, and the store commits the writes of concurrent tables together
+  (group commit); if the write fails the hand is rebuilt from the stored log and
+  the error is raised, so nothing acknowledged is ever lost and nothing
+  unacknowledged kept;
 * timers — deadlines from an injectable clock (``two_player.md`` §Timeouts):
   :meth:`TableService.tick` applies the timeout action of every overdue seat;
   the third timeout of a seat puts it in 托管 (auto-play) until it acts again;
@@ -102,7 +105,8 @@ class Table:
     match: Optional[Match] = None
     hand: Any = None
     hand_id: Optional[int] = None
-    actions: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)  #: the stored action log of the hand
+    unsaved: list[str] = field(default_factory=list, repr=False)  #: applied, not yet stored (lock held)
     deadline: Optional[float] = None
     next_hand_at: Optional[float] = None
     last_result: Optional[dict] = None
@@ -151,17 +155,20 @@ class Table:
             sv.update(name=s.name, is_ai=s.is_ai, auto=s.auto,
                       score=scores[sv["seat"]] if sv["seat"] < len(scores) else 0)
         v["table_id"] = self.id
-        v["hand_no"] = self.match.hand_no + (0 if self.hand is not None else 0) if self.match else 0
+        # 1-based: the hand being played, or the last one dealt once it is over
+        v["hand_no"] = (self.match.hand_no + (0 if self.hand is None or self.hand.is_over() else 1)
+                        if self.match else 0)
         v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
         v["status"] = self.status
         v["recent"] = list(self.recent[-8:])
         v["seed_hash"] = self.seed_hash()
         v["lang"] = "en" if lang.startswith("en") else "zh"
-        if v.get("result") and v["result"].get("fans"):
+        if v.get("result") and v["result"].get("winner") is not None:
             i = 1 if v["lang"] == "en" else 0
             res = v["result"]
-            v["result"] = dict(res, fans=[[f[i], f[2] * f[3]] for f in res["fans"]],
-                               multipliers={row[i]: row[2] for row in res.get("multiplier_rows", []) if row[2] != 1})
+            v["result"] = dict(res, fans=[[f[i], f[2] * f[3]] for f in res.get("fans") or []],
+                               multipliers={row[i]: row[2] for row in res.get("multiplier_rows", []) if row[2] != 1},
+                               summary=[[row[i], row[2]] for row in res.get("summary_rows", [])])
         return v
 
 
@@ -176,8 +183,12 @@ class TableService:
     :param seed_source: ``() -> int`` for new table seeds (63-bit); ``secrets`` by default.
     """
 
-    def __init__(self, store: Store, clock=None, seed_source: Callable[[], int] | None = None):
+    def __init__(self, store: Store, clock=None, seed_source: Callable[[], int] | None = None,
+                 owns: Callable[[int], bool] | None = None):
         self.store = store
+        #: ``owns(guild_id)``: does this process own that guild's tables (its shard, see
+        #: ``service.routing``)?  ``None``: every table (one process).
+        self.owns = owns
         self.clock = clock or SystemClock()
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.tables: dict[int, Table] = {}  # by channel id
@@ -336,6 +347,7 @@ class TableService:
     async def _start_hand(self, t: Table) -> Update:
         t.hand = t.match.new_hand()
         t.actions = []
+        t.unsaved = []
         t.last_result = None
         t.next_hand_at = None
         t.recent = [e.to_json() for e in t.hand.events]
@@ -378,12 +390,16 @@ class TableService:
             action = Action(seat, action_type, kind)
             upd = Update("action", actor=seat)
             await self._apply(t, action, upd)
-            s = t.seats[seat]
-            s.timeouts = 0
-            if s.auto and not s.is_ai:
-                s.auto = False  # acting again ends 托管
-                await self._save_seats(t)
-            upd = await self._run_automatic(t, upd)
+            try:
+                s = t.seats[seat]
+                s.timeouts = 0
+                if s.auto and not s.is_ai:
+                    s.auto = False  # acting again ends 托管
+                    await self._save_seats(t)
+                upd = await self._run_automatic(t, upd)
+            except BaseException:
+                self._rollback(t)
+                raise
         await self._notify(t, upd)
         return upd
 
@@ -401,16 +417,10 @@ class TableService:
         await self._notify(t, upd)
 
     async def _apply(self, t: Table, action: Action, upd: Update) -> None:
-        """Validate on the hand, persist, and only then keep it (the lock is held)."""
+        """Validate on the hand and queue it for :meth:`_flush` (the lock is held); every
+        caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
         events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
-        idx = len(t.actions)
-        try:
-            await self.store.append_action(t.hand_id, idx, str(action))
-        except Exception:
-            # not persisted: forget it by rebuilding the hand from the stored log
-            t.hand = t.match.replay(t.actions)
-            raise
-        t.actions.append(str(action))
+        t.unsaved.append(str(action))
         evs = [e.to_json() for e in events]
         t.recent.extend(evs)
         del t.recent[:-30]
@@ -421,23 +431,49 @@ class TableService:
                 upd.seats_to_notify.add(e["seat"])
         upd.seats_to_notify.update(t.hand.pending_seats())
 
+    async def _flush(self, t: Table) -> None:
+        """Store the actions applied since the last flush, in one transaction; on failure the
+        hand is rebuilt from the stored log and the error raised (nothing unstored is kept)."""
+        if not t.unsaved:
+            return
+        lines = list(t.unsaved)
+        try:
+            await self.store.append_actions(t.hand_id, len(t.actions), lines)
+        except BaseException:
+            self._rollback(t)
+            raise
+        t.actions.extend(lines)
+        t.unsaved.clear()
+
+    def _rollback(self, t: Table) -> None:
+        """Forget the applied but unstored actions: rebuild the hand from the stored log."""
+        if t.unsaved:
+            t.unsaved.clear()
+            t.hand = t.match.replay(t.actions)
+
     async def _run_automatic(self, t: Table, upd: Update) -> Update:
-        """Play AI and 托管 seats while one is pending; then arm the timer or settle."""
+        """Play AI and 托管 seats while one is pending, store every action applied so far (one
+        transaction), then arm the timer or settle."""
         guard = 0
-        while t.hand is not None and not t.hand.is_over():
-            pending = t.hand.pending_seats()
-            auto = [s for s in pending if t.seats[s].is_ai or t.seats[s].auto]
-            if not auto:
-                break
-            s = auto[0]
-            if t.seats[s].is_ai:
-                action = t.hand.ai_action(s)
-            else:
-                action = t.hand.timeout_action(s)  # 托管: discard the drawn tile, win when possible
-            await self._apply(t, action, upd)
-            guard += 1
-            if guard > 1000:  # a hand never needs this many automatic moves
-                raise RuntimeError("automatic play did not converge")
+        try:
+            while t.hand is not None and not t.hand.is_over():
+                pending = t.hand.pending_seats()
+                auto = [s for s in pending if t.seats[s].is_ai or t.seats[s].auto]
+                if not auto:
+                    break
+                s = auto[0]
+                if t.seats[s].is_ai:
+                    action = t.hand.ai_action(s)
+                else:
+                    action = t.hand.timeout_action(s)  # 托管: discard the drawn tile, win when possible
+                await self._apply(t, action, upd)
+                guard += 1
+                if guard > 1000:  # a hand never needs this many automatic moves
+                    raise RuntimeError("automatic play did not converge")
+        except BaseException:
+            self._rollback(t)
+            raise
+        await self._flush(t)
         if t.hand is not None and t.hand.is_over():
             await self._settle(t, upd)
         else:
@@ -512,19 +548,23 @@ class TableService:
                 if t.deadline is None or self.clock.now() < t.deadline or t.hand is None or t.hand.is_over():
                     continue
                 upd = Update("action")
-                for s in list(t.hand.pending_seats()):
-                    if t.hand.is_over() or s not in t.hand.pending_seats():
-                        continue
-                    seat = t.seats[s]
-                    seat.timeouts += 1
-                    await self._apply(t, t.hand.timeout_action(s), upd)
-                    upd.events.append({"type": "timeout", "seat": s})
-                    done += 1
-                    if seat.timeouts >= AUTO_AFTER_TIMEOUTS and not seat.auto:
-                        seat.auto = True
-                        upd.events.append({"type": "auto", "seat": s})
-                        await self._save_seats(t)
-                upd = await self._run_automatic(t, upd)
+                try:
+                    for s in list(t.hand.pending_seats()):
+                        if t.hand.is_over() or s not in t.hand.pending_seats():
+                            continue
+                        seat = t.seats[s]
+                        seat.timeouts += 1
+                        await self._apply(t, t.hand.timeout_action(s), upd)
+                        upd.events.append({"type": "timeout", "seat": s})
+                        done += 1
+                        if seat.timeouts >= AUTO_AFTER_TIMEOUTS and not seat.auto:
+                            seat.auto = True
+                            upd.events.append({"type": "auto", "seat": s})
+                            await self._save_seats(t)
+                    upd = await self._run_automatic(t, upd)
+                except BaseException:
+                    self._rollback(t)
+                    raise
             await self._notify(t, upd)
         return done
 
@@ -536,10 +576,13 @@ class TableService:
     # ------------------------------------------------------------------ restart
     async def load(self) -> list[Table]:
         """Resume every open table from the database (after a restart): seats, match state, and
-        the unfinished hand rebuilt by replaying its stored actions; timers restart in full."""
+        the unfinished hand rebuilt by replaying its stored actions; timers restart in full.
+        With ``owns`` set, only the tables of this process's guilds (shards)."""
         loaded = []
         for ot in await self.store.load_open_tables():
             rec = ot.table
+            if self.owns is not None and not self.owns(rec.guild_id):
+                continue  # another process (shard) runs this table
             try:
                 info = find_variant(rec.variant)
             except KeyError:
@@ -555,12 +598,22 @@ class TableService:
                     t.hand = t.match.replay(list(ot.hand.actions))
                     t.actions = list(ot.hand.actions)
                     t.recent = []
-                    self._arm_timer(t)
+                    if t.hand.is_over():
+                        # stopped after the hand's last action was stored, before its settlement
+                        await self._settle(t, Update("hand_over"))
+                    else:
+                        self._arm_timer(t)
                 else:
                     t.next_hand_at = self.clock.now()
             self.tables[t.channel_id] = t
             loaded.append(t)
         return loaded
+
+    async def set_dms_open(self, t: Table, seat: int, dms_open: bool) -> None:
+        """Remember (and persist) whether the bot can DM a seat's player (a 50007 closes it)."""
+        if t.seats[seat].dms_open != dms_open:
+            t.seats[seat].dms_open = dms_open
+            await self._save_seats(t)
 
     async def set_message(self, t: Table, message_id: int) -> None:
         """Remember (and persist) the public table message that a front end edits in place."""

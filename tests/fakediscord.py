@@ -459,6 +459,7 @@ class FakeDiscord:
         self._routes = [(m, t, _route_regex(t), h) for m, t, h in self._route_table()]
         self.guild_id: int = 0
         self.channel_id: int = 0
+        self.other_bots: List[discord.Client] = []  # see add_bot
 
     # -- ids -------------------------------------------------------------
     def next_id(self) -> int:
@@ -517,9 +518,25 @@ class FakeDiscord:
         bot.dispatch("ready")
         await self.settle()
 
+    async def add_bot(self, bot: discord.Client) -> None:
+        """Start a second bot of the same application in this world — another process of a
+        sharded bot: it sees the same guilds, channels, users and messages and its REST calls
+        (interaction tokens included) reach this fake.  Interactions go to ``self.bot``;
+        assign ``fd.bot`` to deliver them to another bot.  :meth:`close` closes it too."""
+        receiver = self.bot
+        self.bot = bot
+        try:
+            await self._attach(bot, first=False)
+        finally:
+            self.bot = receiver
+        self.other_bots.append(bot)
+
     async def close(self) -> None:
         """Close the bot, restore the loop's task factory and patched modules."""
         try:
+            for other in getattr(self, "other_bots", []):
+                if other is not self.bot:
+                    await other.close()
             await self.bot.close()
             await self._cancel_tracked()
         finally:
@@ -622,9 +639,10 @@ class FakeDiscord:
         self.users[id] = u
         return u
 
-    def add_guild(self, name: str, *, channel_name: str = "general") -> int:
-        """Register a guild with one text channel in the bot's cache; returns the guild id."""
-        gid = self.next_id()
+    def add_guild(self, name: str, *, channel_name: str = "general", guild_id: Optional[int] = None) -> int:
+        """Register a guild with one text channel in the bot's cache; returns the guild id
+        (``guild_id``: that id, e.g. one that falls on a given shard)."""
+        gid = guild_id or self.next_id()
         self.guilds[gid] = {"id": str(gid), "name": name, "owner_id": str(self.next_id())}
         self.add_channel(channel_name, guild_id=gid, _cache=False)
         self._cache_guild(gid)
@@ -945,6 +963,33 @@ class FakeDiscord:
         """Press button ``custom_id`` on a message the bot sent (public, DM or ephemeral)."""
         inter, _ = self._component_interaction(user, message, custom_id, {}, locale, (2,))
         return await self._dispatch(inter, check=check)
+
+    def plant_message(self, custom_ids: Sequence[str], *, user: Optional[FakeUser] = None,
+                      channel_id: Optional[int] = None, select_values: Optional[Sequence[str]] = None,
+                      content: str = "…") -> FakeMessage:
+        """Store a message from the bot that carries components with ``custom_ids`` — ids
+        the bot may never have drawn (a tampered client, or a message of an older bot
+        version) — in ``user``'s DM (default) or the guild channel ``channel_id``, so a test
+        can :meth:`click` (or, with ``select_values``, :meth:`select`) them.  Each id is a
+        button, or a string select offering ``select_values``; at most 5 per message."""
+        if len(custom_ids) > 5:
+            raise HarnessError("plant at most 5 components per message")
+        if channel_id is None:
+            if user is None:
+                raise HarnessError("plant_message needs a user (DM) or a channel_id")
+            channel_id = int(self._dm_channel(user)["id"])
+        rows = []
+        for cid in custom_ids:
+            if select_values is not None:
+                comp = {"type": 3, "custom_id": cid, "min_values": 1, "max_values": 1,
+                        "options": [{"label": v[:100] or "-", "value": v} for v in select_values]}
+            else:
+                comp = {"type": 2, "style": 2, "label": "?", "custom_id": cid}
+            rows.append({"type": 1, "components": [comp]})
+        try:
+            return self._create_message(channel_id, {"content": content, "components": rows}, [])
+        except _ApiError as e:
+            raise HarnessError(f"Discord would refuse that message: {e.message} {e.errors}") from None
 
     async def select(self, user: FakeUser, message: Union[FakeMessage, int], custom_id: str, values: List[str], *,
                      locale: Optional[str] = None, check: Optional[bool] = None) -> InteractionResult:
