@@ -288,14 +288,28 @@ def decompose(counts) -> list[tuple[tuple[tuple[str, int], ...], int]]:
     return res
 
 
+_SUIT_MASK: dict[tuple, int] = {}  # a suit's 9 counts -> _group_mask (the same for 万 筒 条)
+
+
 def _masks_win(counts) -> bool:
     pairs = 0
-    for base, ch, key in _split(counts):
-        m = _group_mask(base, ch, key)
+    for lo in (0, 9, 18):
+        key = tuple(counts[lo:lo + 9])
+        if key == _Z9:
+            continue
+        m = _SUIT_MASK.get(key)
+        if m is None:
+            m = _SUIT_MASK[key] = _group_mask(0, True, key)
         if not m:
             return False
         if m == 2:
             pairs += 1
+    for c in counts[27:34]:  # honours: each kind is pungs, pungs + the pair, or absent
+        r = c % 3
+        if r == 2:
+            pairs += 1
+        elif r:
+            return False
     return pairs == 1
 
 

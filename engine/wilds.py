@@ -33,6 +33,8 @@ each wild fill one missing tile.
 
 from __future__ import annotations
 
+from . import hand_shapes
+
 from itertools import combinations, product
 
 __all__ = [
@@ -235,6 +237,10 @@ def is_win(counts, wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> bo
     """
     if sum(counts) + wilds != 14 - 3 * n_melds:
         return False
+    if wilds == 0:  # no wild: the plain shape check (cached per suit pattern) is faster
+        if hand_shapes.is_standard_win(counts, n_melds):
+            return True
+        return seven_pairs and n_melds == 0 and hand_shapes.is_seven_pairs(counts)
     if standard_need(counts) <= wilds:
         return True
     return seven_pairs and n_melds == 0 and seven_pairs_need(counts) <= wilds
