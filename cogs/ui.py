@@ -345,7 +345,9 @@ class ActionButtons(discord.ui.View):
         free = 25 - self.count - n_pass
         used_rows = {c.row for c in self.children if getattr(c, "row", None) is not None}
         room = sum(5 - sum(1 for c in self.children if getattr(c, "row", None) == r) for r in (3, 4)) - n_pass
-        if extra and (len(extra) > min(free, room)):
+        # several ways to take one card (字牌 吃 with 比牌) are a choice: a select menu
+        several_chi = sum(1 for _, typ, _ in extra if typ.startswith("chi_")) >= 2
+        if extra and (several_chi or len(extra) > min(free, room)):
             options = [discord.SelectOption(label=label[:100], value=f"{typ}:{tile}") for label, typ, tile in extra[:25]]
             select_row = next((r for r in (3, 4) if r not in used_rows), 4)
             self.add_item(ActionSelect(ch, seq, options, t("ui.choose", lang), select_row))

@@ -62,7 +62,13 @@ async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action)
         await fd.click(user, msg, menu)
     cid = custom_id(channel_id, seq, action)
     msg = prompt_with(fd, user, cid)
-    assert msg is not None, f"no button {cid} for {user.name}"
+    if msg is None:  # several choices of one kind come as a select menu
+        sid = f"mjs:{channel_id}:{seq}"
+        value = f"{action.type}:{kind_str(action.kind) if action.kind is not None else '-'}"
+        msg = prompt_with(fd, user, sid)
+        assert msg is not None, f"no button {cid} and no menu {sid} for {user.name}"
+        assert value in [o["value"] for o in msg.component(sid)["options"]], (value, sid)
+        return await fd.select(user, msg, sid, [value])
     return await fd.click(user, msg, cid)
 
 

@@ -80,3 +80,38 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
         assert len([m for m in fd.messages_in(ch) if m.attachments]) == 1
     finally:
         await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_several_ways_to_chi_are_offered_in_a_select_menu(tmp_path):
+    """When a card can be taken in several sentences (吃 with 比牌), the prompt carries one
+    select menu listing each way, not a row of look-alike buttons."""
+    from cogs.ui import ActionButtons, ActionSelect
+    from engine.tiles import kind_str
+    from service.tables import Seat, Table
+
+    info = find_variant("zipai")
+    options = info.resolve_options({})
+    for seed in range(1, 400):
+        hand = Match(info, options, seed, 3).new_hand()
+        found = None
+        while not hand.is_over() and found is None:
+            for s in hand.pending_seats():
+                chis = [a for a in hand.legal_actions(s) if a.type.startswith("chi_")]
+                if len(chis) >= 2:
+                    found = (s, chis)
+                    break
+            if found is None:
+                hand.apply(hand.ai_action(hand.pending_seats()[0]))
+        if found:
+            break
+    assert found, "no position with two ways to 吃 in 400 seeded hands"
+    seat, chis = found
+    table = Table(1, 1, 5, 1, info, options, seed, seats=[Seat(i, f"p{i}") for i in range(3)])
+    table.hand = hand
+    view = dict(hand.view(seat), lang="en")
+    buttons = ActionButtons(table, seat, view, "en")
+    selects = [c for c in buttons.children if isinstance(c, ActionSelect)]
+    assert len(selects) == 1
+    values = sorted(o.value for o in selects[0].item.options)
+    assert values == sorted(f"{a.type}:{'-' if a.kind is None else kind_str(a.kind)}" for a in chis)
