@@ -95,6 +95,8 @@ def tile_badge(view: dict, k: int) -> str | None:
     wild = view.get("wild") or {}
     if any(kind(w) == k for w in wild.get("kinds") or ()):
         return "wild"
+    if wild.get("stand_in") and wild.get("stands_for") and kind(wild["stand_in"]) == k:
+        return f"as:{kind(wild['stands_for'])}"  # 财神麻将: 白板 plays as the 财神's kind
     treasure = view.get("treasure")
     if treasure is not None and kind(treasure) == k:
         return "treasure"

@@ -301,13 +301,14 @@ def tile_image(kind: int, width: int, badge: str | None = None) -> Image.Image:
     """A face-up tile (or 字牌 card) of ``kind`` ``width`` px wide, RGBA, cached and shared.
 
     Height: :func:`tile_height` for tiles, ``round(width * CARD_RATIO)`` for cards.
-    ``badge`` adds a bottom-right corner marker: ``"wild"`` (purple star, 百搭/财神) or
-    ``"treasure"`` (gold 宝, 宝牌).
+    ``badge`` adds a bottom-right corner marker: ``"wild"`` (purple star, 百搭/财神),
+    ``"treasure"`` (gold 宝, 宝牌), ``"marked"`` (贼), or ``"as:<kind>"`` — the kind a tile
+    plays as (财神麻将's 白板 standing in for the 财神's kind, e.g. ``"as:0"`` for 1m).
     Raises ``KeyError`` for a kind outside 0..69 or an unknown badge.
     """
     if not 0 <= kind < 70:
         raise KeyError(kind)
-    if badge is not None and badge not in BADGES:
+    if badge is not None and badge not in BADGES and not badge.startswith("as:"):
         raise KeyError(badge)
     return _tile_cached(kind, int(width), badge)
 
@@ -396,11 +397,28 @@ BADGES: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] = 
 }
 
 
+def _stand_in_label(kind: int) -> str:
+    """Short label of the kind a stand-in tile plays as: ``1万``, ``5筒``, ``9条``, ``东``."""
+    from engine.tiles import kind_name, number_of, suit_of
+
+    if suit_of(kind) in "mps":
+        return f"{number_of(kind)}{'万筒条'['mps'.index(suit_of(kind))]}"
+    return kind_name(kind, "zh")[0]
+
+
 def _with_badge(img: Image.Image, badge: str) -> Image.Image:
     out = img.copy()
     d = ImageDraw.Draw(out)
     r = max(5, img.width * 0.2)
     bottom = img.height - side_depth(img.width) - r - 1
+    if badge.startswith("as:"):  # a ribbon along the bottom naming the kind it plays as
+        text = _stand_in_label(int(badge[3:]))
+        h = max(8, round(img.width * 0.3))
+        y1 = img.height - side_depth(img.width) - 2
+        d.rounded_rectangle((2, y1 - h, img.width - 3, y1), radius=h // 3, fill=(30, 90, 170, 235))
+        d.text((img.width / 2, y1 - h / 2), text, font=font(max(6, round(h * 0.8)), True),
+               fill=(255, 255, 255), anchor="mm")
+        return out
     BADGES[badge](d, img.width - r - 1, bottom, r)
     return out
 
