@@ -75,7 +75,7 @@ async def hand_image(view: dict) -> discord.File:
 
 
 def public_view(table: Table) -> dict:
-    v = table.view(None, "zh" if lang_of(table.lang).startswith("zh") else "en")
+    v = table.view(None, lang_of(table.lang))
     names = table.names()
     v["log"] = [x for x in (describe_event(e, names, table.lang, table.variant.id) for e in table.recent) if x][-6:]
     v["table_name"] = f"#{table.channel_id}"
@@ -83,7 +83,7 @@ def public_view(table: Table) -> dict:
 
 
 def seat_view(table: Table, seat: int, lang: str) -> dict:
-    v = table.view(seat, "zh" if lang_of(lang).startswith("zh") else "en")
+    v = table.view(seat, lang_of(lang))
     names = table.names()
     v["log"] = [x for x in (describe_event(e, names, lang, table.variant.id) for e in table.recent) if x][-6:]
     return v

@@ -58,12 +58,51 @@ LABELS: dict[str, dict[str, str]] = {
         "hand": "Hand", "no_waits": "Not ready", "score": "{n} pts",
     },
 }
+#: Traditional Chinese (zh-TW) labels: the "zh" ones converted with OpenCC ``s2twp``
+LABELS["zh-TW"] = {
+    "dealer": "莊",
+    "ting": "聽",
+    "double": "加倍×{n}",
+    "auto": "託管",
+    "wall": "牌牆 {n}",
+    "treasure": "寶牌",
+    "wild": "百搭",
+    "wild_caishen": "財神",
+    "dice": "骰子",
+    "hand_no": "第 {n} 局",
+    "turn": "輪到 {name}",
+    "last": "上一張",
+    "win": "{name} 胡",
+    "self_drawn": "自摸",
+    "on_discard": "點炮 {name}",
+    "draw": "流局",
+    "fan_total": "共 {n} 番",
+    "points": "得分",
+    "win_tile": "胡牌",
+    "multipliers": "倍數",
+    "phase_claim": "等待鳴牌",
+    "phase_over": "本局結束",
+    "waits": "聽牌",
+    "fan": "{n}番",
+    "left": "剩{n}",
+    "hint": "打出可聽",
+    "drawn": "摸",
+    "melds": "副露",
+    "flowers": "花",
+    "hand": "手牌",
+    "no_waits": "未聽牌",
+    "score": "{n}分",
+}
 WIND_EN = {"东": "E", "南": "S", "西": "W", "北": "N", "東": "E"}
+WIND_TW = {"东": "東"}
 
 
 def lang_of(view: dict) -> str:
+    """``"en"``, ``"zh-TW"`` or ``"zh"`` (Simplified, the default) from ``view["lang"]``."""
     lang = str(view.get("lang") or "zh")
-    return "en" if lang.startswith("en") else "zh"
+    if lang.startswith("en"):
+        return "en"
+    return "zh-TW" if lang in ("zh-TW", "zh-HK") else "zh"
 
 
 def label(view: dict, key: str, **kw) -> str:
@@ -74,7 +113,10 @@ def label(view: dict, key: str, **kw) -> str:
 def wind_text(view: dict, wind: str | None) -> str:
     if not wind:
         return ""
-    return WIND_EN.get(wind, wind) if lang_of(view) == "en" else wind
+    lang = lang_of(view)
+    if lang == "en":
+        return WIND_EN.get(wind, wind)
+    return WIND_TW.get(wind, wind) if lang == "zh-TW" else wind
 
 
 @lru_cache(maxsize=256)

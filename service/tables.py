@@ -140,7 +140,8 @@ class Table:
         """The engine view of the current hand (public if ``viewer`` is ``None``), with the
         table's names, scores and 托管 flags merged in; a lobby view when no hand runs.
 
-        ``lang`` (``"zh"`` or ``"en"``) picks the fan names of the result for the images:
+        ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) picks the labels of the images and the fan
+        names of the result:
         ``result["fans"]`` becomes ``[[name, fan × count], …]``."""
         if self.hand is None:
             v = {"variant": self.variant.id, "phase": "lobby" if self.status == LOBBY else "between",
@@ -162,7 +163,7 @@ class Table:
         v["status"] = self.status
         v["recent"] = list(self.recent[-8:])
         v["seed_hash"] = self.seed_hash()
-        v["lang"] = "en" if lang.startswith("en") else "zh"
+        v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
         if v.get("result") and v["result"].get("winner") is not None:
             i = 1 if v["lang"] == "en" else 0
             res = v["result"]

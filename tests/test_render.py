@@ -263,3 +263,17 @@ def test_hand_needs_me():
     view = samples.two_player_over_view()
     with pytest.raises(ValueError):
         hand_image(view)
+
+
+def test_traditional_chinese_labels_for_zh_tw_views():
+    from render.common import LABELS, label, lang_of
+    from render.tiles import font  # noqa: F401  (the shipped subset must carry the glyphs)
+    from fontTools.ttLib import TTFont
+    from pathlib import Path
+
+    assert lang_of({"lang": "zh-TW"}) == "zh-TW" and lang_of({"lang": "zh-CN"}) == "zh"
+    assert set(LABELS["zh-TW"]) == set(LABELS["zh"]) == set(LABELS["en"])
+    assert label({"lang": "zh-TW"}, "dealer") == "莊" and label({"lang": "zh"}, "dealer") == "庄"
+    cmap = TTFont(Path(__file__).resolve().parent.parent / "data/fonts/NotoSansCJKsc-Bold-subset.otf").getBestCmap()
+    missing = {c for text in LABELS["zh-TW"].values() for c in text if ord(c) > 127 and ord(c) not in cmap}
+    assert not missing
