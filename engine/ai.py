@@ -69,20 +69,27 @@ def choose_action(hand, seat: int) -> Action:
     for a in legal:
         if a.type not in (PUNG, CHOW, KONG):
             continue
-        c = list(counts)
-        if a.type == PUNG:
-            c[k] -= 2
-        elif a.type == KONG:
-            c[k] -= 3
-        else:
-            for i in range(3):
-                if a.kind + i != k:
-                    c[a.kind + i] -= 1
+        c = counts_after_claim(counts, a, k)
         # after a pung/chow the hand must still discard: best shanten after that discard
         sh = _best_discard_shanten(c, n_melds + 1) if a.type != KONG else hand_shapes.shanten(c, n_melds + 1)
         if sh < best_sh:
             best, best_sh = a, sh
     return best
+
+
+def counts_after_claim(counts: list[int], action: Action, kind: int) -> list[int]:
+    """A copy of ``counts`` without the hand tiles that a pung, exposed kong or chow (starting
+    at ``action.kind``) of the discarded ``kind`` would lay down."""
+    c = list(counts)
+    if action.type == PUNG:
+        c[kind] -= 2
+    elif action.type == KONG:
+        c[kind] -= 3
+    else:
+        for i in range(3):
+            if action.kind + i != kind:
+                c[action.kind + i] -= 1
+    return c
 
 
 def _best_discard_shanten(counts: list[int], n_melds: int) -> int:

@@ -292,55 +292,8 @@ def winning_kinds(counts, wilds: int, n_melds: int = 0, allowed_kinds=range(34),
 # shanten with wilds
 # ---------------------------------------------------------------------------
 
-_MTP_CACHE: dict[tuple, tuple] = {}
-
-
-def _pareto(found) -> tuple:
-    return tuple(sorted((a for a in found
-                         if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)),
-                        reverse=True))
-
-
-def _group_mtp(chows: bool, key: tuple) -> tuple:
-    """Pareto-maximal ``(sets, partials, pair)`` readings of one group's real tiles
-    (partials: two tiles one tile from a set).  Memoised on ``(chows, key)``."""
-    ck = (chows, key)
-    r = _MTP_CACHE.get(ck)
-    if r is not None:
-        return r
-    i = 0
-    n = len(key)
-    while i < n and key[i] == 0:
-        i += 1
-    if i == n:
-        r = ((0, 0, 0),)
-        _MTP_CACHE[ck] = r
-        return r
-    c = list(key[i:])
-    ci = c[0]
-    found: set = set()
-
-    def add(dm: int, dt: int, dp: int, sub: list) -> None:
-        for m, t, p in _group_mtp(chows, tuple(sub)):
-            if p + dp <= 1:
-                found.add((m + dm, t + dt, p + dp))
-
-    if ci >= 3:
-        add(1, 0, 0, [ci - 3] + c[1:])
-    if chows and len(c) > 2 and c[1] and c[2]:
-        add(1, 0, 0, [ci - 1, c[1] - 1, c[2] - 1] + c[3:])
-    if ci >= 2:
-        rest = [ci - 2] + c[1:]
-        add(0, 0, 1, rest)
-        add(0, 1, 0, rest)
-    if chows and len(c) > 1 and c[1]:
-        add(0, 1, 0, [ci - 1, c[1] - 1] + c[2:])
-    if chows and len(c) > 2 and c[2]:
-        add(0, 1, 0, [ci - 1, c[1], c[2] - 1] + c[3:])
-    add(0, 0, 0, [ci - 1] + c[1:])
-    r = _pareto(found)
-    _MTP_CACHE[ck] = r
-    return r
+# the (sets, partials, pair) readings of one group are the plain shape analysis's own
+_group_mtp = hand_shapes._group_mtp
 
 
 def standard_shanten(counts, wilds: int, n_melds: int = 0) -> int:

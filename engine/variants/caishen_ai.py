@@ -15,6 +15,7 @@ Deterministic: same state, same move.
 from __future__ import annotations
 
 from .. import wilds as W
+from ..ai import counts_after_claim
 from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ..tiles import kind_of
 
@@ -79,15 +80,7 @@ def choose_action(hand, seat: int) -> Action:
     for a in legal:
         if a.type not in (PUNG, CHOW, KONG):
             continue
-        c = list(c0)
-        if a.type == PUNG:
-            c[k] -= 2
-        elif a.type == KONG:
-            c[k] -= 3
-        else:
-            for i in range(3):
-                if a.kind + i != k:
-                    c[a.kind + i] -= 1
+        c = counts_after_claim(c0, a, k)
         if a.type == KONG:
             sh = W.shanten(c, w, n_melds + 1)
         else:

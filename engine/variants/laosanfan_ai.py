@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import hand_shapes
+from ..ai import counts_after_claim
 from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ..tiles import kind_of
 
@@ -118,15 +119,7 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
     for a in legal:
         if a.type not in (PUNG, CHOW, KONG):
             continue
-        c = list(counts)
-        if a.type == PUNG:
-            c[k] -= 2
-        elif a.type == KONG:
-            c[k] -= 3
-        else:
-            for i in range(3):
-                if a.kind + i != k:
-                    c[a.kind + i] -= 1
+        c = counts_after_claim(counts, a, k)
         v = sh(c, n_melds + 1) if a.type == KONG else _best_after_discard(c, n_melds + 1, sh)
         if v < best_sh:
             best, best_sh = a, v
