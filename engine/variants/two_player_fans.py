@@ -508,18 +508,21 @@ def _total(t: list[int]) -> int:
 _CHOW_TABLE: dict[tuple[int, ...], tuple] = {}
 #: sorted pung/kong kinds -> (fans incl. 箭刻/幺九刻 counts, every pung is terminal/honour)
 _PUNG_TABLE: dict[tuple[int, ...], tuple] = {}
-#: (chows allowed, pair wanted, counts) -> _rel_splits
+#: (chows allowed, pair wanted, counts) -> _rel_splits; ("at", chows allowed, first
+#: kind, counts) of a run of held ranks -> its splits in kinds (see _group_info)
 _REL_SPLITS: dict[tuple, tuple] = {}
 #: sorted kinds of one group of the hand (万, 筒, 条 or honours) -> _group_info
 _GROUPS: dict[tuple[int, ...], tuple] = {}
 #: (first kind, counts, winning kind) of the winning tile's group -> _other_wait
 _OTHER_WAIT: dict[tuple, tuple[bool, bool]] = {}
-#: (chows allowed, counts) of a group -> _completes_to_sets
-_TO_SETS: dict[tuple, bool] = {}
+#: (chows allowed, counts) of a group -> _completes_to_sets; ("run", chows allowed,
+#: counts) of a run of held ranks -> _run_info
+_TO_SETS: dict[tuple, object] = {}
 #: (meld type, tiles, concealed) -> (type, kind, exposed, tile-fan flags)
 _MELD_CACHE: dict[tuple, tuple[str, int, bool, int]] = {}
-#: flags of a hand -> the fans every split of it shares (see _base_fans)
-_BASE_TABLE: dict[int, list[int]] = {}
+#: flags of a hand -> the fans every split of it shares (see _base_fans); fan counts
+#: of a split before exclusions (a tuple) -> (counts after them, total)
+_BASE_TABLE: dict[object, object] = {}
 #: tile-fan flags -> ((index, count), ...) of 清一色/混一色, 断幺/字一色/混幺九, 大于五/小于五
 _TILE_FAN_TABLE: dict[int, tuple] = {}
 
@@ -653,13 +656,35 @@ def _rel_splits(chows: bool, pair: bool, key: tuple) -> tuple:
     return r
 
 
+def _runs(chows: bool, key) -> list[tuple[int, tuple[int, ...]]]:
+    """The runs of a group's counts ``key``: ``(first rank, counts)`` of each maximal
+    block of held ranks (each held kind alone for honours).  No set spans an empty
+    rank, so a group splits exactly when its runs do."""
+    out = []
+    n = len(key)
+    i = 0
+    while i < n:
+        if not key[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and key[j]:
+                j += 1
+        out.append((i, tuple(key[i:j])))
+        i = j
+    return out
+
+
 def _group_info(kinds: tuple[int, ...]) -> tuple:
     """Facts of one group of the hand (万, 筒, 条 or honours) from its sorted kinds:
     ``(splits, base, chows, counts, flags, quads, odd, too_many)`` — the splits into
     sets and at most one pair (``hand_shapes`` decomposition) as ``(chow first kinds,
     pung kinds, pair kind or -1)``, the group's first kind, whether chows exist, its
     count tuple, tile-fan flags, kinds held 4 times, kinds held an odd number of
-    times, and whether a kind is held more than 4 times.  Memoised on ``kinds``."""
+    times, and whether a kind is held more than 4 times.  Memoised on ``kinds``; the
+    splits are those of each run of held ranks (:func:`_runs`, memoised per run)
+    combined."""
     first = kinds[0]
     if first >= 27:
         base, n, chows = 27, 7, False
@@ -670,10 +695,55 @@ def _group_info(kinds: tuple[int, ...]) -> tuple:
         counts[k - base] += 1
     key = tuple(counts)
     too_many = max(counts) > 4
-    splits = () if too_many or len(kinds) % 3 == 1 else tuple(
-        (tuple([base + r for r in ch]), tuple([base + r for r in pu]), base + pr if pr >= 0 else -1)
-        for ch, pu, pr in _rel_splits(chows, len(kinds) % 3 == 2, key)
-    )
+    splits: tuple = ()
+    if not too_many and len(kinds) % 3 != 1:
+        want_pair = len(kinds) % 3 == 2
+        per_run = []
+        pairs = 0
+        for s, run in _runs(chows, key):
+            m = sum(run) % 3
+            if m == 1:
+                per_run = None
+                break
+            if m == 2:
+                pairs += 1
+            off = base + s
+            rk = ("at", chows, off, run)  # the run's splits in kinds, memoised per place
+            rs = _REL_SPLITS.get(rk)
+            if rs is None:
+                rs = _REL_SPLITS[rk] = tuple([
+                    (tuple([off + r for r in ch]), tuple([off + r for r in pu]), off + pr if pr >= 0 else -1)
+                    for ch, pu, pr in _rel_splits(chows, m == 2, run)])
+            if not rs:
+                per_run = None
+                break
+            per_run.append(rs)
+        if per_run is not None and pairs == want_pair:
+            if len(per_run) == 1:
+                splits = per_run[0]
+            elif all([len(rs) == 1 for rs in per_run]):
+                ch: tuple[int, ...] = ()
+                pu: tuple[int, ...] = ()
+                pair = -1
+                for ((c, p, r),) in per_run:
+                    ch += c
+                    pu += p
+                    if r >= 0:
+                        pair = r
+                splits = ((ch, pu, pair),)
+            else:
+                out = []
+                for combo in product(*per_run):
+                    ch = ()
+                    pu = ()
+                    pair = -1
+                    for c, p, r in combo:
+                        ch += c
+                        pu += p
+                        if r >= 0:
+                            pair = r
+                    out.append((ch, pu, pair))
+                splits = tuple(out)
     info = (splits, base, chows, key, _kind_flags(set(kinds)), counts.count(4), sum(c & 1 for c in counts),
             too_many)
     _GROUPS[kinds] = info
@@ -723,6 +793,96 @@ def _division_order(div) -> tuple:
     return tuple(sorted([(k, 0) for k in pungs] + [(k, 1) for k in chows]))
 
 
+def _run_mask(chows: bool, run: tuple[int, ...]) -> int:
+    """1 if the counts ``run`` split into sets, 2 if into sets + one pair, else 0."""
+    m = sum(run) % 3
+    if m == 1:
+        return 0
+    if m == 0:
+        return 1 if _can_split(chows, False, run) else 0
+    return 2 if _can_split(chows, True, run) else 0
+
+
+def _run_info(chows: bool, run: tuple[int, ...]) -> tuple:
+    """``(mask, masks after one more tile)`` of a run (:func:`_run_mask`); the tile is
+    added at ranks ``-1 .. len(run)`` of the run in a suit, to the kind itself for an
+    honour.  Memoised (in ``_TO_SETS``, keyed ``("run", chows, run)``)."""
+    ck = ("run", chows, run)
+    r = _TO_SETS.get(ck)
+    if r is None:
+        if chows:
+            ext = tuple([_run_mask(True, (1,) + run)]
+                        + [_run_mask(True, run[:p] + (run[p] + 1,) + run[p + 1:]) for p in range(len(run))]
+                        + [_run_mask(True, run + (1,))])
+        else:
+            ext = (_run_mask(False, (run[0] + 1,)),)
+        r = _TO_SETS[ck] = (_run_mask(chows, run), ext)
+    return r
+
+
+def _any_wait(chows: bool, lst: list[int], skip: int, pair: bool) -> tuple[bool, bool]:
+    """``(some kind but rank skip completes the counts lst, lst itself splits into
+    sets + one pair)``; "completes": splits into sets, plus one pair if ``pair``.
+
+    The same answer as trying ``_can_split(chows, pair, lst + kind)`` for every kind
+    held or (in a suit) next to a held one, read from the runs of ``lst``
+    (:func:`_run_info`): a tile changes the run it joins, or merges the two runs
+    around a one-rank gap; every other run must split as it is.
+    """
+    n = len(lst)
+    runs = []
+    nz = nt = 0
+    i = 0
+    while i < n:
+        if not lst[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and lst[j]:
+                j += 1
+        m, ext = _run_info(chows, tuple(lst[i:j]))
+        runs.append((i, j, m, ext))
+        if m == 0:
+            nz += 1
+        elif m == 2:
+            nt += 1
+        i = j
+    itself = nz == 0 and nt == 1
+    need = 1 if pair else 0
+    if nz > 2:
+        return False, itself
+    for s, e, m, ext in runs:
+        z = nz - (m == 0)
+        if z:
+            continue
+        t = nt - (m == 2)
+        if chows:
+            i = s - 1
+            for em in ext:
+                if em and i != skip and t + (em == 2) == need and 0 <= i < n and not (
+                    (i == s - 1 and i and lst[i - 1]) or (i == e and i + 1 < n and lst[i + 1])
+                ):
+                    return True, itself
+                i += 1
+        elif ext[0] and s != skip and t + (ext[0] == 2) == need:
+            return True, itself
+    if chows:
+        for a in range(len(runs) - 1):
+            s1, e1, m1, _x1 = runs[a]
+            s2, e2, m2, _x2 = runs[a + 1]
+            if e1 + 1 != s2 or e1 == skip:
+                continue
+            if nz - (m1 == 0) - (m2 == 0):
+                continue
+            merged = lst[s1:e2]
+            merged[e1 - s1] = 1
+            mm = _run_mask(True, tuple(merged))
+            if mm and nt - (m1 == 2) - (m2 == 2) + (mm == 2) == need:
+                return True, itself
+    return False, itself
+
+
 def _other_wait(base: int, chows: bool, key: tuple, win: int) -> tuple[bool, bool]:
     """The winning tile's group W (first kind ``base``, counts ``key``) without it:
     ``(another kind than win completes it, it is itself sets + a pair)``.
@@ -735,16 +895,8 @@ def _other_wait(base: int, chows: bool, key: tuple, win: int) -> tuple[bool, boo
     w = win - base
     lst[w] -= 1
     holds_pair = sum(key) % 3 == 2
-    other = False
-    for i in range(len(lst)):
-        if i == w or not (lst[i] or (chows and any(lst[max(0, i - 2):i + 3]))):
-            continue
-        lst[i] += 1
-        other = _can_split(chows, holds_pair, tuple(lst))
-        lst[i] -= 1
-        if other:
-            break
-    r = (other, not holds_pair and _can_split(chows, True, tuple(lst)))
+    other, itself = _any_wait(chows, lst, w, holds_pair)
+    r = (other, not holds_pair and itself)
     _OTHER_WAIT[(base, key, win)] = r
     return r
 
@@ -754,17 +906,7 @@ def _completes_to_sets(chows: bool, key: tuple) -> bool:
     the counts ``key`` into sets only.  Memoised on ``(chows, key)``."""
     r = _TO_SETS.get((chows, key))
     if r is None:
-        lst = list(key)
-        r = False
-        for i in range(len(lst)):
-            if not (lst[i] or (chows and any(lst[max(0, i - 2):i + 3]))):
-                continue
-            lst[i] += 1
-            r = _can_split(chows, False, tuple(lst))
-            lst[i] -= 1
-            if r:
-                break
-        _TO_SETS[(chows, key)] = r
+        r = _TO_SETS[(chows, key)] = _any_wait(chows, list(key), -1, False)[0]
     return r
 
 
@@ -974,8 +1116,9 @@ def calculate_fans(ctx: WinContext) -> FanResult:
     wall_last = ctx.wall_last
     heavenly = ctx.heavenly
 
-    best: list[int] | None = None
+    best: list[int] | tuple[int, ...] | None = None
     best_total = 0
+    best_entry = None  # the _regular entry when a standard split is the best reading
     seven_pairs_found = False
 
     if n_melds == 0:
@@ -1005,17 +1148,20 @@ def calculate_fans(ctx: WinContext) -> FanResult:
             for cch, cpu, pair in divisions:
                 if unique is None and (pair == win or any([k <= win <= k + 2 for k in cch])):
                     unique = _unique_wait(tiles, win, groups, n_melds, odd)
-                t, tot_fan = _regular(base, m_chows + cch, m_pungs + cpu, cch, cpu, pair, mk, ck, win,
-                                      self_drawn, bool(unique))
+                entry = _regular(base, m_chows + cch, m_pungs + cpu, cch, cpu, pair, mk, ck, win,
+                                 self_drawn, bool(unique))
+                tot_fan = entry[1]
                 if best is None or tot_fan > best_total or (
-                    tot_fan == best_total and (t[PURE_TRIPLE_CHOW] or seven_pairs_found)
+                    tot_fan == best_total and (entry[0][PURE_TRIPLE_CHOW] or seven_pairs_found)
                 ):
-                    best, best_total = t, tot_fan
+                    best, best_total, best_entry = entry[0], tot_fan, entry
 
     if best is None:
         raise NotAWin("the tiles do not form a winning hand")
 
-    t = best
+    if best_entry is not None and not (heavenly or ctx.earthly or ctx.human or ctx.heavenly_ready or ctx.flowers):
+        return FanResult(best_entry[2], best_total)
+    t = list(best)
     if heavenly:
         t[HEAVENLY] = 1
         t[SINGLE_WAIT] = t[EDGE_WAIT] = t[CLOSED_WAIT] = 0
@@ -1100,11 +1246,11 @@ def _nine_gates(hand, win, heavenly, self_drawn, last, kong, wall_last) -> list[
     return t
 
 
-def _regular(base, chows, pungs, cch, cpu, pair, mk, ck, win, self_drawn, unique) -> tuple[list[int], int]:
-    """Fans of one standard split and their total: ``chows`` / ``pungs`` the first
-    kinds / kinds of every chow / pung or kong (melds first), ``cch`` / ``cpu`` those
-    of the concealed chows / pungs, ``pair`` kind, ``mk`` / ``ck`` exposed /
-    concealed kongs."""
+def _regular(base, chows, pungs, cch, cpu, pair, mk, ck, win, self_drawn, unique) -> tuple:
+    """Fans of one standard split: ``(fan counts (a tuple, not to be changed), total,
+    the Fan objects of those counts)``.  ``chows`` / ``pungs`` the first kinds / kinds
+    of every chow / pung or kong (melds first), ``cch`` / ``cpu`` those of the
+    concealed chows / pungs, ``pair`` kind, ``mk`` / ``ck`` exposed / concealed kongs."""
     t = base[:]
     # a concealed pung completed by a discard is exposed, unless the winning tile
     # can be read in a concealed chow
@@ -1163,4 +1309,10 @@ def _regular(base, chows, pungs, cch, cpu, pair, mk, ck, win, self_drawn, unique
             t[CLOSED_WAIT] = 1
         elif pair == win:
             t[SINGLE_WAIT] = 1
-    return t, _apply_exclusions(t)
+    # the exclusions depend only on the fans present: resolved once per fan vector
+    key = tuple(t)
+    r = _BASE_TABLE.get(key)
+    if r is None:
+        total = _apply_exclusions(t)
+        r = _BASE_TABLE[key] = (tuple(t), total, tuple([_fan(i, t[i]) for i in compress(_RANGE_FANS, t)]))
+    return r
