@@ -15,21 +15,106 @@ from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
 from .tiles import kind_of
 
 
-def _shanten_after(counts: list[int], n_melds: int) -> int:
-    return hand_shapes.shanten(counts, n_melds)
+class _Shanten:
+    """``hand_shapes.shanten`` memoised on the counts for the length of one decision
+    (the same hands come back when discards, kongs and claims are compared)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple, int] = {}
+
+    def __call__(self, counts: list[int], n_melds: int) -> int:
+        key = (n_melds, *counts)
+        r = self.memo.get(key)
+        if r is None:
+            r = self.memo[key] = hand_shapes.shanten(counts, n_melds)
+        return r
 
 
-def _useful(hand, seat: int, counts: list[int], n_melds: int, base: int) -> int:
-    """Unseen copies of the kinds that lower the shanten of a 13-tile-form hand."""
-    total = 0
+def _useful(hand, counts: list[int], n_melds: int, base: int, sh, unseen: dict[int, int]) -> int:
+    """Unseen copies of the kinds that lower the shanten of a 13-tile-form hand.
+
+    Only a kind within two ranks of a held suited tile, or a held honour, can lower it
+    (any other tile would lie alone in every split, and the seven-pairs count needs a
+    copy already held), so the others are not tried.  ``unseen`` maps kind -> copies
+    the seat cannot see."""
+    kinds = []
     for k in hand.allowed_kinds():
         if counts[k] >= 4:
             continue
-        counts[k] += 1
-        if hand_shapes.shanten(counts, n_melds) < base:
-            total += hand.unseen(seat, k)
-        counts[k] -= 1
-    return total
+        if k < 27:
+            r = k % 9
+            lo = k - 2 if r >= 2 else k - r
+            hi = k + 2 if r <= 6 else k + 8 - r
+            for j in range(lo, hi + 1):
+                if counts[j]:
+                    break
+            else:
+                continue
+        elif not counts[k]:
+            continue
+        kinds.append(k)
+    if not kinds:
+        return 0
+    return sum(unseen[k] for k, v in _shanten_plus_one(counts, n_melds, kinds).items() if v < base)
+
+
+def _combine(xs, ys) -> set:
+    return {(m + a, t + b, p + q) for m, t, p in xs for a, b, q in ys if p + q <= 1}
+
+
+def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict[int, int]:
+    """``{k: hand_shapes.shanten(counts with one more k)}`` for each ``k`` of ``kinds`` (each
+    in a group, 万 筒 条 or one honour, that holds a tile).  Same arithmetic as
+    ``hand_shapes.standard_shanten``, but the (sets, partials, pair) sums of the groups
+    that ``k`` leaves unchanged are combined once."""
+    groups = []
+    for base, n, ch in hand_shapes._GROUPS:
+        key = tuple(counts[base:base + n])
+        if any(key):
+            groups.append((base, n, ch, hand_shapes._group_mtp(ch, key)))
+    g = len(groups)
+    prefix = [{(0, 0, 0)}]
+    for i in range(g - 1):
+        prefix.append(_combine(prefix[-1], groups[i][3]))
+    suffix = [{(0, 0, 0)}] * g
+    for i in range(g - 2, -1, -1):
+        suffix[i] = _combine(suffix[i + 1], groups[i + 1][3])
+    rest: dict[int, set] = {}
+    pairs = sum(c >> 1 for c in counts)
+    out = {}
+    for k in kinds:
+        for i, (base, n, ch, _) in enumerate(groups):
+            if base <= k < base + n:
+                break
+        r = rest.get(i)
+        if r is None:
+            r = rest[i] = _combine(prefix[i], suffix[i])
+        key = list(counts[base:base + n])
+        key[k - base] += 1
+        best = 8
+        for dm, t, p in _combine(r, hand_shapes._group_mtp(ch, tuple(key))):
+            m = n_melds + dm
+            if m > 4:
+                m = 4
+            cap = 4 - m
+            v = 8 - 2 * m - (t if t < cap else cap) - p
+            if v < best:
+                best = v
+        if n_melds == 0:
+            v = 6 - min(pairs + (counts[k] & 1), 7)
+            if v < best:
+                best = v
+        out[k] = best
+    return out
+
+
+def _unseen_counts(hand, seat: int) -> dict[int, int]:
+    """``{kind: hand.unseen(seat, kind)}`` for every kind of the set, from one scan of the
+    visible tiles."""
+    vis = hand.visible_counts(seat)
+    return {k: max(0, n - vis[k]) for k, n in hand._kind_counts.items()}
 
 
 def choose_action(hand, seat: int) -> Action:
@@ -45,22 +130,24 @@ def choose_action(hand, seat: int) -> Action:
         return Action(seat, DOUBLE)  # a win below the fan minimum: double it up
     n_melds = len(hand.melds[seat])
     counts = hand.counts(seat)
+    sh = _Shanten()
     if DISCARD in types:
         kongs = [a for a in legal if a.type == KONG]
         if kongs and not hand.ting[seat]:
             # a concealed/added kong that keeps the shanten is free fan and a fresh tile
+            best_discard = _best_discard_shanten(counts, n_melds, sh)
             for a in kongs:
                 c = list(counts)
                 c[a.kind] -= 4 if c[a.kind] == 4 else 1
-                if _shanten_after(c, n_melds + (1 if counts[a.kind] == 4 else 0)) <= _best_discard_shanten(counts, n_melds):
+                if sh(c, n_melds + (1 if counts[a.kind] == 4 else 0)) <= best_discard:
                     return a
-        return _choose_discard(hand, seat, legal, counts, n_melds)
+        return _choose_discard(hand, seat, legal, counts, n_melds, sh)
     # claim window
     if TING in types:
         return Action(seat, TING)
     if hand.ting[seat]:
         return Action(seat, PASS)
-    base = hand_shapes.shanten(counts, n_melds)
+    base = sh(counts, n_melds)
     best, best_sh = Action(seat, PASS), base
     tile = hand.last_discard[1] if hand.last_discard else None
     if tile is None:
@@ -71,9 +158,9 @@ def choose_action(hand, seat: int) -> Action:
             continue
         c = counts_after_claim(counts, a, k)
         # after a pung/chow the hand must still discard: best shanten after that discard
-        sh = _best_discard_shanten(c, n_melds + 1) if a.type != KONG else hand_shapes.shanten(c, n_melds + 1)
-        if sh < best_sh:
-            best, best_sh = a, sh
+        v = _best_discard_shanten(c, n_melds + 1, sh) if a.type != KONG else sh(c, n_melds + 1)
+        if v < best_sh:
+            best, best_sh = a, v
     return best
 
 
@@ -92,17 +179,19 @@ def counts_after_claim(counts: list[int], action: Action, kind: int) -> list[int
     return c
 
 
-def _best_discard_shanten(counts: list[int], n_melds: int) -> int:
+def _best_discard_shanten(counts: list[int], n_melds: int, sh=hand_shapes.shanten) -> int:
     best = 99
     for k in range(34):
         if counts[k]:
             counts[k] -= 1
-            best = min(best, hand_shapes.shanten(counts, n_melds))
+            v = sh(counts, n_melds)
             counts[k] += 1
+            if v < best:
+                best = v
     return best
 
 
-def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int) -> Action:
+def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int, sh) -> Action:
     discards = [a for a in legal if a.type == DISCARD]
     tings = {a.kind for a in legal if a.type == TING}
     if len(discards) == 1:
@@ -111,16 +200,16 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
     scored = []
     for a in discards:
         counts[a.kind] -= 1
-        sh = hand_shapes.shanten(counts, n_melds)
-        scored.append((sh, a))
+        scored.append((sh(counts, n_melds), a))
         counts[a.kind] += 1
     best_sh = min(s for s, _ in scored)
     candidates = [a for s, a in scored if s == best_sh]
     if len(candidates) > 1:
+        unseen = _unseen_counts(hand, seat)
         ranked = []
         for a in candidates:
             counts[a.kind] -= 1
-            ranked.append((-_useful(hand, seat, counts, n_melds, best_sh), _isolation(a.kind), a.kind, a))
+            ranked.append((-_useful(hand, counts, n_melds, best_sh, sh, unseen), _isolation(a.kind), a.kind, a))
             counts[a.kind] += 1
         ranked.sort(key=lambda r: r[:3])
         choice = ranked[0][3]

@@ -358,9 +358,18 @@ class MahjongHand:
         return False
 
     def _ready_after_discard(self, seat: int, kind: int) -> bool:
-        counts = self.counts(seat)
-        counts[kind] -= 1
-        return bool(self._live_waits(seat, counts, len(self.melds[seat])))
+        # memoised for the current state of the seat (the same question comes back from the
+        # legal-action list, the check in ``apply`` and the hints)
+        key = (self.seq, seat, tuple(self.hands[seat]), tuple(m.tiles for m in self.melds[seat]))
+        cache = self.__dict__.get("_ready_cache")
+        if cache is None or cache[0] != key:
+            cache = self._ready_cache = (key, {})
+        r = cache[1].get(kind)
+        if r is None:
+            counts = self.counts(seat)
+            counts[kind] -= 1
+            r = cache[1][kind] = bool(self._live_waits(seat, counts, len(self.melds[seat])))
+        return r
 
     def _own_kong_kinds(self, seat: int) -> list[int]:
         counts = self.counts(seat)
