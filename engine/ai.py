@@ -191,19 +191,25 @@ def _best_discard_shanten(counts: list[int], n_melds: int, sh=hand_shapes.shante
     return best
 
 
+def lowest_shanten_discards(discards: list[Action], counts: list[int], n_melds: int, sh) -> tuple[int, list[Action]]:
+    """The lowest shanten a discard leaves (``sh(counts, n_melds)`` after it) and the discards
+    that leave it, in the given order.  ``counts`` is restored before returning."""
+    scored = []
+    for a in discards:
+        counts[a.kind] -= 1
+        scored.append((sh(counts, n_melds), a))
+        counts[a.kind] += 1
+    best = min(s for s, _ in scored)
+    return best, [a for s, a in scored if s == best]
+
+
 def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int, sh) -> Action:
     discards = [a for a in legal if a.type == DISCARD]
     tings = {a.kind for a in legal if a.type == TING}
     if len(discards) == 1:
         a = discards[0]
         return Action(seat, TING, a.kind) if a.kind in tings else a
-    scored = []
-    for a in discards:
-        counts[a.kind] -= 1
-        scored.append((sh(counts, n_melds), a))
-        counts[a.kind] += 1
-    best_sh = min(s for s, _ in scored)
-    candidates = [a for s, a in scored if s == best_sh]
+    best_sh, candidates = lowest_shanten_discards(discards, counts, n_melds, sh)
     if len(candidates) > 1:
         unseen = _unseen_counts(hand, seat)
         ranked = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import hand_shapes
-from ..ai import counts_after_claim
+from ..ai import counts_after_claim, lowest_shanten_discards
 from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ..tiles import kind_of
 
@@ -87,13 +87,7 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
         if len(discards) == 1:
             a = discards[0]
             return Action(seat, TING, a.kind) if a.kind in tings else a
-        scored = []
-        for a in discards:
-            counts[a.kind] -= 1
-            scored.append((sh(counts, n_melds), a))
-            counts[a.kind] += 1
-        best_sh = min(s for s, _ in scored)
-        cands = [a for s, a in scored if s == best_sh]
+        best_sh, cands = lowest_shanten_discards(discards, counts, n_melds, sh)
         safe = [a for a in cands if not risky(a.kind)]
         cands = safe or cands
         if len(cands) > 1:
