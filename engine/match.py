@@ -45,15 +45,29 @@ class Match:
     def hand_seed(self) -> int:
         return hand_seed(self.table_seed, self.state["hand_no"])
 
-    def new_hand(self):
-        """The hand numbered ``state["hand_no"]``, freshly dealt."""
+    def hand_context(self, extra: dict | None = None) -> dict:
+        """The context the next hand is dealt with: the match state without the scores,
+        plus ``extra`` (facts the table adds at the deal, e.g. a stacked wall in tests or the
+        dealer's stored 连庄 count)."""
         context = {k: v for k, v in self.state.items() if k != "scores"}
-        return self.info.new_hand(self.options, self.hand_seed(), self.state["dealer"], self.n, context)
+        context.update(extra or {})
+        return context
 
-    def replay(self, actions: list[str]):
-        """Rebuild the current hand from its action log (text lines); raises
-        ``IllegalAction`` if a stored line no longer applies."""
-        hand = self.new_hand()
+    def new_hand(self, extra: dict | None = None, *, context: dict | None = None):
+        """The hand numbered ``state["hand_no"]``, freshly dealt.
+
+        :param extra: added to :meth:`hand_context`.
+        :param context: the exact context to deal with (a stored hand's ``context``, so that
+            a replay after a restart rebuilds exactly the hand that was dealt)."""
+        ctx = dict(context) if context is not None else self.hand_context(extra)
+        dealer = ctx.get("dealer", self.state["dealer"])
+        return self.info.new_hand(self.options, self.hand_seed(), dealer, self.n, ctx)
+
+    def replay(self, actions: list[str], context: dict | None = None):
+        """Rebuild the current hand from its action log (text lines), dealt with ``context``
+        when given (see :meth:`new_hand`); raises ``IllegalAction`` if a stored line no longer
+        applies."""
+        hand = self.new_hand(context=context)
         for line in actions:
             hand.apply(Action.parse(line))
         return hand

@@ -788,16 +788,17 @@ class ZipaiHand:
                 "from_seat": g.from_seat,
                 "huxi": group_huxi(g.type, idxs) if face_up or g.type not in ("wei", "chouwei", "ti") else None}
 
-    def view(self, viewer: int | None = None) -> dict:
-        """What ``viewer`` (``None``: the public) may see.  Besides the protocol keys:
+    def view(self, viewer: int | None = None, reveal: bool = False) -> dict:
+        """What ``viewer`` (``None``: the public) may see; ``reveal=True`` (replays of
+        finished hands) shows every hand and face-down card face up.  Besides the protocol keys:
         ``shown`` (``{"seat", "card", "from": "deal"|"stock"|"discard"}``), per seat ``piao``,
         ``dead`` and ``groups`` (= ``melds``, face-down cards of 偎/提 as ``None`` for others),
         and in ``me``: ``passed`` (过张 kinds), ``waits`` with 胡息, ``chi_options``."""
         over = self.phase == OVER
         seats = []
         for s in range(self.n):
-            visible = over or (viewer == s and self.phase != PIAO_PHASE)
-            melds = [self._group_view(g, over or viewer == s) for g in self.groups[s]]
+            visible = reveal or over or (viewer == s and self.phase != PIAO_PHASE)
+            melds = [self._group_view(g, reveal or over or viewer == s) for g in self.groups[s]]
             seats.append({
                 "seat": s, "wind": "", "is_dealer": s == self.dealer, "hand_count": len(self.hands[s]),
                 "has_drawn": False, "discards": [kind_str(kind_of(t)) for t in self.discards[s]],
