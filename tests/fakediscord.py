@@ -26,6 +26,12 @@ acknowledgement gives 400 code 40060; message bodies are checked against
 Discord's limits (2000 characters, 10 embeds, 5 rows of 5 buttons, 25 select
 options, unique custom ids) and rejected with 400 code 50035 / 50006.
 
+Timing: ``latency`` (seconds, or a function of the :class:`RecordedCall`) delays every REST
+call before the fake handles it, as a slow network or a busy Discord would; Discord's
+3-second rule applies to the first response of an interaction (the callback): one that
+arrives later than ``ack_deadline`` seconds after the interaction was created is answered
+404 code 10062 (Unknown interaction), and the interaction is listed in :attr:`FakeDiscord.late`.
+
 Waiting for the bot: every task created on the loop after :meth:`FakeDiscord.start`
 is tracked (through the loop's task factory).  :meth:`FakeDiscord.settle` returns
 once each tracked task is finished or *parked*: sleeping for at least
@@ -244,6 +250,8 @@ class FakeInteraction:
     original_message_id: Optional[int] = None
     expired: bool = False
     followup_ids: List[int] = field(default_factory=list)
+    created_at: float = 0.0  #: loop time when Discord sent it (the 3-second rule counts from here)
+    late: bool = False  #: its callback came after the deadline (answered 404 10062)
 
 
 @dataclass
@@ -425,12 +433,16 @@ class FakeDiscord:
         fake does not know, or left the interaction unacknowledged.
     :param park_after: seconds; a task sleeping at least this long counts as idle.
     :param fast_retries: skip the real sleeps of discord.py's retry back-offs.
+    :param latency: seconds each REST call takes before the fake handles it (a float, or a
+        function of the :class:`RecordedCall` for per-route delays); real sleeps.
+    :param ack_deadline: seconds an interaction may wait for its first response (Discord: 3).
     """
 
     def __init__(self, bot: discord.Client, *, app_id: int = 1_200_000_000_000_000_001,
                  bot_user_id: Optional[int] = None, bot_name: str = "TestBot",
                  strict: bool = True, park_after: float = 1.0, fast_retries: bool = True,
-                 guild_locale: str = "en-US"):
+                 guild_locale: str = "en-US",
+                 latency: Union[float, Callable[["RecordedCall"], float]] = 0.0, ack_deadline: float = 3.0):
         self.bot = bot
         self.app_id = app_id
         self.bot_user_id = bot_user_id or app_id
@@ -439,6 +451,9 @@ class FakeDiscord:
         self.park_after = park_after
         self.fast_retries = fast_retries
         self.guild_locale = guild_locale
+        self.latency = latency
+        self.ack_deadline = ack_deadline
+        self.late: List[FakeInteraction] = []  #: interactions whose first response came too late
         self._ids = itertools.count(1_300_000_000_000_000_000)
         self.calls: List[RecordedCall] = []
         self.users: Dict[int, FakeUser] = {}
@@ -787,24 +802,39 @@ class FakeDiscord:
                            guild={"id": str(gid), "locale": self.guild_locale, "features": []}, context=0,
                            authorizing_integration_owners={"0": str(gid)})
         inter = FakeInteraction(id=iid, token=token, type=itype, user=user, channel_id=cid, guild_id=gid,
-                                payload=payload)
+                                payload=payload, created_at=asyncio.get_running_loop().time())
         self.interactions[iid] = inter
         self._by_token[token] = inter
         return inter, payload
 
-    async def _dispatch(self, inter: FakeInteraction, *, check: Optional[bool]) -> InteractionResult:
+    async def _dispatch(self, inter: FakeInteraction, *, check: Optional[bool], wait: str = "settled") -> InteractionResult:
         n_calls, n_err, n_unhandled = len(self.calls), len(self._capture.errors), len(self.unhandled)
         self.bot._connection.parse_interaction_create(inter.payload)  # type: ignore[arg-type]
-        await self.settle()
+        if wait == "answered":
+            await self.answered(inter)
+        else:
+            await self.settle()
         result = InteractionResult(inter, self.calls[n_calls:], self._capture.errors[n_err:], self)
         if self.strict if check is None else check:
             problems = [f"{type(e).__name__}: {e}" for e in result.errors]
             problems += [f"unknown route {c.method} {c.path}" for c in self.unhandled[n_unhandled:]]
-            if inter.response_type is None:
+            if inter.late:
+                problems.append(f"the first response came after {self.ack_deadline} s (404 10062)")
+            elif inter.response_type is None:
                 problems.append("the interaction was never acknowledged")
             if problems:
                 raise BotHandlingError("; ".join(problems)) from (result.errors[0] if result.errors else None)
         return result
+
+    async def answered(self, inter: FakeInteraction, timeout: float = 30.0) -> None:
+        """Wait until ``inter`` got its first response (or was refused as late), without
+        waiting for the rest of what the bot does (fan-out to other players)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while inter.response_type is None and not inter.late:
+            if loop.time() > deadline:
+                raise TimeoutError(f"interaction {inter.id} was not answered within {timeout} s")
+            await asyncio.sleep(0.002)
 
     def _find_command(self, command: str, guild_id: Optional[int]):
         parts = command.split()
@@ -908,15 +938,18 @@ class FakeDiscord:
 
     async def slash(self, user: FakeUser, command: str, options: Optional[Dict[str, Any]] = None, *,
                     guild_id: Optional[int] = None, channel_id: Optional[int] = None, in_dm: bool = False,
-                    locale: Optional[str] = None, check: Optional[bool] = None) -> InteractionResult:
+                    locale: Optional[str] = None, check: Optional[bool] = None,
+                    wait: str = "settled") -> InteractionResult:
         """Run a slash command as ``user``: ``command`` is the full name with subcommand
         groups (``"table create"``), ``options`` maps option names (Discord or Python
-        names) to values (``FakeUser``/ids for user options, ``Choice`` or raw values)."""
+        names) to values (``FakeUser``/ids for user options, ``Choice`` or raw values).
+        ``wait="answered"`` returns once the interaction got its first response (a user
+        typing the next command right away), ``"settled"`` once the bot is idle."""
         gid = None if in_dm else (guild_id or self.guild_id)
         data = self._command_payload(command, options, gid, None)
         inter, _ = self._base_payload(user, APPLICATION_COMMAND, data, channel_id=channel_id, guild_id=gid,
                                       locale=locale, dm=in_dm)
-        return await self._dispatch(inter, check=check)
+        return await self._dispatch(inter, check=check, wait=wait)
 
     async def autocomplete(self, user: FakeUser, command: str, options: Optional[Dict[str, Any]], focused: str, *,
                            guild_id: Optional[int] = None, channel_id: Optional[int] = None, in_dm: bool = False,
@@ -959,10 +992,12 @@ class FakeDiscord:
         return inter, comp
 
     async def click(self, user: FakeUser, message: Union[FakeMessage, int], custom_id: str, *,
-                    locale: Optional[str] = None, check: Optional[bool] = None) -> InteractionResult:
-        """Press button ``custom_id`` on a message the bot sent (public, DM or ephemeral)."""
+                    locale: Optional[str] = None, check: Optional[bool] = None,
+                    wait: str = "settled") -> InteractionResult:
+        """Press button ``custom_id`` on a message the bot sent (public, DM or ephemeral);
+        ``wait`` as for :meth:`slash`."""
         inter, _ = self._component_interaction(user, message, custom_id, {}, locale, (2,))
-        return await self._dispatch(inter, check=check)
+        return await self._dispatch(inter, check=check, wait=wait)
 
     def plant_message(self, custom_ids: Sequence[str], *, user: Optional[FakeUser] = None,
                       channel_id: Optional[int] = None, select_values: Optional[Sequence[str]] = None,
@@ -992,7 +1027,8 @@ class FakeDiscord:
             raise HarnessError(f"Discord would refuse that message: {e.message} {e.errors}") from None
 
     async def select(self, user: FakeUser, message: Union[FakeMessage, int], custom_id: str, values: List[str], *,
-                     locale: Optional[str] = None, check: Optional[bool] = None) -> InteractionResult:
+                     locale: Optional[str] = None, check: Optional[bool] = None,
+                     wait: str = "settled") -> InteractionResult:
         """Choose ``values`` in select menu ``custom_id`` (string selects: checked against
         the options and min/max_values)."""
         msg = message if isinstance(message, FakeMessage) else self.messages[int(message)]
@@ -1009,7 +1045,7 @@ class FakeDiscord:
         if comp.get("type") == 5:
             extra["resolved"] = {"users": {str(v): self.users[int(v)].payload() for v in values}}
         inter, _ = self._component_interaction(user, msg, custom_id, extra, locale, (3, 5, 6, 7, 8))
-        return await self._dispatch(inter, check=check)
+        return await self._dispatch(inter, check=check, wait=wait)
 
     async def submit_modal(self, user: FakeUser, opened_by: InteractionResult, values: Dict[str, str], *,
                            check: Optional[bool] = None) -> InteractionResult:
@@ -1081,6 +1117,10 @@ class FakeDiscord:
                               params: Optional[Dict[str, Any]] = None, **_: Any) -> FakeResponse:
         await asyncio.sleep(0)  # a real request always yields to the loop
         headers = headers or {}
+        if self.latency:
+            delay = self.latency(RecordedCall(method, url, url, {}, None, [], "")) if callable(self.latency) \
+                else self.latency
+            await asyncio.sleep(delay)
         if url.startswith(CDN_BASE):
             call = RecordedCall("GET", url[len(CDN_BASE):], "cdn", {}, None, [], "cdn")
             self.calls.append(call)
@@ -1291,6 +1331,10 @@ class FakeDiscord:
     def _h_callback(self, call: RecordedCall, interaction_id: str, token: str):
         inter = self.interactions.get(int(interaction_id))
         if inter is None or inter.token != token or inter.expired:
+            raise _ApiError(404, 10062, "Unknown interaction")
+        if inter.response_type is None and asyncio.get_running_loop().time() - inter.created_at > self.ack_deadline:
+            inter.late = True
+            self.late.append(inter)
             raise _ApiError(404, 10062, "Unknown interaction")
         if inter.response_type is not None:
             raise _ApiError(400, 40060, "Interaction has already been acknowledged.")

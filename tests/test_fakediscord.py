@@ -395,3 +395,51 @@ async def test_user_option_dm_click_and_modal(fd: FakeDiscord) -> None:
     assert r3.response_type == 9 and r3.interaction.response_data["title"] == "Discard"
     r4 = await fd.submit_modal(alice, r3, {"demo:modal:tile": "5m"})
     assert r4.content == "discarded 5m" and r4.ephemeral
+
+
+@pytest.mark.asyncio
+async def test_latency_delays_every_call_and_late_first_responses_get_10062() -> None:
+    """Each REST call waits ``latency`` seconds; a first response after the 3-second window
+    (here shortened to 0.2 s) is refused as Discord does: 404, code 10062."""
+    harness = FakeDiscord(DemoBot(), latency=0.05, ack_deadline=0.2)
+    await harness.start()
+    try:
+        alice = harness.user(101, "alice")
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        r = await harness.slash(alice, "demo hello")
+        assert r.response_type == CB_MESSAGE and loop.time() - t0 >= 0.05
+        # /demo post: defer (1 call), channel message, DM channel, DM, followup: 5 calls in order
+        t0 = loop.time()
+        r = await harness.slash(alice, "demo post", {"start": 1})
+        assert len(r.calls) == 5 and loop.time() - t0 >= 5 * 0.05
+        assert not harness.late
+        # a callback that comes after the deadline
+        harness.latency = 0.3
+        r = await harness.slash(alice, "demo hello", check=False)
+        assert r.response_type is None and r.interaction.late and harness.late == [r.interaction]
+        assert r.calls[0].status == 404 and r.calls[0].response["code"] == 10062
+        with pytest.raises(BotHandlingError, match="10062"):
+            await harness.slash(alice, "demo hello")
+        # per-route latency: only DMs are slow
+        harness.latency = lambda call: 0.3 if "/channels/" in call.path else 0.0
+        r = await harness.slash(alice, "demo hello")
+        assert r.response_type == CB_MESSAGE
+    finally:
+        await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_wait_answered_returns_before_background_work() -> None:
+    """``wait="answered"`` returns at the first response, while the bot still works."""
+    harness = FakeDiscord(DemoBot(), latency=0.05)
+    await harness.start()
+    try:
+        alice = harness.user(101, "alice")
+        r = await harness.slash(alice, "demo slow", wait="answered")
+        assert r.response_type == CB_DEFERRED_MESSAGE
+        assert not any(m.content == "someone is thinking" for m in harness.messages_in(harness.channel_id))
+        await harness.settle()
+        assert any(m.content == "someone is thinking" for m in harness.messages_in(harness.channel_id))
+    finally:
+        await harness.close()
