@@ -72,5 +72,120 @@ async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action)
     return await fd.click(user, msg, cid)
 
 
-def new_bot(db_url: str, clock: ManualClock):
-    return make_bot(db_url, clock=clock, timer_interval=0)
+def new_bot(db_url: str, clock: ManualClock, *, public_edit_interval: float = 0.0):
+    """The real bot on ``db_url`` with the timer task off (tests call ``service.tick()``) and
+    the table message edited after every change (``public_edit_interval`` 0; Discord's pace,
+    one edit a second, is what a bot in production uses)."""
+    bot = make_bot(db_url, clock=clock, timer_interval=0)
+    bot.public_edit_interval = public_edit_interval
+    return bot
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing through what the bot sent, whatever the format of its custom ids: the newest private
+# message of a player that offers a component for the action is the one pressed.
+# ---------------------------------------------------------------------------------------------
+
+def _is_action_id(cid: str) -> bool:
+    return cid.startswith(("mj:", "mjs:"))
+
+
+def _offers(msg, action_type: str, tile: str):
+    """``(kind, custom_id, value)`` of the component of ``msg`` that makes the action, or None:
+    a button whose id ends with ``:<type>:<tile>``, or a select offering ``<type>:<tile>``."""
+    for comp in msg.walk_components():
+        cid = comp.get("custom_id", "")
+        if not _is_action_id(cid):
+            continue
+        if comp.get("type") == 2 and cid.endswith(f":{action_type}:{tile}"):
+            return "button", cid, None
+        if comp.get("type") == 3:
+            for opt in comp.get("options", []):
+                if opt.get("value") == f"{action_type}:{tile}":
+                    return "select", cid, opt["value"]
+    return None
+
+
+def private_messages(fd: FakeDiscord, user) -> list:
+    """The user's live DMs and ephemeral replies, newest first."""
+    return sorted(fd.dms_to(user) + fd.ephemeral_replies_to(user), key=lambda m: m.id, reverse=True)
+
+
+def latest_prompt(fd: FakeDiscord, user):
+    """The newest private message of ``user`` that carries action components (or None)."""
+    for m in private_messages(fd, user):
+        if any(_is_action_id(c) for c in m.custom_ids):
+            return m
+    return None
+
+
+async def press(fd: FakeDiscord, user, action: Action, *, check=None, wait: str = "settled"):
+    """Make ``action`` by pressing what the bot offers in the newest private message of
+    ``user`` that offers it: a button, a select option, the 听 menu first, and the
+    confirmation of a wild discard after.  ``AssertionError`` when nothing offers it."""
+    tile = kind_str(action.kind) if action.kind is not None else "-"
+    if action.type == "ting" and action.kind is not None:
+        for m in private_messages(fd, user):
+            menu = next((c for c in m.custom_ids if _is_action_id(c) and c.endswith(":ting_menu:-")), None)
+            if menu is not None:
+                await fd.click(user, m, menu, check=check)
+                break
+    for m in private_messages(fd, user):
+        found = _offers(m, action.type, tile)
+        if found is None:
+            continue
+        kind, cid, value = found
+        if kind == "select":
+            r = await fd.select(user, m, cid, [value], check=check, wait=wait)
+        else:
+            r = await fd.click(user, m, cid, check=check, wait=wait)
+        if action.type == "discard" and r.message is not None:
+            confirm = _offers(r.message, "wdiscard", tile)
+            if confirm is not None:  # a wild tile: the bot asks first
+                r = await fd.click(user, r.message, confirm[1], check=check, wait=wait)
+        return r
+    raise AssertionError(f"nothing offers {action} to {user.name}; newest prompt: "
+                         f"{getattr(latest_prompt(fd, user), 'custom_ids', None)}")
+
+
+def table_message(fd: FakeDiscord, channel_id: int):
+    """The public table message of a channel (the newest message with table buttons)."""
+    for m in sorted(fd.messages_in(channel_id), key=lambda m: m.id, reverse=True):
+        if any(c.startswith("mjt:") for c in m.custom_ids):
+            return m
+    return None
+
+
+def table_button(fd: FakeDiscord, channel_id: int, op: str):
+    """``(message, custom_id)`` of the table message's button ``op`` (``join``, ``next`` …)."""
+    msg = table_message(fd, channel_id)
+    assert msg is not None, "no table message"
+    for cid in msg.custom_ids:
+        parts = cid.split(":")
+        if cid.startswith("mjt:") and len(parts) >= 3 and parts[2] == op:
+            return msg, cid
+    raise AssertionError(f"the table message has no {op!r} button: {msg.custom_ids}")
+
+
+def timeout_policy(hand, seat: int) -> Action:
+    """What the rules do for a seat on a timeout (and on auto-play): a fixed, rule-defined
+    choice that does not depend on the AI."""
+    return hand.timeout_action(seat)
+
+
+async def play_humans(fd: FakeDiscord, bot, channel_id: int, users: dict, *, policy=timeout_policy,
+                      until=None, limit: int = 2000) -> int:
+    """Press, for every human seat the hand waits for, the action ``policy`` picks, until
+    the hand is over (or ``until(table)`` is true); returns the number of presses."""
+    table = bot.service.table_in(channel_id)
+    presses = 0
+    while table.hand is not None and not table.hand.is_over():
+        if until is not None and until(table):
+            break
+        pending = [s for s in table.hand.pending_seats() if s in users]
+        assert pending, f"the hand waits for {table.hand.pending_seats()}, none of them human"
+        seat = pending[0]
+        await press(fd, users[seat], policy(table.hand, seat))
+        presses += 1
+        assert presses < limit, "the hand does not end"
+    return presses

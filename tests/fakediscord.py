@@ -467,6 +467,7 @@ class FakeDiscord:
         self.command_ids: Dict[Tuple[str, Optional[int]], int] = {}
         self._failures: List[_Failure] = []
         self._tracked: "set[asyncio.Task[Any]]" = set()
+        self._settling: "set[Any]" = set()
         self._capture = _ErrorCapture()
         self._old_factory = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -628,10 +629,19 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         me = asyncio.current_task()
+        # tasks that are themselves waiting here (a test sending two interactions at once)
+        # are not work of the bot
+        self._settling.add(me)
+        try:
+            await self._settle(loop, deadline, me)
+        finally:
+            self._settling.discard(me)
+
+    async def _settle(self, loop, deadline: float, me) -> None:
         while True:
             await self._drain_ready()
             self._tracked = {t for t in self._tracked if not t.done()}
-            busy = [t for t in self._tracked if t is not me and not self._is_parked(t)]
+            busy = [t for t in self._tracked if t is not me and t not in self._settling and not self._is_parked(t)]
             if not busy:
                 return
             remaining = deadline - loop.time()
