@@ -525,6 +525,8 @@ class LaoWuDuiHand:
         if not self.pending_seats():
             self.phase = DISCARD_PHASE
             self.turn = self.dealer
+            # everybody decided: the table sees the opening end and the dealer's turn begin
+            self.events.append(Event("opening_over", self.dealer))
 
     def _take_from_hand(self, seat: int, kind: int, n: int = 1) -> list[int]:
         tiles = sorted((t for t in self.hands[seat] if kind_of(t) == kind), reverse=True)[:n]
@@ -902,7 +904,11 @@ class LaoWuDuiHand:
                 "claimed_discards": [i for i, t in enumerate(self.discards[s]) if t in self.claimed_discards],
                 "melds": [self._meld_view(m) for m in self.melds[s]],
                 "flowers": [], "ting": False, "doubles": 1,
-                "bought": self.bought[s], "zhezhuang": self.zhezhuang[s],
+                # during the opening only a 买庄 is announced (its event); who declined, or has
+                # not decided yet, is nobody else's business
+                "bought": (self.bought[s] if self.phase != OPENING or viewer == s or reveal
+                           else (True if self.bought[s] else None)),
+                "zhezhuang": self.zhezhuang[s],
                 "concealed": sorted_kinds(self.hands[s]) if visible else None,
                 "drawn": kind_str(kind_of(dealt)) if visible and dealt is not None else None,
             })

@@ -705,6 +705,8 @@ class ZipaiHand:
             "summary_rows": [["胡息", "hu xi", ev["huxi"]], ["囤", "tun", tun], ["番", "fan", fan],
                              ["总囤", "total tun", total]],
             "piao": piao, "payers": payers, "dealer": self.dealer, "next_dealer": p,
+            # a card turned up by another seat's draw (示众牌): that seat, who dealt nothing in
+            "shown_by": owner if source not in ("self", "discard") and owner != p else None,
             "groups": [[g[0]] + [kind_str(kind_of_idx(x)) for x in g[1:] if isinstance(x, int)]
                        for g in ev["groups"]],
             "hands": self._all_hands(),
@@ -805,7 +807,9 @@ class ZipaiHand:
                 "claimed_discards": [], "melds": melds, "flowers": [], "ting": False, "doubles": 1,
                 "concealed": [kind_str(k) for k in sorted(kind_of(t) for t in self.hands[s])] if visible else None,
                 "drawn": None, "piao": self.piao[s] if self.phase != PIAO_PHASE or viewer == s else None,
-                "piao_chosen": self.piao[s] is not None, "dead": self.dead[s],
+                # who has declared 飘 already shows only once everybody has (the 飘 phase ends)
+                "piao_chosen": (self.piao[s] is not None) if self.phase != PIAO_PHASE or viewer == s or reveal
+                else None, "dead": self.dead[s],
                 "huxi_shown": sum(m["huxi"] or 0 for m in melds),
             })
         shown = None
