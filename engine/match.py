@@ -78,7 +78,14 @@ class Match:
         By default the winner deals next and an exhaustive draw keeps the dealer; a variant
         with other rules puts ``next_dealer`` in its result, and any match-level facts it
         carries from hand to hand in ``match_updates`` (both optional)."""
-        st = self.state
+        self.state = self.finished_state(result)
+        return self.state
+
+    def finished_state(self, result: dict) -> dict:
+        """The state after a finished hand with ``result`` (see :meth:`finish`), as a new
+        dict: the current state is left as it is, so a table can store the new state first
+        and adopt it only once the store accepted it."""
+        st = dict(self.state)
         st["scores"] = [a + b for a, b in zip(st["scores"], result["points"])]
         winner = result.get("winner")
         nxt = result.get("next_dealer")

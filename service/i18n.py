@@ -60,16 +60,37 @@ def tile_label(tile: str, lang: str | None) -> str:
     return f"{tile} ({kind_name(kind, 'en')})"
 
 
+#: parameters of refusals that may hold what a user typed (quoted back short and sanitized)
+USER_TEXT_PARAMS = ("tile", "option", "value", "preset", "variant")
+QUOTE_LIMIT = 24
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """A short, harmless piece of what a user typed, to quote back in a reply: control
+    characters and runs of spaces collapsed, at most ``limit`` characters (then ``…``),
+    Discord markdown and mentions neutralised (``@everyone``, ``<@123>`` cannot ping)."""
+    s = " ".join(str(text).split())
+    if len(s) > limit:
+        s = s[:limit].rstrip() + "…"
+    for ch in "\\*~`|>":
+        s = s.replace(ch, "\\" + ch)
+    return s.replace("@", "@\u200b").replace("<#", "<\u200b#")
+
+
 def error_text(code: str, lang: str | None, params: dict | None = None, variant: str | None = None) -> str:
     """The user-facing text of a ``ServiceError``/``IllegalAction`` code (the variant's own
-    catalogue first, for codes only that game has)."""
+    catalogue first, for codes only that game has).  A tile parameter is shown by its name;
+    anything a user typed is quoted short and sanitized (:func:`quote`)."""
     p = dict(params or {})
-    for k in ("tile",):
+    for k in USER_TEXT_PARAMS:
         if k in p and isinstance(p[k], str) and p[k] not in ("?",):
-            try:
-                p[k] = tile_label(p[k], lang)
-            except ValueError:
-                pass
+            if k == "tile":
+                try:
+                    p[k] = tile_label(p[k], lang)
+                    continue
+                except ValueError:
+                    pass
+            p[k] = quote(p[k])
     if "claim" in p:
         p["claim"] = t(f"btn.{p['claim']}", lang, tiles="", tile="").strip()
     text = tv(variant, f"err.{code}", lang, **p)

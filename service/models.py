@@ -279,7 +279,8 @@ class RoutedActionRow(SQLModel, table=True):
     owns the table (its guild's shard); the owning process claims the row (deletes it), applies
     the action through its table service and answers through the interaction's ``token``.
     ``message_id`` is the clicked message, ``tile`` the button's tile text (``-`` for none),
-    ``seq`` the hand's counter drawn on the button.
+    ``seq`` the hand's counter drawn on the button and ``hand_id`` the stored id of its hand
+    (revision ``0005_routed_hand``; ``None`` for rows stored before it).
     """
 
     __tablename__: ClassVar[str] = "routed_action"  # type: ignore[misc]
@@ -296,6 +297,7 @@ class RoutedActionRow(SQLModel, table=True):
     tile: str = Field(sa_column=Column(String(16), nullable=False))
     seq: int = Field(sa_column=Column(Integer, nullable=False))
     locale: str = Field(default="zh", sa_column=Column(String(16), nullable=False))
+    hand_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 

@@ -101,6 +101,7 @@ class RoutedAction:
     seq: int
     locale: str
     created_at: datetime
+    hand_id: Optional[int] = None
 
 
 Handler = Callable[[RoutedAction], Awaitable[None]]
@@ -119,13 +120,14 @@ class Router:
         self._task: Optional[asyncio.Task] = None
 
     async def submit(self, *, guild_id: int, token: str, application_id: int, user_id: int, channel_id: int,
-                     message_id: Optional[int], action: str, tile: str, seq: int, locale: str = "zh") -> int:
+                     message_id: Optional[int], action: str, tile: str, seq: int, locale: str = "zh",
+                     hand_id: Optional[int] = None) -> int:
         """Store a click for the process that owns ``guild_id``'s shard; returns the row id.
         Committed when the call returns (the receiver acknowledged the interaction already)."""
         values = dict(shard=shard_of(guild_id, self.sharding.shard_count), token=token,
                       application_id=application_id, user_id=user_id, channel_id=channel_id,
                       message_id=message_id, action=action[:32], tile=tile[:16], seq=seq, locale=locale[:16],
-                      created_at=self.store._now())
+                      created_at=self.store._now(), hand_id=hand_id)
 
         async def job(conn):
             return await conn.scalar(insert(_R).values(**values).returning(_R.c.id))

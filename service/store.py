@@ -974,17 +974,21 @@ class Store:
             ).all()
         return tuple(_seat_record(r) for r in rows)
 
-    async def load_open_tables(self) -> list[OpenTable]:
-        """Return every ``'lobby'``/``'playing'`` table for a restart, ordered by table id.
+    async def load_open_tables(self, table_id: Optional[int] = None) -> list[OpenTable]:
+        """Return every ``'lobby'``/``'playing'`` table for a restart, ordered by table id
+        (with ``table_id``: only that table, if it is open — to rebuild one table).
 
         Each comes with its seats (seat order) and its ``'playing'`` hand, if any, whose
         ``actions`` hold the whole log in index order, ready to replay.  Four queries in total,
         whatever the number of tables.
         """
+        where = [_T.c.status.in_(OPEN_TABLE_STATUSES)]
+        if table_id is not None:
+            where.append(_T.c.id == table_id)
         async with self._engine.connect() as conn:
             tables = (
                 await conn.execute(
-                    select(_T).where(_T.c.status.in_(OPEN_TABLE_STATUSES)).order_by(_T.c.id)
+                    select(_T).where(*where).order_by(_T.c.id)
                 )
             ).all()
             if not tables:

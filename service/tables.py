@@ -17,7 +17,21 @@ The Discord cogs and the terminal table are two thin front ends over
   the third timeout of a seat puts it in 托管 (auto-play) until it acts again;
 * AI and 托管 seats — played inside the same lock right after each change;
 * listeners — after every change, ``await listener(table, update)`` lets a front end
-  redraw the table and the hands.
+  redraw the table and the hands.  A listener must return quickly (the Discord front end
+  only queues the update for its per-table fan-out task): the caller of an action gets its
+  answer only after the listeners returned.
+
+One hand is settled exactly once: the new match state (scores, dealer, 连庄) is written with
+the settlement in one transaction and adopted in memory only after the store accepted it;
+``Table.settled_hand_id`` says which hand that was.
+
+Who may act is decided in one place, :meth:`TableService.may_act` (seated, this table, this
+hand, this turn, a seat the hand waits for), used by every front end for commands, buttons,
+menus and clicks routed from another process.
+
+What the public may see is :meth:`Table.public_view`: the engine's public view without what
+tells a hidden decision (who the hand waits for during a claim window, the action counter,
+passes and claim timeouts), so every public message is a function of the public events.
 
 Errors for users are :class:`ServiceError` (and the engine's ``IllegalAction``),
 each with a ``code`` that is a key of the message catalogues.
@@ -39,12 +53,18 @@ from engine.tiles import kind_str
 from engine.variants import VariantInfo, find_variant
 
 from .clock import SystemClock
-from .store import SeatRecord, SettlementRecord, Store, TableExists
+from .store import HandNotPlaying, SeatRecord, SettlementRecord, Store, TableExists
 
 log = logging.getLogger(__name__)
 
 LOBBY, PLAYING, CLOSED = "lobby", "playing", "closed"
 AUTO_AFTER_TIMEOUTS = 3  #: two_player.md §Timeouts: the third timeout puts the seat in 托管
+#: events that tell the public a seat had a choice: never shown publicly
+HIDDEN_EVENTS = frozenset({"pass", "timeout"})
+#: engine phases in which the hand waits on claims nobody else may know of
+WINDOW_PHASES = frozenset({"claim", "rob"})
+#: engine phases in which every seat decides at once (老五对 买庄/折庄, 字牌 飘)
+OPENING_PHASES = frozenset({"opening", "piao"})
 
 
 class ServiceError(Exception):
@@ -54,6 +74,18 @@ class ServiceError(Exception):
         super().__init__(code + (f" {params}" if params else ""))
         self.code = code
         self.params = params
+
+
+class TableFault(RuntimeError):
+    """An unexpected error while changing a table (a bug, a failing database): the table was
+    rebuilt from the store before this was raised, so nothing stored is lost and nothing
+    unstored kept.  ``table_id``/``hand_id`` say where it happened."""
+
+    def __init__(self, table: "Table", cause: BaseException):
+        super().__init__(f"table {table.id} hand {table.hand_id}: {type(cause).__name__}: {cause}")
+        self.table_id = table.id
+        self.hand_id = table.hand_id
+        self.cause = cause
 
 
 @dataclass
@@ -79,12 +111,18 @@ class Update:
     :ivar kind: ``"lobby"``, ``"start"``, ``"action"``, ``"hand_over"``, ``"closed"``.
     :ivar events: engine events (JSON dicts) since the last update, in order.
     :ivar seats_to_notify: seats whose private hand changed or who must act now.
+    :ivar actor: the seat whose request caused the update (it gets its answer directly).
+    :ivar notices: per seat, message-catalogue keys (``notice.…``) to tell that seat only,
+        e.g. ``notice.ting_ignored`` when a 听 the rules ignore was played as a discard.
+    :ivar hand_id: the stored id of the hand the update is about.
     """
 
     kind: str
     events: list[dict] = field(default_factory=list)
     seats_to_notify: set[int] = field(default_factory=set)
     actor: Optional[int] = None
+    notices: dict[int, list[str]] = field(default_factory=dict)
+    hand_id: Optional[int] = None
 
 
 @dataclass
@@ -110,7 +148,8 @@ class Table:
     deadline: Optional[float] = None
     next_hand_at: Optional[float] = None
     last_result: Optional[dict] = None
-    recent: list[dict] = field(default_factory=list)  # recent events for the table log
+    settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
+    recent: list[dict] = field(default_factory=list)  #: recent public events (the table log)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
 
@@ -173,6 +212,32 @@ class Table:
         return v
 
 
+    def public_view(self, lang: str = "zh") -> dict:
+        """What everybody at the table may see, as :meth:`view` for the public, without what
+        would tell a hidden decision: ``pending`` and the action counter ``seq`` are dropped,
+        during a claim window (``phase`` ``claim``/``rob``) nobody is named as on turn, and a
+        shown card's ``waiting`` flag goes.  Adds ``to_act``: the seats the table publicly
+        waits for (the seat on turn, or every seat during an opening decision), and ``log``:
+        the recent public events (no passes, no claim timeouts)."""
+        v = self.view(None, lang)
+        v.pop("pending", None)
+        v.pop("seq", None)
+        phase = v.get("phase")
+        if phase in WINDOW_PHASES:
+            v["turn"] = None
+        if isinstance(v.get("shown"), dict):
+            v["shown"] = {k: x for k, x in v["shown"].items() if k != "waiting"}
+        if self.hand is None or self.hand.is_over():
+            v["to_act"] = []
+        elif phase in OPENING_PHASES:
+            v["to_act"] = list(range(len(self.seats)))
+        elif phase not in WINDOW_PHASES and v.get("turn") is not None:
+            v["to_act"] = [v["turn"]]
+        else:
+            v["to_act"] = []
+        return v
+
+
 Listener = Callable[[Table, Update], Awaitable[None]]
 
 
@@ -194,6 +259,9 @@ class TableService:
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.tables: dict[int, Table] = {}  # by channel id
         self.listeners: list[Listener] = []
+        #: ``deal_context(table) -> dict``: context added to each hand at the deal (tests
+        #: stack walls through it); stored with the hand, so replays and restarts agree
+        self.deal_context: Callable[[Table], dict] | None = None
 
     # ------------------------------------------------------------------ lookup
     def table_in(self, channel_id: int) -> Table:
@@ -205,6 +273,52 @@ class TableService:
 
     def tables_of_user(self, user_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.status != CLOSED and t.seat_of(user_id) is not None]
+
+    def table_for_user(self, user_id: int) -> Table:
+        """The table a player means when they act outside a table's channel (a command typed
+        in a DM): their only table, else the one table where they may act now.
+
+        :raises ServiceError: ``no_table_dm`` (seated nowhere); ``which_table`` with
+            ``channels`` (mentions of the candidate channels) when several tables fit."""
+        tables = self.tables_of_user(user_id)
+        if not tables:
+            raise ServiceError("no_table_dm")
+        if len(tables) == 1:
+            return tables[0]
+        acting = [t for t in tables if t.hand is not None and not t.hand.is_over()
+                  and t.seat_of(user_id) in t.hand.pending_seats()]
+        if len(acting) == 1:
+            return acting[0]
+        raise ServiceError("which_table", channels=", ".join(f"<#{t.channel_id}>" for t in (acting or tables)))
+
+    def may_act(self, table: Table, user_id: int, *, hand_id: Optional[int] = None, seq: Optional[int] = None,
+                waited: bool = True) -> int:
+        """The one check of "may this user act now" (every command, button, menu and routed
+        click goes through it); returns the user's seat.
+
+        :param hand_id: the stored id of the hand the request was drawn for (buttons carry
+            it); another hand's: ``stale``.
+        :param seq: the hand's action counter the request was drawn at; another: ``stale``.
+        :param waited: the seat must be one the hand waits for (``not_your_turn`` otherwise);
+            ``False`` for requests that only look (the hand, the 听 menu).
+        :raises ServiceError: ``not_seated``, ``no_hand``, ``stale``, ``not_your_turn``,
+            ``on_auto`` (the seat is on 托管: take it over first).
+        """
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("not_seated")
+        hand = table.hand
+        if hand_id is not None and hand_id != table.hand_id:
+            raise ServiceError("stale")
+        if hand is None or hand.is_over():
+            raise ServiceError("no_hand")
+        if seq is not None and seq != hand.seq:
+            raise ServiceError("stale")
+        if waited and seat not in hand.pending_seats():
+            if table.seats[seat].auto:
+                raise ServiceError("on_auto")
+            raise ServiceError("not_your_turn")
+        return seat
 
     async def _notify(self, table: Table, update: Update) -> None:
         for listener in list(self.listeners):
@@ -246,8 +360,14 @@ class TableService:
         return t
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
-        """Seat a player (``already_seated``, ``table_full``, ``game_running`` refused)."""
+        """Seat a player (``already_seated``, ``table_full``, ``game_running`` refused).  A
+        player whose seat is on 托管 (they left, or timed out) takes it back
+        (:meth:`take_over`)."""
         t = self.table_in(channel_id)
+        seat = t.seat_of(user_id)
+        if seat is not None and t.status == PLAYING and t.seats[seat].auto:
+            await self.take_over(channel_id, user_id)
+            return t
         async with t.lock:
             if t.seat_of(user_id) is not None:
                 raise ServiceError("already_seated")
@@ -278,8 +398,12 @@ class TableService:
 
     async def leave(self, channel_id: int, user_id: int) -> Table:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
-        left); during a hand the player's seat goes to 托管 (auto-play) and stays theirs."""
+        left); once the game runs the player's seat goes to 托管 (auto-play) and stays theirs
+        (``/table join`` or :meth:`take_over` gives it back).  A finished hand is left alone:
+        only a running hand is played on for the seat."""
         t = self.table_in(channel_id)
+        closed = False
+        upd = Update("lobby")
         async with t.lock:
             seat = t.seat_of(user_id)
             if seat is None:
@@ -291,19 +415,43 @@ class TableService:
                     closed = True
                 else:
                     await self._save_seats(t)
-                    closed = False
             else:
-                t.seats[seat].auto = True
-                await self._save_seats(t)
-                closed = False
-                upd = await self._run_automatic(t, Update("action"))
-        if closed:
-            await self._notify(t, Update("closed"))
-        elif t.status == LOBBY:
-            await self._notify(t, Update("lobby"))
-        else:
-            await self._notify(t, upd)
+                upd = Update("action", hand_id=t.hand_id)
+                if not t.seats[seat].auto:
+                    t.seats[seat].auto = True
+                    t.seats[seat].timeouts = 0
+                    await self._save_seats(t)
+                    self._public_event(t, upd, {"type": "auto", "seat": seat, "left": True})
+                if t.hand is not None and not t.hand.is_over():
+                    upd = await self._guarded(t, self._run_automatic(t, upd))
+        await self._notify(t, Update("closed") if closed else upd)
         return t
+
+    async def take_over(self, channel_id: int, user_id: int) -> Table:
+        """A player on 托管 (auto-play) plays their seat again: their next decision is theirs.
+
+        :raises ServiceError: ``not_seated``; ``not_on_auto`` when the seat is not on 托管."""
+        t = self.table_in(channel_id)
+        async with t.lock:
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("not_seated")
+            s = t.seats[seat]
+            if not s.auto or s.is_ai:
+                raise ServiceError("not_on_auto")
+            s.auto = False
+            s.timeouts = 0
+            await self._save_seats(t)
+            upd = Update("action", seats_to_notify={seat}, hand_id=t.hand_id)
+            self._public_event(t, upd, {"type": "back", "seat": seat})
+        await self._notify(t, upd)
+        return t
+
+    def _public_event(self, t: Table, upd: Update, event: dict) -> None:
+        """A table event of the service itself (托管 on and off), shown to everybody."""
+        upd.events.append(event)
+        t.recent.append(event)
+        del t.recent[:-30]
 
     async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         """Close the table (creator or server admin only; ``not_creator`` otherwise).  An
@@ -345,21 +493,25 @@ class TableService:
         return t
 
     # ------------------------------------------------------------------ hands
+    def _deal_extra(self, t: Table) -> dict:
+        """Context added to the next hand at the deal (see :attr:`deal_context`)."""
+        return dict(self.deal_context(t) or {}) if self.deal_context is not None else {}
+
     async def _start_hand(self, t: Table) -> Update:
-        t.hand = t.match.new_hand()
+        t.hand = t.match.new_hand(self._deal_extra(t))
         t.actions = []
         t.unsaved = []
         t.last_result = None
         t.next_hand_at = None
-        t.recent = [e.to_json() for e in t.hand.events]
+        t.recent = [e for e in (x.to_json() for x in t.hand.events) if e.get("type") not in HIDDEN_EVENTS]
         t.hand_id = await self.store.start_hand(
             table_id=t.id, hand_no=t.match.hand_no, seed=t.hand.seed, variant=t.variant.id,
             options=t.options, dealer=t.hand.dealer,
             seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
             context=dict(t.hand.context))
         await self.store.update_table(t.id, hand_no=t.match.hand_no, state=t.match.state)
-        upd = Update("start", events=list(t.recent), seats_to_notify=set(range(len(t.seats))))
-        return await self._run_automatic(t, upd)
+        upd = Update("start", events=list(t.recent), seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id)
+        return await self._guarded(t, self._run_automatic(t, upd))
 
     def _arm_timer(self, t: Table) -> None:
         hand = t.hand
@@ -370,51 +522,59 @@ class TableService:
         t.deadline = self.clock.now() + t.options.get(key, 15)
 
     async def act(self, channel_id: int, user_id: int, action_type: str, kind: Optional[int] = None,
-                  seq: Optional[int] = None) -> Update:
+                  seq: Optional[int] = None, hand_id: Optional[int] = None) -> Update:
         """Apply a player's action (``discard``, ``ting``, ``chow`` …, see ``engine.actions``).
 
         :param seq: the hand's ``seq`` the player saw (buttons carry it); a different value is a
             stale click: ``ServiceError("stale")``.
-        :returns: the update that was also sent to the listeners.
-        :raises ServiceError: ``no_table``, ``not_seated``, ``no_hand``, ``stale``.
+        :param hand_id: the stored id of the hand the player saw (buttons carry it); another
+            hand's: ``ServiceError("stale")``.
+        :returns: the update that was also sent to the listeners; ``notices[seat]`` holds what
+            the player must be told beside the new state (``notice.ting_ignored``).
+        :raises ServiceError: as :meth:`may_act`, and ``tile_missing`` for a discard or 听
+            without a tile.
         :raises IllegalAction: the engine's refusal (state unchanged).
         """
         t = self.table_in(channel_id)
         async with t.lock:
-            seat = t.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("not_seated")
-            if t.hand is None or t.hand.is_over():
-                raise ServiceError("no_hand")
-            if seq is not None and seq != t.hand.seq:
-                raise ServiceError("stale")
+            seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq)
+            if action_type in ("discard",) and kind is None:
+                raise ServiceError("tile_missing")
             action = Action(seat, action_type, kind)
-            upd = Update("action", actor=seat)
-            await self._apply(t, action, upd)
-            try:
+            upd = Update("action", actor=seat, hand_id=t.hand_id)
+
+            async def run() -> Update:
+                await self._apply(t, action, upd)
                 s = t.seats[seat]
                 s.timeouts = 0
-                if s.auto and not s.is_ai:
-                    s.auto = False  # acting again ends 托管
-                    await self._save_seats(t)
-                upd = await self._run_automatic(t, upd)
-            except BaseException:
-                self._rollback(t)
-                raise
+                return await self._run_automatic(t, upd)
+
+            upd = await self._guarded(t, run())
         await self._notify(t, upd)
         return upd
 
     async def set_auto(self, channel_id: int, user_id: int, auto: bool) -> None:
         """Turn 托管 (auto-play) on or off for a player's seat."""
+        if not auto:
+            t = self.table_in(channel_id)
+            seat = t.seat_of(user_id)
+            if seat is not None and not t.seats[seat].auto:
+                return
+            await self.take_over(channel_id, user_id)
+            return
         t = self.table_in(channel_id)
         async with t.lock:
             seat = t.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_seated")
-            t.seats[seat].auto = auto
-            t.seats[seat].timeouts = 0
-            await self._save_seats(t)
-            upd = await self._run_automatic(t, Update("action"))
+            upd = Update("action", hand_id=t.hand_id)
+            if not t.seats[seat].auto:
+                t.seats[seat].auto = True
+                t.seats[seat].timeouts = 0
+                await self._save_seats(t)
+                self._public_event(t, upd, {"type": "auto", "seat": seat})
+            if t.hand is not None and not t.hand.is_over():
+                upd = await self._guarded(t, self._run_automatic(t, upd))
         await self._notify(t, upd)
 
     async def _apply(self, t: Table, action: Action, upd: Update) -> None:
@@ -423,7 +583,7 @@ class TableService:
         events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
         t.unsaved.append(str(action))
         evs = [e.to_json() for e in events]
-        t.recent.extend(evs)
+        t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)
         del t.recent[:-30]
         upd.events.extend(evs)
         upd.seats_to_notify.add(action.seat)
@@ -431,6 +591,9 @@ class TableService:
             if "seat" in e:
                 upd.seats_to_notify.add(e["seat"])
         upd.seats_to_notify.update(t.hand.pending_seats())
+        if action.type == "ting" and not any(e.get("type") == "ting" and e.get("seat") == action.seat for e in evs):
+            # two_player.md §Play: 听 with a discard that leaves no ready hand is ignored
+            upd.notices.setdefault(action.seat, []).append("notice.ting_ignored")
 
     async def _flush(self, t: Table) -> None:
         """Store the actions applied since the last flush, in one transaction; on failure the
@@ -450,7 +613,43 @@ class TableService:
         """Forget the applied but unstored actions: rebuild the hand from the stored log."""
         if t.unsaved:
             t.unsaved.clear()
-            t.hand = t.match.replay(t.actions)
+            t.hand = t.match.replay(t.actions, context=t.hand.context if t.hand is not None else None)
+
+    async def _guarded(self, t: Table, work: Awaitable[Update]) -> Update:
+        """Run a change of ``t`` (the lock is held): a refusal (``IllegalAction``,
+        ``ServiceError``) keeps the state as stored; anything else is a fault — the table is
+        rebuilt from the store before the error goes on (:class:`TableFault`)."""
+        try:
+            return await work
+        except (IllegalAction, ServiceError):
+            self._rollback(t)
+            raise
+        except asyncio.CancelledError:
+            self._rollback(t)
+            raise
+        except Exception as exc:
+            try:
+                await self._reload(t)
+            except Exception:  # the store is failing too: keep what memory has
+                log.exception("could not rebuild table %s from the store", t.id)
+                self._rollback(t)
+            raise TableFault(t, exc) from exc
+
+    async def _reload(self, t: Table) -> None:
+        """Rebuild ``t`` in place from the store: seats, match state, the running hand
+        replayed from its stored log (after an unexpected error left memory in doubt)."""
+        found = await self.store.load_open_tables(t.id)
+        if not found:
+            return
+        fresh = await self._table_from_store(found[0], settle=False)
+        if fresh is None:
+            return
+        for name in ("seats", "match", "hand", "hand_id", "actions", "status", "last_result",
+                     "settled_hand_id"):
+            setattr(t, name, getattr(fresh, name))
+        t.unsaved = []
+        if t.hand is not None and not t.hand.is_over():
+            self._arm_timer(t)
 
     async def _run_automatic(self, t: Table, upd: Update) -> Update:
         """Play AI and 托管 seats while one is pending, store every action applied so far (one
@@ -476,12 +675,17 @@ class TableService:
             raise
         await self._flush(t)
         if t.hand is not None and t.hand.is_over():
-            await self._settle(t, upd)
+            if t.settled_hand_id != t.hand_id:
+                await self._settle(t, upd)
         else:
             self._arm_timer(t)
         return upd
 
     async def _settle(self, t: Table, upd: Update) -> None:
+        """Settle the finished hand once: the settlement and the next match state are stored
+        in one transaction, and only then adopted in memory."""
+        if t.settled_hand_id == t.hand_id:
+            return
         result = dict(t.hand.result)
         points = result["points"]
         winners = result.get("winners")
@@ -497,24 +701,42 @@ class TableService:
                              if i in winners else None)
             for i, s in enumerate(t.seats)
         ]
-        t.match.finish(result)
+        state = t.match.finished_state(result)
         result["seed"] = t.hand.seed
-        await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
-                                     table_updates={"state": t.match.state, "hand_no": t.match.hand_no})
+        try:
+            await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
+                                         table_updates={"state": state, "hand_no": state["hand_no"]})
+        except HandNotPlaying:
+            # settled already (by an earlier run of the bot): the store is right, memory behind
+            log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)
+            await self._reload(t)
+            t.settled_hand_id = t.hand_id
+            return
+        t.match.state = state
+        t.settled_hand_id = t.hand_id
         t.last_result = result
         t.deadline = None
         t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
         upd.kind = "hand_over"
         upd.seats_to_notify.update(range(len(t.seats)))
 
-    async def next_hand(self, channel_id: int, user_id: int | None = None) -> Update:
-        """Deal the next hand now (a seated player, or the result timer)."""
+    async def next_hand(self, channel_id: int, user_id: int | None = None, after_hand: int | None = None) -> Update:
+        """Deal the next hand now (a seated player, or the result timer).
+
+        :param after_hand: the stored id of the finished hand the request was made after (the
+            **Next hand** button carries it): when another hand was dealt since,
+            ``ServiceError("next_already_dealt")``.
+        :raises ServiceError: ``not_seated``, ``hand_running``, ``next_already_dealt``."""
         t = self.table_in(channel_id)
         async with t.lock:
             if user_id is not None and t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
+            if after_hand is not None and t.hand_id is not None and after_hand != t.hand_id:
+                raise ServiceError("next_already_dealt")
             if t.status != PLAYING or (t.hand is not None and not t.hand.is_over()):
-                raise ServiceError("hand_running")
+                raise ServiceError("next_already_dealt" if after_hand is not None else "hand_running")
+            if t.hand is not None and t.settled_hand_id != t.hand_id:
+                await self._guarded(t, self._settle_only(t))  # a settlement the store refused before
             if not any(not s.is_ai and not s.auto for s in t.seats) and user_id is None:
                 # everybody left: the table closes instead of playing AI against AI
                 await self._close(t)
@@ -522,6 +744,11 @@ class TableService:
             else:
                 upd = await self._start_hand(t)
         await self._notify(t, upd)
+        return upd
+
+    async def _settle_only(self, t: Table) -> Update:
+        upd = Update("hand_over", hand_id=t.hand_id)
+        await self._settle(t, upd)
         return upd
 
     # ------------------------------------------------------------------ timers
@@ -537,6 +764,16 @@ class TableService:
         for t in list(self.tables.values()):
             if t.status != PLAYING:
                 continue
+            if t.hand is not None and t.hand.is_over() and t.settled_hand_id != t.hand_id and t.hand_id is not None:
+                # a settlement the store refused (it was failing): try again
+                try:
+                    async with t.lock:
+                        upd = await self._guarded(t, self._settle_only(t))
+                except Exception:
+                    log.exception("table %s: hand %s is still not settled", t.id, t.hand_id)
+                    continue
+                await self._notify(t, upd)
+                continue
             if t.next_hand_at is not None and now >= t.next_hand_at and (t.hand is None or t.hand.is_over()):
                 try:
                     await self.next_hand(t.channel_id)
@@ -548,8 +785,10 @@ class TableService:
             async with t.lock:
                 if t.deadline is None or self.clock.now() < t.deadline or t.hand is None or t.hand.is_over():
                     continue
-                upd = Update("action")
-                try:
+                upd = Update("action", hand_id=t.hand_id)
+
+                async def run() -> Update:
+                    nonlocal done
                     for s in list(t.hand.pending_seats()):
                         if t.hand.is_over() or s not in t.hand.pending_seats():
                             continue
@@ -560,12 +799,11 @@ class TableService:
                         done += 1
                         if seat.timeouts >= AUTO_AFTER_TIMEOUTS and not seat.auto:
                             seat.auto = True
-                            upd.events.append({"type": "auto", "seat": s})
+                            self._public_event(t, upd, {"type": "auto", "seat": s})
                             await self._save_seats(t)
-                    upd = await self._run_automatic(t, upd)
-                except BaseException:
-                    self._rollback(t)
-                    raise
+                    return await self._run_automatic(t, upd)
+
+                upd = await self._guarded(t, run())
             await self._notify(t, upd)
         return done
 
@@ -575,40 +813,60 @@ class TableService:
         return min(times) if times else None
 
     # ------------------------------------------------------------------ restart
+    async def _table_from_store(self, ot, settle: bool = True) -> Optional[Table]:
+        """A :class:`Table` rebuilt from a stored open table (``Store.load_open_tables``):
+        seats, match state, and the unfinished hand replayed from its stored log with the
+        context it was dealt with.  ``None`` for an unknown variant."""
+        rec = ot.table
+        try:
+            info = find_variant(rec.variant)
+        except KeyError:
+            log.error("table %s has unknown variant %s", rec.id, rec.variant)
+            return None
+        t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
+                  lang=rec.lang, status=rec.status, message_id=rec.message_id)
+        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open) for s in ot.seats]
+        if rec.status == PLAYING:
+            t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
+            if ot.hand is not None:
+                t.hand_id = ot.hand.id
+                context = dict(ot.hand.context) if ot.hand.context else None
+                t.hand = t.match.replay(list(ot.hand.actions), context=context)
+                t.actions = list(ot.hand.actions)
+                t.recent = [e for e in (x.to_json() for x in t.hand.events)
+                            if e.get("type") not in HIDDEN_EVENTS][-30:]
+                if t.hand.is_over():
+                    if settle:
+                        # stopped after the hand's last action was stored, before its settlement
+                        await self._settle(t, Update("hand_over"))
+                else:
+                    self._arm_timer(t)
+            else:
+                t.next_hand_at = self.clock.now()
+        return t
+
     async def load(self) -> list[Table]:
         """Resume every open table from the database (after a restart): seats, match state, and
         the unfinished hand rebuilt by replaying its stored actions; timers restart in full.
         With ``owns`` set, only the tables of this process's guilds (shards)."""
         loaded = []
         for ot in await self.store.load_open_tables():
-            rec = ot.table
-            if self.owns is not None and not self.owns(rec.guild_id):
+            if self.owns is not None and not self.owns(ot.table.guild_id):
                 continue  # another process (shard) runs this table
-            try:
-                info = find_variant(rec.variant)
-            except KeyError:
-                log.error("table %s has unknown variant %s", rec.id, rec.variant)
+            t = await self._table_from_store(ot)
+            if t is None:
                 continue
-            t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
-                      lang=rec.lang, status=rec.status, message_id=rec.message_id)
-            t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open) for s in ot.seats]
-            if rec.status == PLAYING:
-                t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
-                if ot.hand is not None:
-                    t.hand_id = ot.hand.id
-                    t.hand = t.match.replay(list(ot.hand.actions))
-                    t.actions = list(ot.hand.actions)
-                    t.recent = []
-                    if t.hand.is_over():
-                        # stopped after the hand's last action was stored, before its settlement
-                        await self._settle(t, Update("hand_over"))
-                    else:
-                        self._arm_timer(t)
-                else:
-                    t.next_hand_at = self.clock.now()
             self.tables[t.channel_id] = t
             loaded.append(t)
         return loaded
+
+    async def reload(self, channel_id: int) -> None:
+        """Rebuild a channel's table from the store (after an unexpected error)."""
+        t = self.tables.get(channel_id)
+        if t is None:
+            return
+        async with t.lock:
+            await self._reload(t)
 
     async def set_dms_open(self, t: Table, seat: int, dms_open: bool) -> None:
         """Remember (and persist) whether the bot can DM a seat's player (a 50007 closes it)."""
@@ -626,4 +884,4 @@ def tile_names(kinds) -> list[str]:
     return [kind_str(k) for k in kinds]
 
 
-__all__ = ["TableService", "Table", "Seat", "Update", "ServiceError", "IllegalAction"]
+__all__ = ["TableService", "Table", "Seat", "Update", "ServiceError", "TableFault", "IllegalAction"]
