@@ -69,6 +69,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None)
             self.router = Router(self.store, sharding) if sharding else None
             self.user_langs: dict[int, str] = {}
+            #: seconds between two edits of a table message (Discord's pace: about one a second)
+            self.public_edit_interval = 1.0
             self._timer_task: asyncio.Task | None = None
 
         async def setup_hook(self) -> None:
@@ -78,6 +80,12 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             from cogs.translator import CatalogueTranslator
 
             await self.tree.set_translator(CatalogueTranslator())
+            from cogs.common import handle_error
+
+            @self.tree.error
+            async def on_app_command_error(interaction: discord.Interaction, error) -> None:
+                await handle_error(interaction, error)
+
             for name in COGS:
                 await self.load_extension(name)
             self.add_dynamic_items(ActionButton, ActionSelect, TableButton, ReplayButton)
@@ -106,7 +114,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 guild_id=rec.guild_id, token=interaction.token, application_id=interaction.application_id,
                 user_id=interaction.user.id, channel_id=button.ch,
                 message_id=interaction.message.id if interaction.message is not None else None,
-                action=button.act, tile=button.tile, seq=button.seq, locale=str(interaction.locale))
+                action=button.act, tile=button.tile, seq=button.seq, locale=str(interaction.locale),
+                hand_id=button.hand)
             return True
 
         async def poll_routed(self) -> int:
@@ -130,14 +139,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             try:
                 table = self.service.table_in(row.channel_id)
                 variant = table.variant.id
-                seat = table.seat_of(row.user_id)
-                if seat is None:
-                    raise ServiceError("not_seated")
-                if table.hand is None or table.hand.is_over():
-                    raise ServiceError("no_hand")
-                if row.seq != table.hand.seq:
-                    raise ServiceError("stale")
                 act = row.action
+                seat = self.service.may_act(table, row.user_id, hand_id=row.hand_id, seq=row.seq,
+                                            waited=act not in ("prompt", "ting_menu"))
+                upd = None
                 if act in ("prompt", "ting_menu"):
                     kwargs = await ui.hand_message(table, seat, lang, ting_menu=act == "ting_menu")
                 elif act == "discard" and table.hand.view(seat).get("wild") \
@@ -149,9 +154,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                         kind = None if row.tile in ("", "-") else parse_kind(row.tile)
                     except TileParseError:
                         raise ServiceError("unknown_tile", tile=row.tile) from None
-                    await self.service.act(row.channel_id, row.user_id, "discard" if act == "wdiscard" else act,
-                                           kind, seq=row.seq)
-                    kwargs = await ui.hand_message(table, seat, lang)
+                    upd = await self.service.act(row.channel_id, row.user_id, "discard" if act == "wdiscard" else act,
+                                                 kind, seq=row.seq, hand_id=row.hand_id)
+                    kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
             except (ServiceError, IllegalAction) as e:
                 await hook.send(error_text(e.code, lang, e.params, variant), ephemeral=True)
                 return
@@ -177,7 +182,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             from cogs.common import reply_error
             from service.tables import ServiceError
 
-            await reply_error(interaction, ServiceError("stale"))
+            await reply_error(interaction, ServiceError("outdated"))
 
         async def _timers(self) -> None:
             while True:

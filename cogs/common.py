@@ -1,17 +1,39 @@
-"""Helpers shared by the cogs: the user's language, private error replies, which table a
-command is about."""
+"""Helpers shared by the cogs: the user's language, answering an interaction in time, the
+one error path, which table a command is about.
+
+Answering in time (Discord gives 3 seconds for the first response of an interaction):
+the cheap checks run first and a refusal is answered at once; the work (the table's lock,
+the engine, the database write) runs next, and :func:`within` defers the interaction —
+privately — only when the work is not done after :data:`DEFER_AFTER` seconds.  An action is
+never shown as accepted before the store accepted it: the answer is built from the state
+after the write.  The fan-out to the table message and the other players' DMs happens after,
+in the table's own task (``cogs/fanout.py``).
+
+The one error path (:func:`handle_error`): slash commands through ``CommandTree.on_error``,
+the bot's buttons and menus through :class:`Guarded` (discord.py only logs the exception of a
+``DynamicItem`` callback and never calls ``View.on_error``).  A refusal of the rules or the
+table gets its own private text; anything else is logged with the table and hand, the table
+is rebuilt from the store, and the user is told privately that nothing was lost.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Awaitable, Optional, TypeVar
 
 import discord
+from discord import app_commands
 
 from engine.errors import IllegalAction
 from service.i18n import error_text, lang_of
-from service.tables import ServiceError, Table, TableService
+from service.tables import ServiceError, Table, TableFault, TableService
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: seconds of work after which an interaction is deferred before it is answered
+DEFER_AFTER = 1.5
 
 
 def user_lang(interaction: discord.Interaction) -> str:
@@ -25,6 +47,32 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         await interaction.followup.send(content=content, ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(content=content, ephemeral=ephemeral, **kwargs)
+
+
+async def edit_clicked(interaction: discord.Interaction, **kwargs) -> None:
+    """Redraw the message whose component was used (the answer to a click), whether or not
+    the interaction was deferred first."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+async def within(interaction: discord.Interaction, work: Awaitable[T], *, update: bool = False) -> T:
+    """Await ``work``; when it takes longer than :data:`DEFER_AFTER` seconds, acknowledge the
+    interaction first so its answer may come later: privately ("thinking…", only the user
+    sees it) for a command, a deferred update for a click (``update=True``)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:
+            log.warning("could not defer an interaction: %s", exc)
+    return await task
 
 
 async def answer(awaitable) -> bool:
@@ -45,7 +93,6 @@ async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
     if isinstance(exc, (ServiceError, IllegalAction)):
         text = error_text(exc.code, lang, exc.params, _variant_here(interaction))
     else:
-        log.exception("unexpected error", exc_info=exc)
         text = error_text("internal", lang)
     try:
         await reply(interaction, text, ephemeral=True)
@@ -53,24 +100,70 @@ async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
         log.warning("could not send an error reply")
 
 
-def _variant_here(interaction: discord.Interaction) -> str | None:
-    """The game of the table this interaction is about, if any (for its own messages)."""
+async def handle_error(interaction: discord.Interaction, exc: BaseException, where: str = "") -> None:
+    """The one error path of commands, buttons and menus (see the module docstring)."""
+    if isinstance(exc, app_commands.CommandInvokeError):
+        exc = exc.original
+    if isinstance(exc, (ServiceError, IllegalAction)):
+        return await reply_error(interaction, exc)
+    if isinstance(exc, app_commands.NoPrivateMessage):
+        return await reply_error(interaction, ServiceError("guild_only"))
+    if isinstance(exc, app_commands.CheckFailure):
+        return await reply_error(interaction, ServiceError("admin_only"))
+    service: Optional[TableService] = getattr(interaction.client, "service", None)
+    table = _table_here(interaction)
+    if isinstance(exc, TableFault):
+        table_id, hand_id = exc.table_id, exc.hand_id
+        cause = exc.cause
+    else:
+        table_id = table.id if table is not None else None
+        hand_id = table.hand_id if table is not None else None
+        cause = exc
+        if service is not None and table is not None:
+            try:
+                await service.reload(table.channel_id)
+            except Exception:
+                log.exception("could not rebuild table %s from the store", table_id)
+    log.error("unexpected error in %s (table %s hand %s, user %s)", where or _what(interaction), table_id, hand_id,
+              interaction.user.id if interaction.user else None, exc_info=cause)
+    await reply_error(interaction, cause if isinstance(cause, (ServiceError, IllegalAction)) else RuntimeError())
+
+
+def _what(interaction: discord.Interaction) -> str:
+    data = interaction.data or {}
+    if interaction.type is discord.InteractionType.application_command:
+        return f"/{getattr(interaction.command, 'qualified_name', data.get('name', '?'))}"
+    return f"component {data.get('custom_id', '?')!r}"
+
+
+def _table_here(interaction: discord.Interaction) -> Optional[Table]:
+    """The table an interaction is about, if one can be told without asking."""
     service = getattr(interaction.client, "service", None)
     if service is None:
         return None
+    cid = str((interaction.data or {}).get("custom_id", ""))
+    parts = cid.split(":")
+    if len(parts) >= 2 and parts[0] in ("mj", "mjs", "mjt") and parts[1].isdigit():
+        t = service.tables.get(int(parts[1]))
+        if t is not None:
+            return t
     try:
-        return table_for(service, interaction).variant.id
+        return table_for(service, interaction)
     except ServiceError:
         return None
 
 
+def _variant_here(interaction: discord.Interaction) -> str | None:
+    """The game of the table this interaction is about, if any (for its own messages)."""
+    t = _table_here(interaction)
+    return t.variant.id if t is not None else None
+
+
 def table_for(service: TableService, interaction: discord.Interaction) -> Table:
-    """The table a command is about: the channel's table, or in a DM the user's table."""
+    """The table a command is about: the channel's table, or in a DM the user's table where
+    they may act (``which_table`` when that is not clear)."""
     if interaction.guild_id is None:
-        tables = service.tables_of_user(interaction.user.id)
-        if not tables:
-            raise ServiceError("no_table_dm")
-        return tables[0]
+        return service.table_for_user(interaction.user.id)
     return service.table_in(interaction.channel_id)
 
 
@@ -79,3 +172,17 @@ def is_admin(interaction: discord.Interaction) -> bool:
     Discord sends with the interaction)."""
     perms = interaction.permissions
     return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+class Guarded:
+    """Mixin for the bot's persistent buttons and menus: ``callback`` runs ``run`` through
+    the one error path.  Subclasses implement ``async def run(self, interaction)``."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            await self.run(interaction)
+        except Exception as exc:
+            await handle_error(interaction, exc, where=f"component {getattr(self, 'custom_id', '?')!r}")
+
+    async def run(self, interaction: discord.Interaction) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError

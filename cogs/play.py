@@ -13,7 +13,10 @@ from service.i18n import lang_of
 from service.tables import ServiceError, Table
 
 from . import ui
-from .common import answer, reply, reply_error, table_for, user_lang
+from .common import answer, edit_clicked, reply, reply_error, table_for, user_lang, within
+
+#: button actions that only redraw the player's message (no move)
+LOOK_ONLY = ("prompt", "ting_menu")
 
 
 def _seat(table: Table, user_id: int) -> int:
@@ -24,11 +27,13 @@ def _seat(table: Table, user_id: int) -> int:
 
 
 def _parse_tile(text: str | None) -> int | None:
+    """A typed or clicked tile → its kind; ``None`` when blank; ``unknown_tile`` (quoting at
+    most a short, sanitized piece of the input) when unreadable."""
     if text is None or text.strip() in ("", "-"):
         return None
     try:
-        return parse_kind(text)
-    except TileParseError:
+        return parse_kind(text.strip())
+    except (TileParseError, ValueError):
         raise ServiceError("unknown_tile", tile=text) from None
 
 
@@ -141,22 +146,30 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------ shared
     async def _act(self, interaction: discord.Interaction, act: str, tile: str | None) -> None:
-        self.bot.user_langs[interaction.user.id] = user_lang(interaction)
+        """A typed action: the cheap checks answer at once; the move is stored, then the
+        player gets their hand as it is now (the rest of the table hears it from the
+        table's fan-out)."""
+        lang = user_lang(interaction)
+        self.bot.user_langs[interaction.user.id] = lang
         try:
             table = table_for(self.service, interaction)
             kind = _parse_tile(tile)
-            await self.service.act(table.channel_id, interaction.user.id, act, kind)
+            if act == "discard" and kind is None:
+                raise ServiceError("tile_missing")
+            self.service.may_act(table, interaction.user.id)
+            upd = await within(interaction, self.service.act(table.channel_id, interaction.user.id, act, kind))
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
         seat = table.seat_of(interaction.user.id)
-        kwargs = await ui.hand_message(table, seat, user_lang(interaction))
+        kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
         if kwargs.get("view") is None:
             kwargs.pop("view")
         await answer(reply(interaction, ephemeral=True, **kwargs))  # the action is stored already
 
     async def send_hand(self, interaction: discord.Interaction, channel_id: int | None = None) -> None:
         """Answer privately with the user's hand image and the buttons for their decision."""
-        self.bot.user_langs[interaction.user.id] = user_lang(interaction)
+        lang = user_lang(interaction)
+        self.bot.user_langs[interaction.user.id] = lang
         try:
             table = self.service.table_in(channel_id) if channel_id else table_for(self.service, interaction)
             seat = _seat(table, interaction.user.id)
@@ -164,13 +177,14 @@ class Play(commands.Cog):
                 raise ServiceError("no_hand")
         except ServiceError as e:
             return await reply_error(interaction, e)
-        kwargs = await ui.hand_message(table, seat, user_lang(interaction))
+        kwargs = await ui.hand_message(table, seat, lang)
         if kwargs.get("view") is None:
             kwargs.pop("view")
         await reply(interaction, ephemeral=True, **kwargs)
 
     async def on_action_button(self, interaction: discord.Interaction, button: ui.ActionButton) -> None:
-        """A click on an action button: apply it and redraw the clicked message in place."""
+        """A click on an action button (or a choice in an action menu): checked by the one
+        "may act" rule, stored, then the clicked message is redrawn in place."""
         lang = user_lang(interaction)
         self.bot.user_langs[interaction.user.id] = lang
         # --- sharding hook: a DM click for a table another bot process owns goes to that
@@ -181,32 +195,30 @@ class Play(commands.Cog):
         # --- end of the sharding hook ---
         try:
             table = self.service.table_in(button.ch)
-            seat = _seat(table, interaction.user.id)
-            if table.hand is None or table.hand.is_over():
-                raise ServiceError("no_hand")
-            if button.seq != table.hand.seq:
-                raise ServiceError("stale")
-            if button.act in ("prompt", "ting_menu"):
+            seat = self.service.may_act(table, interaction.user.id, hand_id=button.hand, seq=button.seq,
+                                        waited=button.act not in LOOK_ONLY)
+            if button.act in LOOK_ONLY:
                 kwargs = await ui.hand_message(table, seat, lang, ting_menu=button.act == "ting_menu")
-                return await interaction.response.edit_message(
-                    content=kwargs["content"], attachments=[kwargs["file"]], view=kwargs["view"])
+                return await answer(edit_clicked(interaction, content=kwargs["content"],
+                                                 attachments=[kwargs["file"]], view=kwargs["view"]))
             act = button.act
-            if act == "discard" and table.hand.view(seat).get("wild") and ui.is_wild(table.hand.view(seat),
-                                                                                   button.tile) \
+            view = table.hand.view(seat)
+            if act == "discard" and view.get("wild") and ui.is_wild(view, button.tile) \
                     and not getattr(table.hand, "CONFIRMS_WILD_DISCARD", False):
                 # discarding a wild tile (财神/百搭) asks first
                 kwargs = await ui.hand_message(table, seat, lang, confirm_wild=button.tile)
-                return await interaction.response.edit_message(
-                    content=kwargs["content"], attachments=[kwargs["file"]], view=kwargs["view"])
+                return await answer(edit_clicked(interaction, content=kwargs["content"],
+                                                 attachments=[kwargs["file"]], view=kwargs["view"]))
             if act == "wdiscard":
                 act = "discard"
-            await self.service.act(button.ch, interaction.user.id, act, _parse_tile(button.tile),
-                                   seq=button.seq)
+            upd = await within(interaction, self.service.act(button.ch, interaction.user.id, act,
+                                                             _parse_tile(button.tile), seq=button.seq,
+                                                             hand_id=button.hand), update=True)
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
-        kwargs = await ui.hand_message(table, seat, lang)
-        await answer(interaction.response.edit_message(content=kwargs["content"], attachments=[kwargs["file"]],
-                                                       view=kwargs["view"]))  # the action is stored already
+        kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
+        await answer(edit_clicked(interaction, content=kwargs["content"], attachments=[kwargs["file"]],
+                                  view=kwargs["view"]))  # the action is stored already
 
 
 async def setup(bot) -> None:

@@ -1,8 +1,8 @@
-"""``/table …`` commands, the public table message, and the hands sent to players.
+"""``/table …`` commands and the buttons of the public table message.
 
-The public message (one per table) is edited in place after every change; each
-player who must act gets their hand image with buttons by DM — or, when their DMs
-are closed, a short mention in the channel pointing at the **My hand** button.
+What the bot shows after a change (the public message, the players' DMs) is sent by the
+table's fan-out task (``cogs/fanout.py``), which this cog registers as the service's
+listener; the commands here answer as soon as the service stored the change.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from discord.ext import commands
 from engine.variants import all_variants, find_variant
 from service.i18n import t
 from service.presets import find_preset, shipped_presets, table_options
-from service.tables import ServiceError, Table, Update
+from service.tables import ServiceError
 
 from . import ui
-from .common import answer, is_admin, reply, reply_error, table_for, user_lang
+from .common import answer, is_admin, reply, reply_error, user_lang, within
+from .fanout import Fanout
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +101,13 @@ class Tables(commands.Cog):
     def __init__(self, bot):
         self.bot = bot
         self.service = bot.service
-        self.service.listeners.append(self.on_update)
-        self.dm_channels: dict[int, int] = {}
+        self.fanout = Fanout(bot)
+        self.service.listeners.append(self.fanout.on_update)
 
     async def cog_unload(self) -> None:
-        if self.on_update in self.service.listeners:
-            self.service.listeners.remove(self.on_update)
+        if self.fanout.on_update in self.service.listeners:
+            self.service.listeners.remove(self.fanout.on_update)
+        self.fanout.stop()
 
     # ------------------------------------------------------------------ commands
     @table.command(name="create", description="Open a table in this channel")
@@ -125,9 +127,9 @@ class Tables(commands.Cog):
             chosen = find_preset(variant, preset, cfg.presets) if preset else None
             opts = table_options(info, server_defaults=cfg.defaults.get(variant), preset=chosen,
                                  given=parse_options(options))
-            await self.service.create_table(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                            user_id=interaction.user.id, name=interaction.user.display_name,
-                                            variant=variant, options=opts, lang=user_lang(interaction))
+            await within(interaction, self.service.create_table(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
+                name=interaction.user.display_name, variant=variant, options=opts, lang=user_lang(interaction)))
         except ServiceError as e:
             return await reply_error(interaction, e)
         await reply(interaction, t("ui.created", user_lang(interaction), game=ui.game_name(variant, user_lang(interaction))))
@@ -148,6 +150,10 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         await self._lobby_op(interaction, "start")
 
+    @table.command(name="takeover", description="Play your seat again after auto-play (托管)")
+    async def takeover(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, "takeover")
+
     @table.command(name="end", description="End this channel's table (creator or server admin)")
     async def end(self, interaction: discord.Interaction) -> None:
         try:
@@ -156,106 +162,48 @@ class Tables(commands.Cog):
             return await reply_error(interaction, e)
         await reply(interaction, t("ui.closed", user_lang(interaction)))
 
-    async def _lobby_op(self, interaction: discord.Interaction, op: str, channel_id: int | None = None) -> None:
-        self.bot.user_langs[interaction.user.id] = user_lang(interaction)
+    async def _lobby_op(self, interaction: discord.Interaction, op: str, channel_id: int | None = None,
+                        arg: int | None = None) -> None:
+        lang = user_lang(interaction)
+        self.bot.user_langs[interaction.user.id] = lang
         ch = channel_id or interaction.channel_id
         uid, name = interaction.user.id, interaction.user.display_name
+        ops = {
+            "join": lambda: self.service.join(ch, uid, name),
+            "leave": lambda: self.service.leave(ch, uid),
+            "addai": lambda: self.service.add_ai(ch, uid),
+            "start": lambda: self.service.start(ch, uid),
+            "next": lambda: self.service.next_hand(ch, uid, after_hand=arg),
+            "takeover": lambda: self.service.take_over(ch, uid),
+        }
+        if op not in ops:
+            return await reply_error(interaction, ServiceError("unknown_button"))
+        table = self.service.tables.get(ch)
+        seat = table.seat_of(uid) if table is not None else None
+        was_auto = op == "join" and seat is not None and table.seats[seat].auto
         try:
-            if op == "join":
-                await self.service.join(ch, uid, name)
-            elif op == "leave":
-                await self.service.leave(ch, uid)
-            elif op == "addai":
-                await self.service.add_ai(ch, uid)
-            elif op == "start":
-                await self.service.start(ch, uid)
-            elif op == "next":
-                await self.service.next_hand(ch, uid)
+            await within(interaction, ops[op]())
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await answer(reply(interaction, t("ui.done", user_lang(interaction))))
+        if op == "takeover" or was_auto:
+            return await self._taken_over(interaction, ch, lang)
+        await answer(reply(interaction, t("ui.done", lang)))
+
+    async def _taken_over(self, interaction: discord.Interaction, channel_id: int, lang: str) -> None:
+        """Answer a take-over: the player's hand, and the buttons when they decide now."""
+        table = self.service.tables.get(channel_id)
+        seat = table.seat_of(interaction.user.id) if table is not None else None
+        if table is None or seat is None or table.hand is None:
+            return await answer(reply(interaction, t("ui.taken_over", lang)))
+        kwargs = await ui.hand_message(table, seat, lang, head=t("ui.taken_over", lang))
+        if kwargs.get("view") is None:
+            kwargs.pop("view")
+        await answer(reply(interaction, ephemeral=True, **kwargs))
 
     async def on_table_button(self, interaction: discord.Interaction, button: ui.TableButton) -> None:
         if button.op == "hand":
             return await self.bot.get_cog("Play").send_hand(interaction, channel_id=button.ch)
-        await self._lobby_op(interaction, button.op, channel_id=button.ch)
-
-    # ------------------------------------------------------------------ updates
-    async def on_update(self, table: Table, update: Update) -> None:
-        """Redraw the public message; prompt every human who must act now."""
-        await self.refresh_public(table)
-        if update.kind in ("lobby", "closed") or table.hand is None:
-            return
-        pending = set(table.hand.pending_seats()) if not table.hand.is_over() else set()
-        prompted = table.extra.setdefault("prompted", {})
-        for seat in sorted(update.seats_to_notify | pending):
-            s = table.seats[seat]
-            if s.is_ai or s.user_id is None or s.auto or seat == update.actor:
-                continue
-            if update.kind == "start" or seat in pending:
-                if seat in pending and prompted.get(seat) == table.hand.seq:
-                    continue
-                if update.kind != "start" and seat not in pending:
-                    continue
-                prompted[seat] = table.hand.seq
-                await self.send_prompt(table, seat)
-
-    async def refresh_public(self, table: Table) -> None:
-        view = ui.public_view(table)
-        channel = self.bot.get_partial_messageable(table.channel_id)
-        kwargs = {"embed": ui.table_embed(table, view)}
-        if table.status == "closed":
-            kwargs["embed"] = discord.Embed(description=t("ui.closed", table.lang))
-            kwargs["view"] = None
-        else:
-            kwargs["view"] = ui.TableButtons(table)
-        files = [await ui.table_image(view)] if table.status != "closed" and table.hand is not None else []
-        try:
-            if table.message_id:
-                await channel.get_partial_message(table.message_id).edit(attachments=files, **kwargs)
-                return
-        except discord.NotFound:
-            table.message_id = None
-        except discord.HTTPException:
-            log.warning("could not edit the table message of %s", table.channel_id)
-            return
-        if table.status == "closed":
-            return
-        try:
-            msg = await channel.send(files=files, **kwargs)
-        except discord.HTTPException:
-            log.warning("could not post the table message in %s", table.channel_id)
-            return
-        await self.service.set_message(table, msg.id)
-
-    async def send_prompt(self, table: Table, seat: int) -> None:
-        """DM a player their hand (and buttons when they must act); fall back to a mention in
-        the channel when their DMs are closed."""
-        s = table.seats[seat]
-        lang = self.bot.user_langs.get(s.user_id, table.lang)
-        if s.dms_open:
-            try:
-                kwargs = await ui.hand_message(table, seat, lang)
-                if kwargs.get("view") is None:
-                    kwargs.pop("view")
-                dm_id = self.dm_channels.get(s.user_id)
-                if dm_id is None:
-                    dm = await self.bot.create_dm(discord.Object(s.user_id))
-                    dm_id = self.dm_channels[s.user_id] = dm.id
-                await self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private).send(**kwargs)
-                return
-            except discord.Forbidden:
-                await self.service.set_dms_open(table, seat, False)
-            except discord.HTTPException:
-                log.warning("DM to %s failed", s.user_id)
-                return
-        if seat in (table.hand.pending_seats() if table.hand else []):
-            channel = self.bot.get_partial_messageable(table.channel_id)
-            try:
-                await channel.send(t("ui.dm_fallback", lang, mention=f"<@{s.user_id}>"),
-                                   allowed_mentions=discord.AllowedMentions(users=True))
-            except discord.HTTPException:
-                log.warning("could not post the DM fallback in %s", table.channel_id)
+        await self._lobby_op(interaction, button.op, channel_id=button.ch, arg=button.arg)
 
 
 async def setup(bot) -> None:

@@ -4,9 +4,15 @@ Buttons carry everything they need in their ``custom_id`` so they keep working
 after a restart (discord.py ``DynamicItem``):
 
 * action buttons (in a player's DM or ephemeral "my hand" message):
-  ``mj:<channel>:<seq>:<action>:<tile or ->`` — ``seq`` is the hand's action counter
-  when the button was drawn; a click with an older ``seq`` is a stale button;
-* table buttons (on the public message): ``mjt:<channel>:<op>``.
+  ``mj:<channel>:<hand>:<seq>:<action>:<tile or ->`` — ``hand`` is the stored id of the hand
+  (unique) and ``seq`` its action counter when the button was drawn; a click from another
+  hand or an older turn is a stale button (``TableService.may_act``);
+* action menus: ``mjs:<channel>:<hand>:<seq>`` with values ``<action>:<tile or ->``;
+* table buttons (on the public message, and the take-over button of a DM):
+  ``mjt:<channel>:<op>[:<hand>]`` — **Next hand** carries the finished hand's id.
+
+Ids of an older format (``mj:<channel>:<seq>:…``) match no template: they get the "out of
+date" answer.  The public message is built from ``Table.public_view`` only.
 """
 
 from __future__ import annotations
@@ -22,10 +28,14 @@ from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
 from service.i18n import lang_of, t, tile_label, tv
+from service.results import result_lines as _result_lines
 from service.tables import Table
 
-ACTION_ID = r"mj:(?P<ch>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
-TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)"
+from .common import Guarded
+
+ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
+SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
+TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 
 HANDLED = {"discard", "hu", "double", "ting", "kong", "pung", "chow", "pass"}
 
@@ -75,9 +85,12 @@ async def hand_image(view: dict) -> discord.File:
 
 
 def public_view(table: Table) -> dict:
-    v = table.view(None, lang_of(table.lang))
+    """The public view of a table (``Table.public_view``) with its log lines and name: the
+    only input of the public message and the table image."""
+    v = table.public_view(lang_of(table.lang))
     names = table.names()
-    v["log"] = [x for x in (describe_event(e, names, table.lang, table.variant.id) for e in table.recent) if x][-6:]
+    v["log"] = [x for x in (describe_event(e, names, table.lang, table.variant.id) for e in v.get("recent", []))
+                if x][-6:]
     v["table_name"] = f"#{table.channel_id}"
     return v
 
@@ -85,33 +98,31 @@ def public_view(table: Table) -> dict:
 def seat_view(table: Table, seat: int, lang: str) -> dict:
     v = table.view(seat, lang_of(lang))
     names = table.names()
-    v["log"] = [x for x in (describe_event(e, names, lang, table.variant.id) for e in table.recent) if x][-6:]
+    v["log"] = [x for x in (describe_event(e, names, lang, table.variant.id) for e in v.get("recent", [])) if x][-6:]
     return v
 
 
 # ------------------------------------------------------------------ public message
 def table_embed(table: Table, view: dict) -> discord.Embed:
+    """The embed of the public table message, from the public view only."""
     lang = table.lang
-    names = table.names()
+    seats = view.get("seats") or []
+    names = [str(s.get("name", "?")) for s in seats]
     game = game_name(table.variant.id, lang)
-    if table.status == "lobby":
+    if view.get("status") == "lobby":
         players = ", ".join(names) or "—"
-        e = discord.Embed(title=t("ui.lobby_title", lang, game=game),
-                          description=t("ui.lobby_desc", lang, n=len(names), max=table.variant.max_players,
-                                        players=players),
-                          colour=discord.Colour.blurple())
-        return e
-    no = (table.match.hand_no + (1 if table.hand is not None and not table.hand.is_over() else 0)) if table.match else 1
-    e = discord.Embed(title=t("ui.hand_title", lang, game=game, no=max(no, 1)), colour=discord.Colour.dark_green())
+        return discord.Embed(title=t("ui.lobby_title", lang, game=game),
+                             description=t("ui.lobby_desc", lang, n=len(names), max=table.variant.max_players,
+                                           players=players),
+                             colour=discord.Colour.blurple())
+    e = discord.Embed(title=t("ui.hand_title", lang, game=game, no=max(view.get("hand_no") or 1, 1)),
+                      colour=discord.Colour.dark_green())
     lines = []
-    hand = table.hand
-    if hand is not None and not hand.is_over():
-        pending = hand.pending_seats()
-        if hand.phase == "discard":
-            lines.append(t("ui.turn", lang, name=names[hand.turn]))
-        elif pending:
-            lines.append(t("ui.waiting_claims", lang, names=", ".join(names[s] for s in pending)))
-        lines.append(t("ui.wall", lang, n=hand.wall_remaining))
+    running = view.get("phase") not in (None, "lobby", "between", "over")
+    if running:
+        if view.get("turn") is not None and view["turn"] < len(names):
+            lines.append(t("ui.turn", lang, name=names[view["turn"]]))
+        lines.append(t("ui.wall", lang, n=view.get("wall_remaining", 0)))
         if view.get("treasure"):
             lines.append(t("ui.treasure", lang, tile=tile_label(view["treasure"], lang)))
         if view.get("seed_hash"):
@@ -121,82 +132,86 @@ def table_embed(table: Table, view: dict) -> discord.Embed:
         if table.hand_id is not None and "seed" in table.last_result:
             lines.append(t("ui.seed_reveal", lang, seed=table.last_result["seed"], id=table.hand_id))
         lines.append(t("ui.next_hand_in", lang, s=table.options.get("result_timeout", 30)))
+    auto = [names[s["seat"]] for s in seats if s.get("auto") and not s.get("is_ai") and s["seat"] < len(names)]
+    if auto:
+        lines.append(t("ui.auto_seats", lang, names=", ".join(auto)))
     lines.extend(view.get("log", [])[-4:])
-    e.description = "\n".join(lines)
+    e.description = "\n".join(lines)[:4000]
     e.set_image(url="attachment://table.png")
     return e
 
 
 def result_lines(table: Table, result: dict, lang: str) -> list[str]:
-    names = table.names()
-    out = []
-    if result.get("winner") is None:
-        out.append(t("ui.result_draw", lang))
-    else:
-        w = result["winner"]
-        how = t("ui.result_selfdrawn", lang) if result.get("self_drawn") else t(
-            "ui.result_from", lang, name=names[result["discarder"]])
-        out.append(t("ui.result_win", lang, name=names[w], tile=tile_label(result["win_tile"], lang), how=how,
-                     fan=result.get("total_fan", result.get("fan_total", 0))))
-        fans = result.get("fans") or []
-        if fans:
-            zh = lang_of(lang).startswith("zh")
-            out.append(" · ".join(f"{f[0] if zh else f[1]} {f[2]}" + (f"×{f[3]}" if f[3] > 1 else "") for f in fans))
-    out.append(" | ".join(t("ui.result_points", lang, name=names[i], points=f"{p:+d}")
-                          for i, p in enumerate(result["points"])))
-    return out
+    """The settlement in words (``service.results.result_lines``) with the table's names."""
+    return _result_lines(result, table.names(), lang, table.variant.id)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
+class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
     """A player's action button; survives restarts (the custom_id says it all)."""
 
-    def __init__(self, ch: int, seq: int, act: str, tile: str = "-", label: str = "?",
+    def __init__(self, ch: int, hand: int, seq: int, act: str, tile: str = "-", label: str = "?",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None):
         super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
-                                           custom_id=f"mj:{ch}:{seq}:{act}:{tile}"))
-        self.ch, self.seq, self.act, self.tile = ch, seq, act, tile
+                                           custom_id=f"mj:{ch}:{hand}:{seq}:{act}:{tile}"[:100]))
+        self.ch, self.hand, self.seq, self.act, self.tile = ch, hand, seq, act, tile
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["ch"]), int(match["seq"]), match["act"], match["tile"], label=item.label or "?")
+        # the template only lets digits and short words through: nothing here can raise
+        return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), match["act"], match["tile"],
+                   label=getattr(item, "label", None) or "?")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
         await interaction.client.get_cog("Play").on_action_button(interaction, self)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mjs:(?P<ch>\d+):(?P<seq>\d+)"):
+class ActionSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):
     """A select menu of a player's actions when they are too many for buttons (values
     ``"<type>:<tile or ->"``)."""
 
-    def __init__(self, ch: int, seq: int, options: list | None = None, placeholder: str = "…",
+    def __init__(self, ch: int, hand: int, seq: int, options: list | None = None, placeholder: str = "…",
                  row: int | None = None):
-        super().__init__(discord.ui.Select(custom_id=f"mjs:{ch}:{seq}", options=options or [
+        super().__init__(discord.ui.Select(custom_id=f"mjs:{ch}:{hand}:{seq}", options=options or [
             discord.SelectOption(label="-", value="pass:-")], placeholder=placeholder, row=row))
-        self.ch, self.seq = ch, seq
+        self.ch, self.hand, self.seq = ch, hand, seq
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["ch"]), int(match["seq"]), list(item.options), item.placeholder or "…")
+        options = list(getattr(item, "options", None) or []) or None
+        return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), options,
+                   getattr(item, "placeholder", None) or "…")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        act, tile = self.item.values[0].split(":", 1)
-        button = ActionButton(self.ch, self.seq, act, tile)
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values or [])
+        act, _, tile = (values[0] if values else "").partition(":")
+        button = ActionButton(self.ch, self.hand, self.seq, act or "?", tile or "-")
         await interaction.client.get_cog("Play").on_action_button(interaction, button)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TABLE_ID):
-    """A button of the public table message (join, add AI, start, leave, my hand, next hand)."""
+class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=TABLE_ID):
+    """A button of the public table message (join, add AI, start, leave, my hand, next hand,
+    take over); **Next hand** carries the id of the hand it follows."""
 
-    def __init__(self, ch: int, op: str, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"mjt:{ch}:{op}"))
-        self.ch, self.op = ch, op
+    def __init__(self, ch: int, op: str, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 arg: int | None = None):
+        cid = f"mjt:{ch}:{op}" + (f":{arg}" if arg is not None else "")
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=cid))
+        self.ch, self.op, self.arg = ch, op, arg
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["ch"]), match["op"], label=item.label or "?")
+        arg = int(match["arg"]) if match["arg"] else None
+        return cls(int(match["ch"]), match["op"], label=getattr(item, "label", None) or "?", arg=arg)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
         await interaction.client.get_cog("Tables").on_table_button(interaction, self)
+
+
+def takeover_view(table: Table, lang: str) -> discord.ui.View:
+    """The take-over button for a player on 托管 (sent with the auto-play notice)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.channel_id, "takeover", t("btn.take_over", lang), discord.ButtonStyle.primary))
+    return view
 
 
 class TableButtons(discord.ui.View):
@@ -206,18 +221,19 @@ class TableButtons(discord.ui.View):
         super().__init__(timeout=None)
         lang, ch = table.lang, table.channel_id
         if table.status == "lobby":
-            self._add(t("btn.join", lang), f"mjt:{ch}:join", discord.ButtonStyle.success)
-            self._add(t("btn.add_ai", lang), f"mjt:{ch}:addai", discord.ButtonStyle.secondary)
-            self._add(t("btn.start", lang), f"mjt:{ch}:start", discord.ButtonStyle.primary)
-            self._add(t("btn.leave", lang), f"mjt:{ch}:leave", discord.ButtonStyle.danger)
+            self._add(t("btn.join", lang), ch, "join", discord.ButtonStyle.success)
+            self._add(t("btn.add_ai", lang), ch, "addai", discord.ButtonStyle.secondary)
+            self._add(t("btn.start", lang), ch, "start", discord.ButtonStyle.primary)
+            self._add(t("btn.leave", lang), ch, "leave", discord.ButtonStyle.danger)
         else:
-            self._add(t("btn.my_hand", lang), f"mjt:{ch}:hand", discord.ButtonStyle.primary)
+            self._add(t("btn.my_hand", lang), ch, "hand", discord.ButtonStyle.primary)
+            if any(s.auto and not s.is_ai for s in table.seats):
+                self._add(t("btn.take_over", lang), ch, "takeover", discord.ButtonStyle.secondary)
             if table.hand is not None and table.hand.is_over():
-                self._add(t("btn.next_hand", lang), f"mjt:{ch}:next", discord.ButtonStyle.success)
+                self._add(t("btn.next_hand", lang), ch, "next", discord.ButtonStyle.success, table.hand_id)
 
-    def _add(self, label: str, custom_id: str, style: discord.ButtonStyle) -> None:
-        _, ch, op = custom_id.split(":")
-        self.add_item(TableButton(int(ch), op, label, style))
+    def _add(self, label: str, ch: int, op: str, style: discord.ButtonStyle, arg: int | None = None) -> None:
+        self.add_item(TableButton(ch, op, label, style, arg))
 
 
 # ------------------------------------------------------------------ a player's prompt
@@ -277,7 +293,7 @@ class ActionButtons(discord.ui.View):
         self.count = 0
         if hand is None or hand.is_over() or seat not in hand.pending_seats():
             return
-        ch, seq = table.channel_id, hand.seq
+        ch, hid, seq = table.channel_id, table.hand_id or 0, hand.seq
         me = view.get("me") or {}
         legal = me.get("legal", [])
         acts = [line.split()[1:] for line in legal]
@@ -286,7 +302,7 @@ class ActionButtons(discord.ui.View):
             by_type.setdefault(a[0], []).append(a[1] if len(a) > 1 else "-")
 
         def cid(act: str, tile: str = "-") -> str:
-            return f"mj:{ch}:{seq}:{act}:{tile}"
+            return f"mj:{ch}:{hid}:{seq}:{act}:{tile}"
 
         if confirm_wild is not None:
             self._add(t("btn.discard_wild", lang, tile=short_tile(confirm_wild, lang)), cid("wdiscard", confirm_wild),
@@ -350,7 +366,7 @@ class ActionButtons(discord.ui.View):
         if extra and (several_chi or len(extra) > min(free, room)):
             options = [discord.SelectOption(label=label[:100], value=f"{typ}:{tile}") for label, typ, tile in extra[:25]]
             select_row = next((r for r in (3, 4) if r not in used_rows), 4)
-            self.add_item(ActionSelect(ch, seq, options, t("ui.choose", lang), select_row))
+            self.add_item(ActionSelect(ch, hid, seq, options, t("ui.choose", lang), select_row))
             self.count += 1
         else:
             for label, typ, tile in extra:
@@ -361,9 +377,17 @@ class ActionButtons(discord.ui.View):
     def _add(self, label: str, custom_id: str, style: discord.ButtonStyle, row: int) -> None:
         if sum(1 for c in self.children if getattr(c, "row", None) == row) >= 5:
             row = min(4, row + 1)
-        _, ch, seq, act, tile = custom_id.split(":")
-        self.add_item(ActionButton(int(ch), int(seq), act, tile, label, style, row))
+        _, ch, hid, seq, act, tile = custom_id.split(":")
+        self.add_item(ActionButton(int(ch), int(hid), int(seq), act, tile, label, style, row))
         self.count += 1
+
+
+def _last_discard_label(view: dict, seat: int, lang: str) -> str:
+    """The seat's last discard, named (for notices about it)."""
+    for sv in view.get("seats") or []:
+        if sv.get("seat") == seat and sv.get("discards"):
+            return tile_label(sv["discards"][-1], lang)
+    return "?"
 
 
 def is_wild(view: dict, tile: str) -> bool:
@@ -372,14 +396,24 @@ def is_wild(view: dict, tile: str) -> bool:
 
 
 async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False,
-                       confirm_wild: str | None = None) -> dict:
+                       confirm_wild: str | None = None, notices: list[str] | None = None,
+                       head: str | None = None) -> dict:
     """Keyword arguments for send/edit: content, the hand image and the action buttons
-    (the 听 menu, or the confirmation before discarding a wild tile, when asked)."""
+    (the 听 menu, or the confirmation before discarding a wild tile, when asked).
+
+    :param notices: catalogue keys of what the player must be told first (e.g.
+        ``notice.ting_ignored`` after their action).
+    :param head: a line to put first (e.g. "you play your seat again")."""
     view = seat_view(table, seat, lang)
     if confirm_wild is not None:
         content = t("ui.confirm_discard_wild", lang, tile=tile_label(confirm_wild, lang))
     else:
         content = ting_text(view, lang) if ting_menu else prompt_text(table, seat, view, lang)
+    told = [t(key, lang, tile=_last_discard_label(view, seat, lang)) for key in notices or []]
+    if head:
+        told.insert(0, head)
+    if told:
+        content = "\n".join(told + [content])
     buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
     kwargs = {"content": content[:2000], "file": await hand_image(view)}
     kwargs["view"] = buttons if buttons.count else None

@@ -137,9 +137,9 @@ class Journal:
             self.finished.add(hid)
 
 
-def custom_id(ch: int, seq: int, action: Action) -> str:
+def custom_id(ch: int, hand_id: int, seq: int, action: Action) -> str:
     tile = kind_str(action.kind) if action.kind is not None else "-"
-    return f"mj:{ch}:{seq}:{action.type}:{tile}"
+    return f"mj:{ch}:{hand_id}:{seq}:{action.type}:{tile}"
 
 
 class Player:
@@ -188,8 +188,8 @@ class Player:
                 return m
         return None
 
-    def _find_select(self, user, ch: int, seq: int, value: str):
-        sid = f"mjs:{ch}:{seq}"
+    def _find_select(self, user, ch: int, hand_id: int, seq: int, value: str):
+        sid = f"mjs:{ch}:{hand_id}:{seq}"
         msgs = self.fd.dms_to(user) + self.fd.ephemeral_replies_to(user)
         for m in sorted(msgs, key=lambda m: m.id, reverse=True):
             if sid in m.custom_ids and value in [o["value"] for o in m.component(sid).get("options", [])]:
@@ -201,9 +201,9 @@ class Player:
         first when no message of this process carries it (after a restart).  ``False`` if the
         bot offered no such control."""
         table = self.bot.service.table_in(ch)
-        seq = table.hand.seq
-        cid = custom_id(ch, seq, action)
-        menu = f"mj:{ch}:{seq}:ting_menu:-"
+        seq, hid = table.hand.seq, table.hand_id
+        cid = custom_id(ch, hid, seq, action)
+        menu = f"mj:{ch}:{hid}:{seq}:ting_menu:-"
         for attempt in range(2):
             if action.type == "ting" and action.kind is not None and self._find(user, cid) is None:
                 m = self._find(user, menu)
@@ -215,7 +215,7 @@ class Player:
                 self.clicks += 1
                 return r.response_type == 7
             tile = kind_str(action.kind) if action.kind is not None else "-"
-            m, sid = self._find_select(user, ch, seq, f"{action.type}:{tile}")
+            m, sid = self._find_select(user, ch, hid, seq, f"{action.type}:{tile}")
             if m is not None:
                 await self.fd.select(user, m, sid, [f"{action.type}:{tile}"])
                 self.clicks += 1
@@ -227,9 +227,9 @@ class Player:
 
     async def next_hand(self, i: int) -> None:
         ch = self.channels[i]
-        cid = f"mjt:{ch}:next"
         for m in reversed(self.fd.messages_in(ch)):
-            if cid in m.custom_ids:
+            cid = next((c for c in m.custom_ids if c.startswith(f"mjt:{ch}:next")), None)
+            if cid is not None:
                 await self.fd.click(self.humans(i)[0], m, cid)
                 return
         t = self.bot.service.table_in(ch)
@@ -315,7 +315,7 @@ async def verify(player: Player, journal: Journal) -> dict:
         out["games"].append(t.variant.id)
         if t.hand is None or t.hand.is_over():
             # the public message's "next hand" button, drawn before the restart
-            cid = f"mjt:{ch}:next"
+            cid = f"mjt:{ch}:next:{t.hand_id}" if t.hand_id is not None else f"mjt:{ch}:next"
             r = await fd.click(player.humans(i)[0], old_message(ch, cid), cid)
             assert r.response_type is not None
         assert t.hand is not None and not t.hand.is_over(), f"{t.variant.id}: no next hand after the restart"
@@ -330,7 +330,7 @@ async def verify(player: Player, journal: Journal) -> dict:
             if press == "old":
                 if action.type == "ting" and action.kind is not None:
                     continue  # its button sits behind the 听 menu
-                cid = custom_id(ch, seq, action)
+                cid = custom_id(ch, t.hand_id, seq, action)
                 r = await fd.click(user, old_message(fd._dm_channel(user)["id"], cid), cid)
                 assert r.response_type == 7, (t.variant.id, r.response_type)
                 out["old_buttons"] += 1

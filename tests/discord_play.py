@@ -37,9 +37,12 @@ def find_seed(predicate, variant: str = "two_player", n_seats: int = 2, limit: i
     raise AssertionError("no seed found")
 
 
-def custom_id(channel_id: int, seq: int, action: Action) -> str:
+def custom_id(channel_id: int, seq: int, action: Action, hand_id: int | None = None) -> str:
+    """The id of the button that makes ``action`` (``hand_id``: the stored id of the hand)."""
     tile = kind_str(action.kind) if action.kind is not None else "-"
-    return f"mj:{channel_id}:{seq}:{action.type}:{tile}"
+    if hand_id is None:
+        return f"mj:{channel_id}:{seq}:{action.type}:{tile}"  # the format before hands were in ids
+    return f"mj:{channel_id}:{hand_id}:{seq}:{action.type}:{tile}"
 
 
 def prompt_with(fd: FakeDiscord, user, cid: str):
@@ -52,24 +55,16 @@ def prompt_with(fd: FakeDiscord, user, cid: str):
 
 
 async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action):
-    """Press the button that makes ``action`` (opening the 听 menu first when needed)."""
+    """Press what the bot offers ``user`` for ``action`` (see :func:`press`); the prompt
+    pressed must be one drawn for the current hand and turn."""
     table = bot.service.table_in(channel_id)
-    seq = table.hand.seq
-    if action.type == "ting" and action.kind is not None:
-        menu = f"mj:{channel_id}:{seq}:ting_menu:-"
-        msg = prompt_with(fd, user, menu)
-        assert msg is not None, f"no 听 menu button for {user.name}"
-        await fd.click(user, msg, menu)
-    cid = custom_id(channel_id, seq, action)
-    msg = prompt_with(fd, user, cid)
-    if msg is None:  # several choices of one kind come as a select menu
-        sid = f"mjs:{channel_id}:{seq}"
-        value = f"{action.type}:{kind_str(action.kind) if action.kind is not None else '-'}"
-        msg = prompt_with(fd, user, sid)
-        assert msg is not None, f"no button {cid} and no menu {sid} for {user.name}"
-        assert value in [o["value"] for o in msg.component(sid)["options"]], (value, sid)
-        return await fd.select(user, msg, sid, [value])
-    return await fd.click(user, msg, cid)
+    prefix = f"mj:{channel_id}:{table.hand_id}:{table.hand.seq}:"
+    newest = latest_prompt(fd, user)
+    assert newest is not None and any(c.startswith(prefix) or c == f"mjs:{channel_id}:{table.hand_id}:{table.hand.seq}"
+                                      for c in newest.custom_ids), \
+        f"{user.name} has no prompt for hand {table.hand_id} turn {table.hand.seq}: " \
+        f"{getattr(newest, 'custom_ids', None)}"
+    return await press(fd, user, action)
 
 
 def new_bot(db_url: str, clock: ManualClock, *, public_edit_interval: float = 0.0):

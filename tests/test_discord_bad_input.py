@@ -111,7 +111,7 @@ async def test_in_game_errors_leave_the_state_unchanged(game):
 
     # a forged button id only ever acts for the presser: the waiting player is refused
     seq = table.hand.seq
-    forged = f"mj:{fd.channel_id}:{seq}:discard:{kind_str(table.hand.concealed_kinds(turn)[0])}"
+    forged = f"mj:{fd.channel_id}:{table.hand_id}:{seq}:discard:{kind_str(table.hand.concealed_kinds(turn)[0])}"
     prompt = prompt_with(fd, player, forged)
     assert prompt is not None
     assert _snapshot(table) == snap
@@ -136,11 +136,17 @@ async def test_closed_dms_fall_back_to_the_my_hand_button(game):
     alice, bob, table = await _start_two(fd, bot, bob_dms=False)
     users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
     bob_seat = table.seat_of(bob.id)
-    # play until it is bob's turn to decide
+    # play until alice's move makes it bob's turn (a claim window of his is nobody's business:
+    # no mention then; after his own claim his answer shows his turn)
+    last = None
     for _ in range(40):
-        if table.hand.is_over() or bob_seat in table.hand.pending_seats():
+        if table.hand.is_over() or (bob_seat in table.hand.pending_seats() and table.hand.timer_kind() == "discard"
+                                    and last != bob_seat):
             break
-        seat = table.hand.pending_seats()[0]
+        seat = last = table.hand.pending_seats()[0]
+        if seat == bob_seat:  # bob may claim: he looks at his hand through the table message
+            public = fd.messages_in(fd.channel_id)[0]
+            await fd.click(bob, public, next(c for c in public.custom_ids if c.endswith(":hand")))
         await press_for(fd, bot, users[seat], fd.channel_id, ai.choose_action(table.hand, seat))
     assert bob_seat in table.hand.pending_seats()
     assert not fd.dms_to(bob)

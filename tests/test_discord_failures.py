@@ -56,7 +56,7 @@ class Game:
 
     def cid(self, action) -> str:
         tile = kind_str(action.kind) if action.kind is not None else "-"
-        return f"mj:{self.ch}:{self.table.hand.seq}:{action.type}:{tile}"
+        return f"mj:{self.ch}:{self.table.hand_id}:{self.table.hand.seq}:{action.type}:{tile}"
 
     def button_msg(self, user, cid: str):
         for m in sorted(self.fd.dms_to(user) + self.fd.ephemeral_replies_to(user), key=lambda m: -m.id):
@@ -70,7 +70,7 @@ class Game:
         action = self.table.hand.ai_action(seat)
         cid = self.cid(action)
         if action.type == "ting" and action.kind is not None:
-            menu = f"mj:{self.ch}:{self.table.hand.seq}:ting_menu:-"
+            menu = f"mj:{self.ch}:{self.table.hand_id}:{self.table.hand.seq}:ting_menu:-"
             await self.fd.click(user, self.button_msg(user, menu), menu)
         msg = self.button_msg(user, cid)
         assert msg is not None, f"{user.name} has no button {cid}"

@@ -319,7 +319,7 @@ def test_discord_forged_and_stale_button_ids(world):
         st.builds(lambda c, op: ("table", c, op, None, None), st.sampled_from(["here", "other"]),
                   st.from_regex(r"[a-z_]{1,8}", fullmatch=True) | st.sampled_from(
                       ["join", "addai", "start", "leave", "next", "hand"])),
-        # action select menus (their value says the action): "mjs:<channel>:<seq>"
+        # action select menus (their value says the action): "mjs:<channel>:<hand>:<seq>"
         st.builds(lambda c, dseq, tile: ("select", c, dseq, "discard", tile), st.sampled_from(["here", "other"]),
                   st.integers(-30, 3), st.one_of(st.just("-"), st.from_regex(r"[0-9A-Za-z]{1,4}", fullmatch=True))),
         st.builds(lambda s: ("raw", s, None, None, None), st.from_regex(r"mj[ts]?:[0-9a-z:\-]{0,30}", fullmatch=True)
@@ -334,9 +334,10 @@ def test_discord_forged_and_stale_button_ids(world):
             return f"mjt:{chan[a]}:{b}"
         if kind == "raw":
             return a
+        hid = w.table.hand_id
         if kind == "select":
-            return f"mjs:{chan[a]}:{max(0, seq + b)}"
-        return f"mj:{chan[a]}:{max(0, seq + b)}:{c}:{d}"
+            return f"mjs:{chan[a]}:{hid}:{max(0, seq + b)}"
+        return f"mj:{chan[a]}:{hid}:{max(0, seq + b)}:{c}:{d}"
 
     @FUZZ(300)
     @given(spec=ids, who=st.sampled_from(["turn", "other", "stranger"]), dm=st.booleans())
@@ -380,8 +381,9 @@ def test_discord_forged_and_stale_button_ids(world):
     # hand-checked: a button of this table from an earlier turn is refused as stale
     t = w.table
     user = w.users()[t.hand.pending_seats()[0]]
-    msg = w.fd.plant_message([f"mj:{ch}:{t.hand.seq - 1}:pass:-"], user=user)
-    r = w.run(w.fd.click(user, msg, f"mj:{ch}:{t.hand.seq - 1}:pass:-"))
+    old = f"mj:{ch}:{t.hand_id}:{t.hand.seq - 1}:pass:-" if t.hand.seq else f"mj:{ch}:{t.hand_id - 1}:0:pass:-"
+    msg = w.fd.plant_message([old], user=user)
+    r = w.run(w.fd.click(user, msg, old))
     assert r.ephemeral and "earlier turn" in r.content
 
 

@@ -363,7 +363,7 @@ async def test_only_seated_players_act_creator_or_admin_ends_admins_configure(tm
         actor_user = alice if table.seats[actor].user_id == alice.id else bob
         other_user = bob if actor_user is alice else alice
         action = table.hand.ai_action(actor)
-        cid = f"mj:{ch}:{seq}:{action.type}:{kind_str(action.kind) if action.kind is not None else '-'}"
+        cid = f"mj:{ch}:{table.hand_id}:{seq}:{action.type}:{kind_str(action.kind) if action.kind is not None else '-'}"
         refused = 0
 
         def files_of(r):

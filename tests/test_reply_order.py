@@ -58,7 +58,6 @@ def _wall_counts(msg) -> list[int]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="the command is answered only after the fan-out")
 @pytest.mark.asyncio
 async def test_a_command_is_answered_before_the_fan_out(tmp_path):
     """Channel messages and DMs take 1.2 s each: the command that starts the game and every
@@ -84,7 +83,6 @@ async def test_a_command_is_answered_before_the_fan_out(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="answers wait for the fan-out; public edits are not coalesced")
 @pytest.mark.asyncio
 async def test_fifty_quick_moves_at_350_ms_per_call(tmp_path):
     """Four humans, every REST call 350 ms, the public message edited at Discord's pace (one
