@@ -208,6 +208,25 @@ def test_fake_ting_protects_and_cannot_win():
     assert h2.result["baowu"] is None and h2.result["points"] == [-15, 45, -15, -15]
 
 
+@pytest.mark.xfail(strict=True, reason="a 假听 seat's self-drawn 胡 is refused as not a winning hand")
+def test_fake_ting_seat_that_draws_its_winning_tile_is_told_why_it_cannot_win():
+    h = stacked(draws="1p2p3p9m")
+    h.apply(Action(0, "fake_ting"))
+    h.apply(Action(0, "discard", k("5m")))  # 123m 789p 123s 456s 9m: a hand ready on 9m
+    h.apply(Action(1, "pass"))
+    for s, tile in ((1, "1p"), (2, "2p"), (3, "3p")):
+        h.apply(Action(s, "discard", k(tile)))
+        while h.phase == "claim":
+            h.apply(Action(h.pending_seats()[0], "pass"))
+    assert h.turn == 0 and h.drawn[0] >> 2 == k("9m") and h.win_shape(0, None)
+    assert "0 hu" not in {str(a) for a in h.legal_actions(0)}
+    with pytest.raises(IllegalAction) as e:
+        h.apply(Action(0, "hu"))
+    assert e.value.code == "fake_ting_cannot_win"
+    # nothing changed: the locked seat passes its drawn tile on
+    assert {str(a) for a in h.legal_actions(0)} == {"0 discard 9m"}
+
+
 def test_locked_after_ting():
     h = stacked(draws="1p2p3p1s")
     h.apply(Action(0, "ting", k("5m")))
