@@ -83,7 +83,7 @@ async def run_local(args) -> int:
     await store.init()
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     service = TableService(store, seed_source=lambda: seed)
-    options = dict(o.split("=", 1) for o in args.option)
+    options = dict(args.option)  # (key, value) pairs: bot.table_option
     me_name = "你" if lang == "zh" else "Player"
     try:
         table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=me_name,
