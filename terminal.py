@@ -12,15 +12,17 @@ Commands at the prompt: a tile (``5m``, ``五万``) discards it; ``ting 5m``;
 from __future__ import annotations
 
 import secrets
+import sys
 import tempfile
 from pathlib import Path
 
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, parse_kind
+from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
 from cogs.ui import describe_event
-from service.i18n import t, tile_label
+from service.i18n import error_text, t, tile_label
 from service.store import Store
 from service.tables import ServiceError, TableService
 
@@ -69,8 +71,42 @@ def settlement_text(result: dict, names: list[str], lang: str) -> str:
     return "\n".join(lines)
 
 
+class StartupError(Exception):
+    """The local table cannot open; the message is already in the table's language."""
+
+
+def _players_text(info, lang: str) -> str:
+    lo, hi = info.min_players, info.max_players
+    n = str(lo) if lo == hi else f"{lo}–{hi}"
+    return f"{info.name_zh}需要 {n} 名玩家。" if lang == "zh" else f"{info.name_en} is played by {n} players."
+
+
+async def _open_table(service: TableService, args, lang: str):
+    """Create the local table with you seated and the AI seats added.  Raises
+    :class:`StartupError` with a localized message (unknown game, bad option, seat count)."""
+    try:
+        info = find_variant(args.variant)
+    except KeyError:
+        info = None
+    try:
+        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME,
+                                           name="你" if lang == "zh" else "Player",
+                                           variant=args.variant, options=dict(args.option), lang=lang)
+        seats = args.players or table.variant.max_players
+        if not table.variant.min_players <= seats <= table.variant.max_players:
+            raise StartupError(_players_text(table.variant, lang))
+        while len(table.seats) < seats:
+            await service.add_ai(CHANNEL, ME)
+    except ServiceError as e:
+        raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
+    if args.auto:
+        table.seats[0].is_ai = True  # --auto: the AI plays your seat too
+    return table
+
+
 async def run_local(args) -> int:
-    """Play ``args.hands`` hands at a local table; returns the process exit code."""
+    """Play ``args.hands`` hands at a local table; returns the process exit code
+    (``args.option``: ``(key, value)`` pairs, see ``bot.table_option``)."""
     lang = args.lang
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -81,24 +117,21 @@ async def run_local(args) -> int:
         url = f"sqlite:///{tmp.name}/local.db"
     store = Store(url)
     await store.init()
+    try:
+        return await _play(store, args, lang, out)
+    finally:
+        await store.close()
+        if tmp is not None:
+            tmp.cleanup()
+
+
+async def _play(store: Store, args, lang: str, out: Path) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     service = TableService(store, seed_source=lambda: seed)
-    options = dict(args.option)  # (key, value) pairs: bot.table_option
-    me_name = "你" if lang == "zh" else "Player"
     try:
-        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=me_name,
-                                           variant=args.variant, options=options, lang=lang)
-        seats = args.players or table.variant.max_players
-        if not table.variant.min_players <= seats <= table.variant.max_players:
-            print(f"error: {table.variant.id} is played by {table.variant.min_players}–"
-                  f"{table.variant.max_players} players")
-            return 2
-        while len(table.seats) < seats:
-            await service.add_ai(CHANNEL, ME)
-        if args.auto:
-            table.seats[0].is_ai = True  # --auto: the AI plays your seat too
-    except ServiceError as e:
-        print(f"error: {e.code} {e.params}")
+        table = await _open_table(service, args, lang)
+    except StartupError as e:
+        print(("错误：" if lang == "zh" else "error: ") + str(e), file=sys.stderr)
         return 2
     print(f"{table.variant.name_zh} {table.variant.name_en} — seed {seed}, images in {out}/")
     shown = 0
@@ -119,28 +152,23 @@ async def run_local(args) -> int:
     service.listeners.append(on_update)
     await service.start(CHANNEL, ME)
     played = 0
-    try:
-        while True:
-            hand = table.hand
-            if hand.is_over():
-                played += 1
-                result = table.last_result
-                view = table.view(None, lang)
-                (out / f"hand-{played}-result.png").write_bytes(render_table(view))
-                print(f"\n== {t('ui.hand_over_title', lang, no=played)} ==")
-                print(settlement_text(result, table.names(), lang))
-                if played >= args.hands:
-                    break
-                await service.next_hand(CHANNEL, ME)
-                continue
-            if 0 not in hand.pending_seats():
-                raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
-            if not await _human_turn(service, table, lang):
+    while True:
+        hand = table.hand
+        if hand.is_over():
+            played += 1
+            result = table.last_result
+            view = table.view(None, lang)
+            (out / f"hand-{played}-result.png").write_bytes(render_table(view))
+            print(f"\n== {t('ui.hand_over_title', lang, no=played)} ==")
+            print(settlement_text(result, table.names(), lang))
+            if played >= args.hands:
                 break
-    finally:
-        await store.close()
-        if tmp is not None:
-            tmp.cleanup()
+            await service.next_hand(CHANNEL, ME)
+            continue
+        if 0 not in hand.pending_seats():
+            raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
+        if not await _human_turn(service, table, lang):
+            break
     scores = table.scores()
     print("\n== " + ("总分" if lang == "zh" else "Totals") + " ==")
     for name, pts in zip(table.names(), scores):

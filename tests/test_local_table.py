@@ -72,7 +72,6 @@ def test_option_without_key_and_value_is_a_usage_error(bad, tmp_path, capsys, mo
     assert "Traceback" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="option errors print the raw code and its parameters")
 @pytest.mark.parametrize("lang,option,text", [
     ("en", "min_fan=abc", "Option min_fan cannot be abc."),
     ("zh", "min_fan=abc", "选项 min_fan 不能为 abc。"),
@@ -87,7 +86,6 @@ def test_bad_option_key_or_value_prints_the_localized_message(lang, option, text
     assert "option_" not in out.err + out.out and "{" not in out.err
 
 
-@pytest.mark.xfail(strict=True, reason="an unknown game prints the raw code unknown_variant")
 @pytest.mark.parametrize("lang,text", [("en", "Unknown game: nosuch."), ("zh", "未知玩法：nosuch。")])
 def test_unknown_variant_prints_the_localized_message(lang, text, tmp_path, capsys, monkeypatch):
     code = run_main(monkeypatch, tmp_path, "--lang", lang, "--variant", "nosuch")
