@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                        shard_ids=list(sharding.mine) if sharding else None)
         bot.run(token, log_handler=None)
         return 0
-    from terminal import run_local
-    return asyncio.run(run_local(args))
+    from terminal import play
+    return play(args)
 
 
 if __name__ == "__main__":

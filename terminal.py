@@ -6,14 +6,26 @@ Every change writes the public table image to ``<out>/table.png``, your hand to
 
 Commands at the prompt: a tile (``5m``, ``五万``) discards it; ``ting 5m``;
 ``chow 3m`` (the chow starting at 3m); ``pung``; ``kong`` / ``kong 7z``; ``hu``;
-``double``; ``pass``; ``hint``; ``quit``.
+``double``; ``pass``; ``hint``; ``quit``.  End of input (Ctrl-D) leaves like ``quit``;
+Ctrl-C leaves too, with exit code 130.
+
+The prompt reads in the main thread (:func:`read_line`): the table has nothing else to do
+while it waits for you (the AI seats move inside each action), and there Ctrl-C can
+interrupt the read.  A read in a worker thread (``asyncio.to_thread``) cannot be
+interrupted, so Ctrl-C used to leave the process waiting for that thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import builtins
+import os
 import secrets
+import select
+import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from engine.errors import IllegalAction
@@ -39,6 +51,45 @@ HELP = {
           "pung; kong / kong 7z; hu; double; pass; hint; quit. Other games' actions: type the name the "
           "prompt lists (e.g. dui, keep, peng).",
 }
+
+
+GOODBYE = {"zh": "再见。", "en": "Goodbye."}
+
+_BUILTIN_INPUT = builtins.input
+#: read end of the signal wake-up pipe while :func:`play` runs (POSIX), else ``None``
+_wakeup_r: int | None = None
+
+
+def _stdin_fd() -> int | None:
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a test runner, closed …
+        return None
+
+
+def read_line(prompt: str = "> ") -> str:
+    """``input(prompt)`` that Ctrl-C always interrupts (``KeyboardInterrupt``); ``EOFError``
+    at the end of input.
+
+    The kernel hands SIGINT to any thread of the process (the SQLite driver runs one); only
+    when it lands on the main thread does a blocked read return to run the handler.  So the
+    main thread first waits in ``select()`` on stdin and on the signal wake-up pipe, which
+    is written whichever thread got the signal; the handler then raises right here.  A
+    replaced ``input`` (tests) or a stdin without a file descriptor is read as it is."""
+    fd = _stdin_fd()
+    if _wakeup_r is None or fd is None or builtins.input is not _BUILTIN_INPUT:
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while True:
+        ready, _, _ = select.select([fd, _wakeup_r], [], [])
+        if _wakeup_r in ready:
+            try:
+                os.read(_wakeup_r, 512)  # another signal than Ctrl-C: keep waiting
+            except BlockingIOError:
+                pass
+        if fd in ready:
+            return input()
 
 
 def _names(tiles: list[str], lang: str) -> str:
@@ -104,6 +155,43 @@ async def _open_table(service: TableService, args, lang: str):
     return table
 
 
+def play(args) -> int:
+    """Run the local table (``python bot.py`` without a token); returns the exit code:
+    0, 2 when it cannot open, 130 when Ctrl-C ended it.
+
+    Ctrl-C raises ``KeyboardInterrupt`` where the program is (at the prompt: in
+    ``input()``) instead of asyncio's default of cancelling the main task, which a
+    blocking read would not notice; a second Ctrl-C during the clean-up is ignored."""
+    global _wakeup_r
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
+    pipe = previous_wakeup = None
+    if main_thread and os.name == "posix":
+        pipe = os.pipe()
+        for end in pipe:
+            os.set_blocking(end, False)
+        previous_wakeup = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+        _wakeup_r = pipe[0]
+    try:
+        return asyncio.run(run_local(args))
+    except KeyboardInterrupt:  # pressed while the table was busy, outside the prompt
+        print("\n" + GOODBYE[args.lang])
+        return 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+        if pipe is not None:
+            signal.set_wakeup_fd(previous_wakeup)
+            _wakeup_r = None
+            for end in pipe:
+                os.close(end)
+
+
+def _interrupt(signum, frame):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C ends the game; the clean-up runs undisturbed
+    raise KeyboardInterrupt
+
+
 async def run_local(args) -> int:
     """Play ``args.hands`` hands at a local table; returns the process exit code
     (``args.option``: ``(key, value)`` pairs, see ``bot.table_option``)."""
@@ -152,33 +240,41 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
     service.listeners.append(on_update)
     await service.start(CHANNEL, ME)
     played = 0
-    while True:
-        hand = table.hand
-        if hand.is_over():
-            played += 1
-            result = table.last_result
-            view = table.view(None, lang)
-            (out / f"hand-{played}-result.png").write_bytes(render_table(view))
-            print(f"\n== {t('ui.hand_over_title', lang, no=played)} ==")
-            print(settlement_text(result, table.names(), lang))
-            if played >= args.hands:
+    left = interrupted = False  # you left before the last hand (quit, end of input, Ctrl-C)
+    try:
+        while True:
+            hand = table.hand
+            if hand.is_over():
+                played += 1
+                result = table.last_result
+                view = table.view(None, lang)
+                (out / f"hand-{played}-result.png").write_bytes(render_table(view))
+                print(f"\n== {t('ui.hand_over_title', lang, no=played)} ==")
+                print(settlement_text(result, table.names(), lang))
+                if played >= args.hands:
+                    break
+                await service.next_hand(CHANNEL, ME)
+                continue
+            if 0 not in hand.pending_seats():
+                raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
+            if not await _human_turn(service, table, lang):
+                left = True
                 break
-            await service.next_hand(CHANNEL, ME)
-            continue
-        if 0 not in hand.pending_seats():
-            raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
-        if not await _human_turn(service, table, lang):
-            break
+    except KeyboardInterrupt:
+        print()
+        left = interrupted = True
     scores = table.scores()
     print("\n== " + ("总分" if lang == "zh" else "Totals") + " ==")
     for name, pts in zip(table.names(), scores):
         print(f"  {name}: {pts:+d}")
-    return 0
+    if left:
+        print(GOODBYE[lang])
+    return 130 if interrupted else 0
 
 
 async def _human_turn(service: TableService, table, lang: str) -> bool:
-    import asyncio
-
+    """One prompt: show your hand, read a command and apply it.  Returns ``False`` when you
+    leave (``quit``, end of input); Ctrl-C raises ``KeyboardInterrupt``."""
     view = table.view(0)
     me = view["me"]
     hand = table.hand
@@ -193,8 +289,9 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
         extra = sorted({a.split()[1] for a in me["legal"]} - {"discard"})
         print(("出牌" if lang == "zh" else "Discard a tile") + (f"  ({', '.join(extra)})" if extra else ""))
     try:
-        line = (await asyncio.to_thread(input, "> ")).strip()
+        line = read_line("> ").strip()
     except EOFError:
+        print()
         return False
     if line in ("quit", "q", "exit"):
         return False
