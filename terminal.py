@@ -321,8 +321,9 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
         kind = parse_kind(tile) if tile else None
         await service.act(CHANNEL, ME, verb, kind)
     except TileParseError:
-        print("  " + t("err.unknown_tile", lang, tile=tile) + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))
+        print("  " + error_text("unknown_tile", lang, {"tile": tile}, table.variant.id)
+              + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))
     except (ServiceError, IllegalAction) as e:
-        from service.i18n import error_text
-        print("  " + error_text(e.code, lang, e.params))
+        # the game's own catalogue first: codes only that game has (金湖 wait_not_allowed …)
+        print("  " + error_text(e.code, lang, e.params, table.variant.id))
     return True

@@ -244,7 +244,6 @@ async def type_at_prompt(monkeypatch, capsys, service, table, lang, *lines) -> s
     return capsys.readouterr().out
 
 
-@pytest.mark.xfail(strict=True, reason="the local table looks the text up without the game: generic text")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("lang,text", [
     ("en", "This wait may not win: it must be a closed (夹) or edge (边) wait, or the hand needs more fan."),
@@ -282,7 +281,6 @@ async def test_jinhu_fake_ready_win_refusal_is_jinhu_text(tmp_path, capsys, monk
     assert "  You declared a false ready (假听): you cannot win this hand." in out.splitlines()
 
 
-@pytest.mark.xfail(strict=True, reason="the local table looks the text up without the game: generic text")
 @pytest.mark.asyncio
 async def test_laowudui_dealt_tile_refusal_is_laowudui_text(tmp_path, capsys, monkeypatch):
     # two seats, the AI deals (a later hand, so not the creator) and passes a tile on;
@@ -301,7 +299,6 @@ async def test_laowudui_dealt_tile_refusal_is_laowudui_text(tmp_path, capsys, mo
             in out.splitlines())
 
 
-@pytest.mark.xfail(strict=True, reason="the local table looks the text up without the game: generic text")
 @pytest.mark.asyncio
 async def test_caishen_wild_discard_refusal_is_caishen_text(tmp_path, capsys, monkeypatch):
     # wild_discard=false and 4p is the 财神: you may not discard it
@@ -316,7 +313,6 @@ async def test_caishen_wild_discard_refusal_is_caishen_text(tmp_path, capsys, mo
     assert "  A 财神 (4p (4 Dots)) may not be discarded at this table." in out.splitlines()
 
 
-@pytest.mark.xfail(strict=True, reason="the local table looks the text up without the game: generic text")
 @pytest.mark.asyncio
 async def test_laosanfan_opening_refusal_is_laosanfan_text(tmp_path, capsys, monkeypatch):
     # the table's first hand, first go-around: only 筒 and 万 may go
