@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import contextlib
 import os
 import secrets
 import select
@@ -192,23 +193,58 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _error(text: str, lang: str) -> None:
+    """A start-up error: one line on stderr."""
+    print(("错误：" if lang == "zh" else "error: ") + text, file=sys.stderr)
+
+
+def _reason(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
+def _shown_url(url: str) -> str:
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
+
+
 async def run_local(args) -> int:
     """Play ``args.hands`` hands at a local table; returns the process exit code
     (``args.option``: ``(key, value)`` pairs, see ``bot.table_option``)."""
     lang = args.lang
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _error((f"无法把图片写到 {out}：" if lang == "zh" else f"cannot write the images to {out}: ") + _reason(e),
+               lang)
+        return 2
     tmp = None
     url = args.db
     if url is None:
         tmp = tempfile.TemporaryDirectory()
         url = f"sqlite:///{tmp.name}/local.db"
-    store = Store(url)
-    await store.init()
     try:
-        return await _play(store, args, lang, out)
+        store = None
+        try:
+            store = Store(url)
+            await store.init()
+        except Exception as e:  # a bad URL, a server that does not answer, a foreign schema …
+            _error((f"无法打开数据库 {_shown_url(url)}：" if lang == "zh" else
+                    f"cannot open the database {_shown_url(url)}: ") + _reason(e), lang)
+            if store is not None:
+                with contextlib.suppress(Exception):
+                    await store.close()
+            return 2
+        try:
+            return await _play(store, args, lang, out)
+        finally:
+            await store.close()
     finally:
-        await store.close()
         if tmp is not None:
             tmp.cleanup()
 
@@ -219,7 +255,7 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
     try:
         table = await _open_table(service, args, lang)
     except StartupError as e:
-        print(("错误：" if lang == "zh" else "error: ") + str(e), file=sys.stderr)
+        _error(str(e), lang)
         return 2
     print(f"{table.variant.name_zh} {table.variant.name_en} — seed {seed}, images in {out}/")
     shown = 0

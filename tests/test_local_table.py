@@ -94,7 +94,6 @@ def test_unknown_variant_prints_the_localized_message(lang, text, tmp_path, caps
     assert text in out.err and "unknown_variant" not in out.err + out.out
 
 
-@pytest.mark.xfail(strict=True, reason="a database or image folder that cannot be opened ends in a traceback")
 @pytest.mark.parametrize("lang,what,arg,text", [
     ("en", "--db", "foo", "error: cannot open the database foo: "),
     ("zh", "--db", "foo", "错误：无法打开数据库 foo："),
