@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import builtins
 import os
-import pty
 import re
 import select
 import signal
@@ -94,18 +93,18 @@ def test_unknown_variant_prints_the_localized_message(lang, text, tmp_path, caps
     assert text in out.err and "unknown_variant" not in out.err + out.out
 
 
-@pytest.mark.parametrize("lang,what,arg,text", [
-    ("en", "--db", "foo", "error: cannot open the database foo: "),
-    ("zh", "--db", "foo", "错误：无法打开数据库 foo："),
-    ("en", "--out", "a-file", "error: cannot write the images to "),
+@pytest.mark.parametrize("lang,unusable,text", [
+    ("en", "--db", "error: cannot open the database foo: "),
+    ("zh", "--db", "错误：无法打开数据库 foo："),
+    ("en", "--out", "error: cannot write the images to "),
 ])
-def test_database_or_image_folder_that_cannot_be_opened_is_a_clear_error(lang, what, arg, text, tmp_path, capsys,
+def test_database_or_image_folder_that_cannot_be_opened_is_a_clear_error(lang, unusable, text, tmp_path, capsys,
                                                                           monkeypatch):
-    (tmp_path / "a-file").write_text("not a folder")
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
-    args = {"--db": None, "--out": str(tmp_path / "img"), what: str(tmp_path / arg) if what == "--out" else arg}
-    argv = ["--seed", "3", "--lang", lang, "--out", args["--out"]] + (["--db", args["--db"]] if args["--db"] else [])
+    (tmp_path / "a-file").write_text("not a folder")
+    argv = ["--seed", "3", "--lang", lang, "--out", str(tmp_path / "img")]
+    argv += ["--db", "foo"] if unusable == "--db" else ["--out", str(tmp_path / "a-file")]
     code = bot.main(argv)
     err = capsys.readouterr().err
     assert code == 2
@@ -190,6 +189,7 @@ def _read_until(fd: int, marker: bytes, timeout: float) -> bytes:
 
 def test_sigint_at_the_prompt_of_a_real_terminal_exits_promptly(tmp_path):
     """``python bot.py --seed 3`` on a pseudo-terminal; SIGINT while it waits at the prompt."""
+    pty = pytest.importorskip("pty")
     master, slave = pty.openpty()
     env = {**os.environ, "DISCORD_TOKEN": "", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, str(ROOT / "bot.py"), "--seed", "3", "--out", str(tmp_path / "img")],
