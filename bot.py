@@ -203,6 +203,16 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     return MahjongBot()
 
 
+def table_option(text: str) -> tuple[str, str]:
+    """``--option key=value`` → ``(key, value)``; anything else is a usage error (argparse
+    prints it and exits with code 2).  Whether the key and value suit the game is checked
+    when the table is created."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not key=value (e.g. --option base_points=2)")
+    return key.strip(), value.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Mahjong bot for Discord, or a local table without a token.")
     parser.add_argument("--variant", default="two_player", help="game id (default: two_player)")
@@ -213,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seats at the local table (default: the game's maximum)")
     parser.add_argument("--out", default="table_images", help="folder for the local table images")
     parser.add_argument("--db", default=None, help="database URL for the local table (default: a temporary file)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=table_option,
                         help="table option, e.g. --option base_points=2 (repeatable)")
     parser.add_argument("--lang", default="zh", choices=["zh", "en"], help="language of the local table")
     args = parser.parse_args(argv)
@@ -235,8 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                        shard_ids=list(sharding.mine) if sharding else None)
         bot.run(token, log_handler=None)
         return 0
-    from terminal import run_local
-    return asyncio.run(run_local(args))
+    from terminal import play
+    return play(args)
 
 
 if __name__ == "__main__":

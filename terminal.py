@@ -6,21 +6,36 @@ Every change writes the public table image to ``<out>/table.png``, your hand to
 
 Commands at the prompt: a tile (``5m``, ``五万``) discards it; ``ting 5m``;
 ``chow 3m`` (the chow starting at 3m); ``pung``; ``kong`` / ``kong 7z``; ``hu``;
-``double``; ``pass``; ``hint``; ``quit``.
+``double``; ``pass``; ``hint``; ``quit``.  End of input (Ctrl-D) leaves like ``quit``;
+Ctrl-C leaves too, with exit code 130.
+
+The prompt reads in the main thread (:func:`read_line`): the table has nothing else to do
+while it waits for you (the AI seats move inside each action), and there Ctrl-C can
+interrupt the read.  A read in a worker thread (``asyncio.to_thread``) cannot be
+interrupted, so Ctrl-C used to leave the process waiting for that thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import builtins
+import contextlib
+import os
 import secrets
+import select
+import signal
+import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, parse_kind
+from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
 from cogs.ui import describe_event
-from service.i18n import t, tile_label
+from service.i18n import error_text, t, tile_label
 from service.store import Store
 from service.tables import ServiceError, TableService
 
@@ -37,6 +52,45 @@ HELP = {
           "pung; kong / kong 7z; hu; double; pass; hint; quit. Other games' actions: type the name the "
           "prompt lists (e.g. dui, keep, peng).",
 }
+
+
+GOODBYE = {"zh": "再见。", "en": "Goodbye."}
+
+_BUILTIN_INPUT = builtins.input
+#: read end of the signal wake-up pipe while :func:`play` runs (POSIX), else ``None``
+_wakeup_r: int | None = None
+
+
+def _stdin_fd() -> int | None:
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a test runner, closed …
+        return None
+
+
+def read_line(prompt: str = "> ") -> str:
+    """``input(prompt)`` that Ctrl-C always interrupts (``KeyboardInterrupt``); ``EOFError``
+    at the end of input.
+
+    The kernel hands SIGINT to any thread of the process (the SQLite driver runs one); only
+    when it lands on the main thread does a blocked read return to run the handler.  So the
+    main thread first waits in ``select()`` on stdin and on the signal wake-up pipe, which
+    is written whichever thread got the signal; the handler then raises right here.  A
+    replaced ``input`` (tests) or a stdin without a file descriptor is read as it is."""
+    fd = _stdin_fd()
+    if _wakeup_r is None or fd is None or builtins.input is not _BUILTIN_INPUT:
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while True:
+        ready, _, _ = select.select([fd, _wakeup_r], [], [])
+        if _wakeup_r in ready:
+            try:
+                os.read(_wakeup_r, 512)  # another signal than Ctrl-C: keep waiting
+            except BlockingIOError:
+                pass
+        if fd in ready:
+            return input()
 
 
 def _names(tiles: list[str], lang: str) -> str:
@@ -69,36 +123,139 @@ def settlement_text(result: dict, names: list[str], lang: str) -> str:
     return "\n".join(lines)
 
 
+class StartupError(Exception):
+    """The local table cannot open; the message is already in the table's language."""
+
+
+def _players_text(info, lang: str) -> str:
+    lo, hi = info.min_players, info.max_players
+    n = str(lo) if lo == hi else f"{lo}–{hi}"
+    return f"{info.name_zh}需要 {n} 名玩家。" if lang == "zh" else f"{info.name_en} is played by {n} players."
+
+
+async def _open_table(service: TableService, args, lang: str):
+    """Create the local table with you seated and the AI seats added.  Raises
+    :class:`StartupError` with a localized message (unknown game, bad option, seat count)."""
+    try:
+        info = find_variant(args.variant)
+    except KeyError:
+        info = None
+    try:
+        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME,
+                                           name="你" if lang == "zh" else "Player",
+                                           variant=args.variant, options=dict(args.option), lang=lang)
+        seats = args.players or table.variant.max_players
+        if not table.variant.min_players <= seats <= table.variant.max_players:
+            raise StartupError(_players_text(table.variant, lang))
+        while len(table.seats) < seats:
+            await service.add_ai(CHANNEL, ME)
+    except ServiceError as e:
+        raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
+    if args.auto:
+        table.seats[0].is_ai = True  # --auto: the AI plays your seat too
+    return table
+
+
+def play(args) -> int:
+    """Run the local table (``python bot.py`` without a token); returns the exit code:
+    0, 2 when it cannot open, 130 when Ctrl-C ended it.
+
+    Ctrl-C raises ``KeyboardInterrupt`` where the program is (at the prompt: in
+    ``input()``) instead of asyncio's default of cancelling the main task, which a
+    blocking read would not notice; a second Ctrl-C during the clean-up is ignored."""
+    global _wakeup_r
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
+    pipe = previous_wakeup = None
+    if main_thread and os.name == "posix":
+        pipe = os.pipe()
+        for end in pipe:
+            os.set_blocking(end, False)
+        previous_wakeup = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+        _wakeup_r = pipe[0]
+    try:
+        return asyncio.run(run_local(args))
+    except KeyboardInterrupt:  # pressed while the table was busy, outside the prompt
+        print("\n" + GOODBYE[args.lang])
+        return 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+        if pipe is not None:
+            signal.set_wakeup_fd(previous_wakeup)
+            _wakeup_r = None
+            for end in pipe:
+                os.close(end)
+
+
+def _interrupt(signum, frame):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C ends the game; the clean-up runs undisturbed
+    raise KeyboardInterrupt
+
+
+def _error(text: str, lang: str) -> None:
+    """A start-up error: one line on stderr."""
+    print(("错误：" if lang == "zh" else "error: ") + text, file=sys.stderr)
+
+
+def _reason(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
+def _shown_url(url: str) -> str:
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
+
+
 async def run_local(args) -> int:
-    """Play ``args.hands`` hands at a local table; returns the process exit code."""
+    """Play ``args.hands`` hands at a local table; returns the process exit code
+    (``args.option``: ``(key, value)`` pairs, see ``bot.table_option``)."""
     lang = args.lang
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _error((f"无法把图片写到 {out}：" if lang == "zh" else f"cannot write the images to {out}: ") + _reason(e),
+               lang)
+        return 2
     tmp = None
     url = args.db
     if url is None:
         tmp = tempfile.TemporaryDirectory()
         url = f"sqlite:///{tmp.name}/local.db"
-    store = Store(url)
-    await store.init()
+    try:
+        store = None
+        try:
+            store = Store(url)
+            await store.init()
+        except Exception as e:  # a bad URL, a server that does not answer, a foreign schema …
+            _error((f"无法打开数据库 {_shown_url(url)}：" if lang == "zh" else
+                    f"cannot open the database {_shown_url(url)}: ") + _reason(e), lang)
+            if store is not None:
+                with contextlib.suppress(Exception):
+                    await store.close()
+            return 2
+        try:
+            return await _play(store, args, lang, out)
+        finally:
+            await store.close()
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+async def _play(store: Store, args, lang: str, out: Path) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     service = TableService(store, seed_source=lambda: seed)
-    options = dict(o.split("=", 1) for o in args.option)
-    me_name = "你" if lang == "zh" else "Player"
     try:
-        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=me_name,
-                                           variant=args.variant, options=options, lang=lang)
-        seats = args.players or table.variant.max_players
-        if not table.variant.min_players <= seats <= table.variant.max_players:
-            print(f"error: {table.variant.id} is played by {table.variant.min_players}–"
-                  f"{table.variant.max_players} players")
-            return 2
-        while len(table.seats) < seats:
-            await service.add_ai(CHANNEL, ME)
-        if args.auto:
-            table.seats[0].is_ai = True  # --auto: the AI plays your seat too
-    except ServiceError as e:
-        print(f"error: {e.code} {e.params}")
+        table = await _open_table(service, args, lang)
+    except StartupError as e:
+        _error(str(e), lang)
         return 2
     print(f"{table.variant.name_zh} {table.variant.name_en} — seed {seed}, images in {out}/")
     shown = 0
@@ -119,6 +276,7 @@ async def run_local(args) -> int:
     service.listeners.append(on_update)
     await service.start(CHANNEL, ME)
     played = 0
+    left = interrupted = False  # you left before the last hand (quit, end of input, Ctrl-C)
     try:
         while True:
             hand = table.hand
@@ -136,21 +294,23 @@ async def run_local(args) -> int:
             if 0 not in hand.pending_seats():
                 raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
             if not await _human_turn(service, table, lang):
+                left = True
                 break
-    finally:
-        await store.close()
-        if tmp is not None:
-            tmp.cleanup()
+    except KeyboardInterrupt:
+        print()
+        left = interrupted = True
     scores = table.scores()
     print("\n== " + ("总分" if lang == "zh" else "Totals") + " ==")
     for name, pts in zip(table.names(), scores):
         print(f"  {name}: {pts:+d}")
-    return 0
+    if left:
+        print(GOODBYE[lang])
+    return 130 if interrupted else 0
 
 
 async def _human_turn(service: TableService, table, lang: str) -> bool:
-    import asyncio
-
+    """One prompt: show your hand, read a command and apply it.  Returns ``False`` when you
+    leave (``quit``, end of input); Ctrl-C raises ``KeyboardInterrupt``."""
     view = table.view(0)
     me = view["me"]
     hand = table.hand
@@ -165,8 +325,9 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
         extra = sorted({a.split()[1] for a in me["legal"]} - {"discard"})
         print(("出牌" if lang == "zh" else "Discard a tile") + (f"  ({', '.join(extra)})" if extra else ""))
     try:
-        line = (await asyncio.to_thread(input, "> ")).strip()
+        line = read_line("> ").strip()
     except EOFError:
+        print()
         return False
     if line in ("quit", "q", "exit"):
         return False
@@ -196,8 +357,9 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
         kind = parse_kind(tile) if tile else None
         await service.act(CHANNEL, ME, verb, kind)
     except TileParseError:
-        print("  " + t("err.unknown_tile", lang, tile=tile) + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))
+        print("  " + error_text("unknown_tile", lang, {"tile": tile}, table.variant.id)
+              + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))
     except (ServiceError, IllegalAction) as e:
-        from service.i18n import error_text
-        print("  " + error_text(e.code, lang, e.params))
+        # the game's own catalogue first: codes only that game has (金湖 wait_not_allowed …)
+        print("  " + error_text(e.code, lang, e.params, table.variant.id))
     return True

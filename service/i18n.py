@@ -43,8 +43,9 @@ def t(key: str, lang: str | None = "en", **params) -> str:
     return _i18n.t("messages." + key, locale=lang_of(lang), **params)
 
 
-def tv(variant: str | None, key: str, lang: str | None = "en", **params) -> str:
-    """``key`` from the variant's own catalogue if it has it, else from the shared one."""
+def tv(variant: str | None, key: str, lang: str | None = "en", /, **params) -> str:
+    """``key`` from the variant's own catalogue if it has it, else from the shared one
+    (positional-only, so a message may have a ``%{variant}`` placeholder)."""
     if variant and (CATALOGUE_DIR / f"{variant}.en.json").exists():
         text = _i18n.t(f"{variant}.{key}", locale=lang_of(lang), **params)
         if not text.startswith(f"{variant}."):

@@ -140,6 +140,34 @@ def test_shuaida_and_min_fan_for_open_wait():
     assert r["fan_total"] == 1 + 1  # flower + 甩大
 
 
+# --- 四同 when something else frees the wait (fan table, row 四同, Decision) ------------------
+def test_four_of_a_kind_counts_when_the_exposed_fourth_frees_the_wait():
+    # exposed 444p, in hand 56p 123m 789s 11s, winning on the fourth 4p: 456p is an open
+    # wait, freed by 明大绝 (any wait); 444p + 4p is 四同 of 4p: 10
+    r = fans_of("56p123m789s11s", "4p", pungs="4p")
+    assert r["wait"] == "open"
+    assert r["fans"] == [["花", "Flowers", 1, 1], ["明大绝", "Fourth of an exposed pung", 5, 1],
+                         ["四同", "Four of a kind", 10, 1]]
+    assert r["fan_total"] == 16
+
+
+def test_four_of_a_kind_counts_when_the_fan_threshold_frees_the_wait():
+    # 444s 45s 222m 333m 99p waiting on 3s/6s (two-sided: open).  Four 4s is 四同 10, which
+    # does not free an open wait; on a discard the rest is 姊妹 1 (222m 333m) < 2: refused
+    hand = "444s45s222m333m99p"
+    assert refused(hand, "6s") == "wait_not_allowed"
+    # self-drawn: 自摸 1 + 姊妹 1 reach min_fan_for_open_wait 2, and 四同 still counts
+    r = fans_of(hand, "6s", self_drawn=True)
+    assert r["wait"] == "open"
+    assert r["fans"] == [["花", "Flowers", 1, 1], ["自摸", "Self-drawn", 1, 1], ["姊妹", "Sister sets", 1, 1],
+                         ["四同", "Four of a kind", 10, 1]]
+    assert r["fan_total"] == 13
+    # or a lower threshold (the table option) on the discard
+    r = fans_of(hand, "6s", min_fan_for_open_wait=1)
+    assert r["fans"] == [["花", "Flowers", 1, 1], ["姊妹", "Sister sets", 1, 1], ["四同", "Four of a kind", 10, 1]]
+    assert r["fan_total"] == 12
+
+
 # --- the hand: tiles, claims, 听 / 假听, 包五家 ----------------------------------------------
 def opts(**given):
     return find_variant("jinhu").resolve_options(given)
@@ -206,6 +234,24 @@ def test_fake_ting_protects_and_cannot_win():
     h2.apply(Action(0, "discard", k("5m")))
     h2.apply(Action(1, "hu"))
     assert h2.result["baowu"] is None and h2.result["points"] == [-15, 45, -15, -15]
+
+
+def test_fake_ting_seat_that_draws_its_winning_tile_is_told_why_it_cannot_win():
+    h = stacked(draws="1p2p3p9m")
+    h.apply(Action(0, "fake_ting"))
+    h.apply(Action(0, "discard", k("5m")))  # 123m 789p 123s 456s 9m: a hand ready on 9m
+    h.apply(Action(1, "pass"))
+    for s, tile in ((1, "1p"), (2, "2p"), (3, "3p")):
+        h.apply(Action(s, "discard", k(tile)))
+        while h.phase == "claim":
+            h.apply(Action(h.pending_seats()[0], "pass"))
+    assert h.turn == 0 and h.drawn[0] >> 2 == k("9m") and h.win_shape(0, None)
+    assert "0 hu" not in {str(a) for a in h.legal_actions(0)}
+    with pytest.raises(IllegalAction) as e:
+        h.apply(Action(0, "hu"))
+    assert e.value.code == "fake_ting_cannot_win"
+    # nothing changed: the locked seat passes its drawn tile on
+    assert {str(a) for a in h.legal_actions(0)} == {"0 discard 9m"}
 
 
 def test_locked_after_ting():

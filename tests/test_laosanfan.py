@@ -277,3 +277,81 @@ def test_hutou_settlement_between_non_winners():
     assert {s: h.loser_hu(s) for s in (1, 2, 3)} == {1: 0, 2: 16, 3: 0}
     assert r["hutou"] == [0, -5, 10, -5]
     assert r["points"] == [180, -65, -50, -65]
+
+
+# --- 抢杠胡 (Set-up and play: scores and pays as a win on the adding player's discard) ----
+# Seat 2 waits on 5m with 46m (a closed wait).  Seat 1 holds 5m 5m, the dealer one 5m, and
+# the fourth 5m is the fourth tile drawn after the deal.  Seat 2's hand, both ways:
+#   46m + 5m (456m, 夹中胡 2) 123p 789p 111s (concealed pung of a terminal, 8) 99s
+#   胡 = 8 + 2 = 10, no fan (three suits, no dragon pung, no flowers), not self-drawn;
+#   么半三: (30 + 10) × 2^0 = 40, already a multiple of ten → 40 per paying loser.
+#   discard_pays=all: the three losers pay 40 each → [-40, -40, +120, -40];
+#   discard_pays=discarder: seat 1 (the discarder / the player adding to the pung) pays 40.
+ROB_HANDS = ["5m1m7m2p8p3s6s9s1z2z3z4z5z6z", "5m5m9m3p6p9p1s4s7s1z5z6z7z", "4m6m1p2p3p7p8p9p1s1s1s9s9s",
+             "2m3m8m5p6p2s3s5s8s3z4z6z7z"]
+ROB_DRAWS = "2z3z4z5m"
+
+
+def win_on_the_discard(mode):
+    h = stacked(ROB_HANDS, draws=ROB_DRAWS, options=opts(discard_pays=mode))
+    play(h, "0 discard 1z", "1 discard 5m")  # seat 1 drew 2z and lets 5m go
+    assert h.phase == "claim" and "2 hu" in legal_of(h, 2)
+    play(h, "2 hu")
+    return h
+
+
+def win_by_robbing_the_kong(mode):
+    h = stacked(ROB_HANDS, draws=ROB_DRAWS, options=opts(discard_pays=mode))
+    h.apply(Action(0, "discard", k("5m")))
+    assert {"1 pung", "2 hu"} <= legal_of(h, 1) | legal_of(h, 2)
+    play(h, "2 pass", "1 pung", "1 discard 9m", "2 discard 2z", "3 discard 3z", "0 discard 4z")
+    assert h.turn == 1 and h.drawn[1] >> 2 == k("5m")
+    play(h, "1 kong 5m")  # 加杠: seat 2 may rob it
+    assert h.phase == "rob" and h.pending_seats() == [2] and "2 hu" in legal_of(h, 2)
+    play(h, "2 hu")
+    return h
+
+
+def legal_of(h, seat):
+    return {str(a) for a in h.legal_actions(seat)}
+
+
+@pytest.mark.parametrize("mode,points", [("all", [-40, -40, 120, -40]), ("discarder", [0, -40, 40, 0])])
+def test_robbing_the_kong_pays_as_a_win_on_that_players_discard(mode, points):
+    on_discard = win_on_the_discard(mode).result
+    robbed = win_by_robbing_the_kong(mode).result
+    assert on_discard["winner"] == robbed["winner"] == 2
+    assert on_discard["discarder"] == robbed["discarder"] == 1
+    assert robbed["robbing_kong"] and not robbed["self_drawn"] and not on_discard["robbing_kong"]
+    for r in (on_discard, robbed):
+        assert (r["hu"], r["fan_total"], r["total"]) == (10, 0, 40)
+        assert sorted(v for _, v in r["hu_items"]) == [2, 8]
+        assert r["points"] == points
+
+
+def test_the_robbed_kong_is_not_made():
+    h = win_by_robbing_the_kong("all")
+    assert [(m.type, m.kind) for m in h.melds[1]] == [("pung", k("5m"))]
+    assert h.kongs_made() == 0 and not any(e.type == "kong" for e in h.events)
+    assert sorted(x >> 2 for x in h.hands[2]).count(k("5m")) == 1
+
+
+# --- deal-time flower replacement (Set-up: dealer until no flower, then the next seat …) ----
+def test_flowers_at_the_deal_are_replaced_seat_by_seat():
+    # the dealer holds 春; its replacement from the back is 梅 (a flower again), whose
+    # replacement is 9m.  Seat 1 holds none; seat 2 holds 秋 (→ 8m), seat 3 holds 冬 and 竹
+    # (→ 7m, 6m).  The back of the wall is read first first: 梅 9m 8m 7m 6m.
+    hands = ["1f1m2m3m4p5p6p7s8s9s1z2z3z4z", "2m3m4m5p6p7p8s9s1z1z2z2z3z", "3f1p2p3p4s5s6s7z7z7z6z1m2m",
+             "4f8f5m5m1s2s3s4s5z5z5z6z9p"]
+    h = stacked(hands, back="5f9m8m7m6m")
+    flowers = [(e.seat, e.tile) for e in h.events if e.type == "flower"]
+    assert flowers == [(0, k("1f")), (0, k("5f")), (2, k("3f")), (3, k("4f")), (3, k("8f"))]
+    assert [sorted(x >> 2 for x in h.flowers[s]) for s in range(4)] == [
+        [k("1f"), k("5f")], [], [k("3f")], [k("4f"), k("8f")]]
+    got = [sorted(x >> 2 for x in h.hands[s]) for s in range(4)]
+    assert got[0].count(k("9m")) == 1 and k("5f") not in got[0]
+    assert got[2].count(k("8m")) == 1
+    assert got[3].count(k("7m")) == 1 and got[3].count(k("6m")) == 1
+    assert not any(x >> 2 >= 34 for s in range(4) for x in h.hands[s])
+    # the dealer's 14th tile is its last replacement
+    assert h.drawn[0] >> 2 == k("9m") and h.turn == 0

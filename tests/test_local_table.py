@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import builtins
+import os
 import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
+from conftest import kinds
 
 import bot
+from engine.tiles import parse_kind
 from engine.variants import all_variants
+from terminal import CHANNEL, GUILD, ME, _human_turn
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("variant", [v.id for v in all_variants()])
@@ -38,3 +50,295 @@ def test_interactive_table_answers_help_hint_bad_tiles_and_quits(tmp_path, capsy
     assert "Discard: type a tile" in out  # help
     assert "Unknown tile: 9z" in out and "Unknown tile: banana" in out
     assert "== Totals ==" in out and (tmp_path / "img" / "table.png").exists()
+
+
+# --- start-up: options, variants and their errors -----------------------------------------
+def run_main(monkeypatch, tmp_path, *args) -> int:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": "quit")
+    return bot.main([*args, "--seed", "3", "--out", str(tmp_path / "img")])
+
+
+@pytest.mark.parametrize("bad", ["foo", "=3"])
+def test_option_without_key_and_value_is_a_usage_error(bad, tmp_path, capsys, monkeypatch):
+    with pytest.raises(SystemExit) as e:
+        run_main(monkeypatch, tmp_path, "--option", bad)
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    last = err.strip().splitlines()[-1]
+    assert "--option" in last and repr(bad) in last and "key=value" in last
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("lang,option,text", [
+    ("en", "min_fan=abc", "Option min_fan cannot be abc."),
+    ("zh", "min_fan=abc", "选项 min_fan 不能为 abc。"),
+    ("en", "nosuch=1", "Unknown option nosuch. Known options: base_points, min_fan,"),
+    ("zh", "nosuch=1", "未知选项 nosuch。可用选项：base_points, min_fan,"),
+])
+def test_bad_option_key_or_value_prints_the_localized_message(lang, option, text, tmp_path, capsys, monkeypatch):
+    code = run_main(monkeypatch, tmp_path, "--lang", lang, "--option", option)
+    out = capsys.readouterr()
+    assert code == 2
+    assert text in out.err
+    assert "option_" not in out.err + out.out and "{" not in out.err
+
+
+@pytest.mark.parametrize("lang,text", [("en", "Unknown game: nosuch."), ("zh", "未知玩法：nosuch。")])
+def test_unknown_variant_prints_the_localized_message(lang, text, tmp_path, capsys, monkeypatch):
+    code = run_main(monkeypatch, tmp_path, "--lang", lang, "--variant", "nosuch")
+    out = capsys.readouterr()
+    assert code == 2
+    assert text in out.err and "unknown_variant" not in out.err + out.out
+
+
+@pytest.mark.parametrize("lang,unusable,text", [
+    ("en", "--db", "error: cannot open the database foo: "),
+    ("zh", "--db", "错误：无法打开数据库 foo："),
+    ("en", "--out", "error: cannot write the images to "),
+])
+def test_database_or_image_folder_that_cannot_be_opened_is_a_clear_error(lang, unusable, text, tmp_path, capsys,
+                                                                          monkeypatch):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("not a folder")
+    argv = ["--seed", "3", "--lang", lang, "--out", str(tmp_path / "img")]
+    argv += ["--db", "foo"] if unusable == "--db" else ["--out", str(tmp_path / "a-file")]
+    code = bot.main(argv)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(text) and len(err.strip().splitlines()) == 1, err
+
+
+# --- leaving the prompt: quit, end of input, Ctrl-C ---------------------------------------
+@pytest.fixture
+def closed_stores(monkeypatch):
+    """The stores closed during the test (``Store.close`` still runs)."""
+    from service.store import Store
+
+    closed = []
+    real = Store.close
+
+    async def close(self):
+        closed.append(self)
+        await real(self)
+
+    monkeypatch.setattr(Store, "close", close)
+    return closed
+
+
+def answers_then(monkeypatch, lines, end):
+    """``input()`` gives ``lines``, then raises ``end`` (EOFError, KeyboardInterrupt)."""
+    it = iter(lines)
+
+    def fake_input(prompt=""):
+        for line in it:
+            return line
+        raise end
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+
+
+def test_end_of_input_at_the_prompt_says_goodbye_and_closes_the_store(tmp_path, capsys, monkeypatch,
+                                                                     closed_stores):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    answers_then(monkeypatch, ["hint"], EOFError)
+    code = bot.main(["--seed", "3", "--lang", "en", "--out", str(tmp_path / "img")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.rstrip().endswith("Goodbye.") and "== Totals ==" in out
+    assert len(closed_stores) == 1
+
+
+def test_ctrl_c_at_the_prompt_says_goodbye_and_closes_the_store(tmp_path, capsys, monkeypatch, closed_stores):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    answers_then(monkeypatch, ["hint"], KeyboardInterrupt)
+    try:
+        code = bot.main(["--seed", "3", "--out", str(tmp_path / "img")])
+    except KeyboardInterrupt:  # caught here: escaping, it would stop the whole test run
+        pytest.fail("KeyboardInterrupt escaped the local table")
+    out = capsys.readouterr().out
+    assert code == 130
+    assert out.rstrip().endswith("再见。")
+    assert len(closed_stores) == 1
+
+
+def _read_until(fd: int, marker: bytes, timeout: float) -> bytes:
+    """Output of a child on ``fd`` until ``marker`` shows (or the time is up)."""
+    buf = b""
+    deadline = time.monotonic() + timeout
+    while marker not in buf:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the pty's other end is closed: the child is gone
+            break
+        if not chunk:
+            break
+        buf += chunk
+    return buf
+
+
+def test_sigint_at_the_prompt_of_a_real_terminal_exits_promptly(tmp_path):
+    """``python bot.py --seed 3`` on a pseudo-terminal; SIGINT while it waits at the prompt."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    env = {**os.environ, "DISCORD_TOKEN": "", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bot.py"), "--seed", "3", "--out", str(tmp_path / "img")],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, env=env,
+                            start_new_session=True)
+    os.close(slave)
+    try:
+        out = _read_until(master, b"> ", 60)  # start-up time varies with the machine's load
+        assert b"> " in out, out.decode(errors="replace")
+        proc.send_signal(signal.SIGINT)  # to the process: the kernel picks any of its threads
+        t0 = time.monotonic()
+        out += _read_until(master, b"\x00", 5)  # everything until it closes the terminal
+        try:
+            code = proc.wait(timeout=max(0.1, 5 - (time.monotonic() - t0)))
+        except subprocess.TimeoutExpired:
+            pytest.fail("still running 5 s after SIGINT:\n" + out.decode(errors="replace"))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    text = out.decode(errors="replace")
+    assert code == 130, text
+    assert "Traceback" not in text
+    assert "再见。" in text.split("> ")[-1]
+
+
+# --- refusals at the local table: each game's own messages --------------------------------
+JINHU_AI = ["1m4m7m2p5p8p3s6s9s2m8m1p4s", "2m5m8m3p6p9p1s4s7s3m9m4p7p", "3m6m9m1p4p7p2s5s8s5p6s8p2p"]
+#: the AI seats hold no pair (so nobody can pung) and draw kinds they do not hold
+JINHU_AI_DRAWS = "6p1m7m"
+
+
+async def local_table(monkeypatch, tmp_path, variant, hands, *, players=None, options=None, lang="en",
+                      draws="", spec=None, **deal):
+    """A local table (you at seat 0, AI seats) whose first hand is dealt from a stacked wall:
+    ``hands`` per seat, ``draws`` off the front, ``spec`` more of the variant's stacking keys,
+    ``deal`` more hand context (``dealer``, ``hand_no``, …)."""
+    from engine.match import Match
+    from service.store import Store
+    from service.tables import TableService
+
+    stacked = {"hands": [kinds(h) for h in hands], "draws": kinds(draws), **(spec or {})}
+    real = Match.new_hand
+
+    def new_hand(self, extra=None, *, context=None):
+        if context is None:
+            extra = {**(extra or {}), "stacked": stacked, **deal}
+        return real(self, extra, context=context)
+
+    monkeypatch.setattr(Match, "new_hand", new_hand)
+    store = Store(f"sqlite:///{tmp_path}/local.db")
+    await store.init()
+    service = TableService(store, seed_source=lambda: 3)
+    table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name="Player",
+                                       variant=variant, options=options or {}, lang=lang)
+    while len(table.seats) < (players or table.variant.max_players):
+        await service.add_ai(CHANNEL, ME)
+    await service.start(CHANNEL, ME)
+    return store, service, table
+
+
+async def type_at_prompt(monkeypatch, capsys, service, table, lang, *lines) -> str:
+    """Type ``lines`` at the local table's prompt, one turn each; returns what it printed."""
+    it = iter(lines)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(it))
+    capsys.readouterr()
+    for _ in lines:
+        assert await _human_turn(service, table, lang)
+    return capsys.readouterr().out
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang,text", [
+    ("en", "This wait may not win: it must be a closed (夹) or edge (边) wait, or the hand needs more fan."),
+    ("zh", "这样叫牌不能胡：必须是夹张或边张，或者番数不够。"),
+])
+async def test_jinhu_open_wait_refusal_is_jinhu_text(lang, text, tmp_path, capsys, monkeypatch):
+    # you deal 34456m 123p 789s 11s + 2m: complete (234m 456m), but 2m is an open wait
+    # worth 1 fan (自摸) below min_fan_for_open_wait 2: wait_not_allowed
+    store, service, table = await local_table(monkeypatch, tmp_path, "jinhu", ["34456m123p789s11s2m", *JINHU_AI],
+                                              draws=JINHU_AI_DRAWS, dealer=0, lang=lang)
+    try:
+        assert table.hand.pending_seats() == [0] and table.hand.win_offered(0)
+        out = await type_at_prompt(monkeypatch, capsys, service, table, lang, "hu")
+    finally:
+        await store.close()
+    assert "  " + text in out.splitlines()
+    assert not table.hand.is_over()
+
+
+@pytest.mark.asyncio
+async def test_jinhu_fake_ready_win_refusal_is_jinhu_text(tmp_path, capsys, monkeypatch):
+    # you deal 34456m 123p 789s 11s + 9p, declare 假听 and pass 9p on; the AI seats pass their
+    # draws on; you draw 5m (a closed wait: a winning hand) but may not win after 假听
+    store, service, table = await local_table(monkeypatch, tmp_path, "jinhu", ["34456m123p789s11s9p", *JINHU_AI],
+                                              draws=JINHU_AI_DRAWS + "5m", dealer=0)
+    try:
+        await type_at_prompt(monkeypatch, capsys, service, table, "en", "fake_ting", "9p")
+        hand = table.hand
+        assert hand.fake[0] and hand.turn == 0 and hand.drawn[0] >> 2 == parse_kind("5m")
+        assert hand.win_shape(0, None)
+        out = await type_at_prompt(monkeypatch, capsys, service, table, "en", "hu")
+    finally:
+        await store.close()
+    assert "  You declared a false ready (假听): you cannot win this hand." in out.splitlines()
+
+
+@pytest.mark.asyncio
+async def test_laowudui_dealt_tile_refusal_is_laowudui_text(tmp_path, capsys, monkeypatch):
+    # two seats, the AI deals (a later hand, so not the creator) and passes a tile on;
+    # you are dealt 3s and try to discard 1p from your hand instead
+    store, service, table = await local_table(
+        monkeypatch, tmp_path, "laowudui", ["1p2p3p4p5p6p7p8p1m2m3m", "5m6m7m8m9m1m2h3h4h5h1s2s"], players=2,
+        options={"wilds": "4", "buy_dealer": "false"}, draws="3s", dealer=1, hand_no=1,
+        spec={"indicator": parse_kind("Tp")})
+    try:
+        hand = table.hand
+        assert hand.phase == "discard" and hand.turn == 0 and hand.dealt[0] >> 2 == parse_kind("3s")
+        out = await type_at_prompt(monkeypatch, capsys, service, table, "en", "1p")
+    finally:
+        await store.close()
+    assert ("  You must pass on the tile you were dealt (3s (3 Bamboo)) unless you claim it or it is a wild."
+            in out.splitlines())
+
+
+@pytest.mark.asyncio
+async def test_caishen_wild_discard_refusal_is_caishen_text(tmp_path, capsys, monkeypatch):
+    # wild_discard=false and 4p is the 财神: you may not discard it
+    hands = ["147m258p369s1234z4p", "35p4p4p147m369s123z", "147m258p369s5677z", "147m258p369s1567z"]
+    store, service, table = await local_table(monkeypatch, tmp_path, "caishen", hands,
+                                              options={"wild_discard": "false"}, dealer=0,
+                                              indicator=parse_kind("4p"))
+    try:
+        out = await type_at_prompt(monkeypatch, capsys, service, table, "en", "4p")
+    finally:
+        await store.close()
+    assert "  A 财神 (4p (4 Dots)) may not be discarded at this table." in out.splitlines()
+
+
+@pytest.mark.asyncio
+async def test_laosanfan_opening_refusal_is_laosanfan_text(tmp_path, capsys, monkeypatch):
+    # the table's first hand, first go-around: only 筒 and 万 may go
+    hands = ["1m2m3m5p5p1s2s3s7z7z1z2z3z4z", "5p7z2s3s4s5s6s7s8s9s1z2z3z", "5m5m5m1s2s3s4s5s6s7s8s9s1z",
+             "1s2s3s4s5s6s7s8s9s1z2z3z4z"]
+    store, service, table = await local_table(monkeypatch, tmp_path, "laosanfan", hands, dealer=0)
+    try:
+        assert table.hand.opening_active()
+        out = await type_at_prompt(monkeypatch, capsys, service, table, "en", "7z")
+    finally:
+        await store.close()
+    assert "  First go-around: only 筒 and 万 may be discarded." in out.splitlines()

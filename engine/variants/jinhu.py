@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import hand_shapes
 from ..actions import DISCARD, HU, PASS, PUNG, TING, Action
+from ..errors import IllegalAction
 from ..mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
 from ..options import TIMEOUT_OPTIONS, Option
 from ..tiles import FLOWER, GREEN, RED, WHITE, kind_of, kind_str, parse_kind
@@ -132,6 +133,15 @@ class JinhuHand(LaoSanFanHand):
         if not self.ting[seat]:
             acts.append(Action(seat, FAKE_TING))
         return acts
+
+    def _check(self, action: Action) -> None:
+        """A 假听 seat holding a winning hand on its turn is told that the 假听 forbids the
+        win (``fake_ting_cannot_win``), not that the hand does not win."""
+        seat = action.seat
+        if (action.type == HU and self.phase == DISCARD_PHASE and seat == self.turn and self.fake[seat]
+                and self.drawn[seat] is not None and self.win_shape(seat, None)):
+            raise IllegalAction("fake_ting_cannot_win", RULES)
+        super()._check(action)
 
     def _apply_turn(self, a: Action) -> None:
         if a.type == FAKE_TING:
