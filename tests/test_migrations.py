@@ -337,3 +337,27 @@ async def test_concurrent_first_inits_migrate_once(backend):
     await asyncio.gather(*(s.init() for s in stores))
     assert await stored_versions(stores[0]) == [HEAD]
     assert await table_names(stores[2]) == ALL_NAMES
+
+
+@pytest.mark.xfail(strict=True, reason="no 0005 revision (player_streak) yet")
+@pytest.mark.asyncio
+async def test_0005_adds_player_streak_and_drops_it_again(backend):
+    await build_0001(backend, "unversioned")
+    ids = await fill_first_schema(backend)
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("0004")
+    assert "player_streak" not in await table_names(store)
+    await store.upgrade("head")
+    assert await store.current_revision() == "0005_player_streak"
+    assert "player_streak" in await table_names(store)
+    await check_first_schema_rows(store, ids)
+    await store.set_streak(GUILD, "two_player", ALICE, 2)
+    assert await store.get_streak(GUILD, "two_player", ALICE) == 2
+
+    await store.downgrade("0004")  # drops the counts, keeps every other row
+    assert await store.current_revision() == "0004_routed_action"
+    assert "player_streak" not in await table_names(store)
+    await check_first_schema_rows(store, ids)
+    await store.init()
+    assert await store.get_streak(GUILD, "two_player", ALICE) == 0
