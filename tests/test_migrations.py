@@ -35,9 +35,9 @@ from service.store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0004_routed_action"
+HEAD = "0005_player_streak"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
-ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "alembic_version"}
+ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "alembic_version"}
 
 
 def day(d: int) -> datetime:
@@ -209,7 +209,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0004():
+def test_head_revision_is_0005():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
@@ -284,7 +284,7 @@ async def test_downgrade_to_0001_and_back(backend):
     store = await backend.open()
     await store.set_channels(GUILD, [10])
 
-    await store.downgrade("0002")  # 0004 → 0002 drops routed_action and hand.context, keeps every row
+    await store.downgrade("0002")  # 0005 → 0002 drops player_streak, routed_action and hand.context, keeps every row
     assert await store.current_revision() == "0002_guild_config"
     await check_first_schema_rows(store, ids, at_head=False)
     await store.downgrade("0001")
@@ -339,7 +339,6 @@ async def test_concurrent_first_inits_migrate_once(backend):
     assert await table_names(stores[2]) == ALL_NAMES
 
 
-@pytest.mark.xfail(strict=True, reason="no 0005 revision (player_streak) yet")
 @pytest.mark.asyncio
 async def test_0005_adds_player_streak_and_drops_it_again(backend):
     await build_0001(backend, "unversioned")

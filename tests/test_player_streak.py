@@ -29,7 +29,6 @@ A, B, C = 101, 102, 103
 CH1, CH2 = 5, 6
 
 PER_PLAYER = "the 连庄 count is still the table's, not the player's"
-STORE = "no stored per-player 连庄 count yet"
 REDRAW = "no seeded redraw of the dealer when the seated players change yet"
 RESTART = "a restart deals the playing hand again from the table state, not from its stored context"
 
@@ -357,7 +356,6 @@ async def test_the_same_players_keep_the_dealer_even_on_auto_play(tmp_path):
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=STORE)
 @pytest.mark.asyncio
 async def test_other_games_keep_the_table_count(tmp_path):
     store = await open_store(tmp_path)
@@ -380,7 +378,6 @@ async def test_other_games_keep_the_table_count(tmp_path):
 # --------------------------------------------------------------------------- the store
 
 
-@pytest.mark.xfail(strict=True, reason=STORE)
 @pytest.mark.asyncio
 async def test_store_counts_per_player_server_and_game(backend):
     store = await backend.open()
@@ -393,7 +390,6 @@ async def test_store_counts_per_player_server_and_game(backend):
     assert await store.get_streak(GUILD, "two_player", BOB) == 0
 
 
-@pytest.mark.xfail(strict=True, reason=STORE)
 @pytest.mark.asyncio
 async def test_finish_hand_writes_the_count_with_the_settlement(backend):
     store = await backend.open()
