@@ -124,7 +124,6 @@ async def stored_rows(store: Store) -> int:
 # --------------------------------------------------------------------------- the rule
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 def test_only_two_player_keeps_the_count_per_player():
     assert TP.streak_per_player is True
     assert [v.id for v in all_variants() if v.streak_per_player] == ["two_player"]
@@ -338,7 +337,6 @@ async def test_a_new_player_in_a_seat_redraws_the_dealer(tmp_path):
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=REDRAW)
 @pytest.mark.asyncio
 async def test_the_same_players_keep_the_dealer_even_on_auto_play(tmp_path):
     seed, first, redrawn = seed_with_a_redraw_that_moves_the_deal()
