@@ -38,6 +38,7 @@ from engine.rng import seed_commitment
 from engine.tiles import kind_str
 from engine.variants import VariantInfo, find_variant
 
+from . import streaks
 from .clock import SystemClock
 from .store import SeatRecord, SettlementRecord, Store, TableExists
 
@@ -346,7 +347,7 @@ class TableService:
 
     # ------------------------------------------------------------------ hands
     async def _start_hand(self, t: Table) -> Update:
-        t.hand = t.match.new_hand()
+        t.hand = t.match.new_hand(await streaks.deal_context(self.store, t))
         t.actions = []
         t.unsaved = []
         t.last_result = None
@@ -450,7 +451,7 @@ class TableService:
         """Forget the applied but unstored actions: rebuild the hand from the stored log."""
         if t.unsaved:
             t.unsaved.clear()
-            t.hand = t.match.replay(t.actions)
+            t.hand = t.match.replay(t.actions, context=t.hand.context)
 
     async def _run_automatic(self, t: Table, upd: Update) -> Update:
         """Play AI and 托管 seats while one is pending, store every action applied so far (one
@@ -500,7 +501,8 @@ class TableService:
         t.match.finish(result)
         result["seed"] = t.hand.seed
         await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
-                                     table_updates={"state": t.match.state, "hand_no": t.match.hand_no})
+                                     table_updates={"state": t.match.state, "hand_no": t.match.hand_no},
+                                     streaks=streaks.settled_counts(t, result))
         t.last_result = result
         t.deadline = None
         t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
@@ -596,7 +598,8 @@ class TableService:
                 t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
                 if ot.hand is not None:
                     t.hand_id = ot.hand.id
-                    t.hand = t.match.replay(list(ot.hand.actions))
+                    # dealt again exactly as stored (its 连庄 count, its dealer), not from today's state
+                    t.hand = t.match.replay(list(ot.hand.actions), context=ot.hand.context or None)
                     t.actions = list(ot.hand.actions)
                     t.recent = []
                     if t.hand.is_over():

@@ -28,9 +28,6 @@ OPTS = TP.resolve_options(None)
 A, B, C = 101, 102, 103
 CH1, CH2 = 5, 6
 
-PER_PLAYER = "the 连庄 count is still the table's, not the player's"
-REDRAW = "no seeded redraw of the dealer when the seated players change yet"
-RESTART = "a restart deals the playing hand again from the table state, not from its stored context"
 
 # The worked example of two_player.md: the dealer is dealt four flowers (replaced by 5z 5z 5z 1z),
 # doubles once, wins 16 fan with one 宝牌 (1m): 16 × 2 × 2 × (count + 1) (see
@@ -129,7 +126,6 @@ def test_only_two_player_keeps_the_count_per_player():
     assert [v.id for v in all_variants() if v.streak_per_player] == ["two_player"]
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 @pytest.mark.asyncio
 async def test_a_dealer_who_kept_the_deal_twice_wins_192(tmp_path, monkeypatch):
     """B (count 2) and A sit down together; B is drawn as dealer → ×3 (the seed's example), and
@@ -152,7 +148,6 @@ async def test_a_dealer_who_kept_the_deal_twice_wins_192(tmp_path, monkeypatch):
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 @pytest.mark.asyncio
 async def test_kept_adds_one_lost_resets_and_the_next_dealer_brings_their_own(tmp_path, monkeypatch):
     store = await open_store(tmp_path)
@@ -174,7 +169,6 @@ async def test_kept_adds_one_lost_resets_and_the_next_dealer_brings_their_own(tm
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 @pytest.mark.asyncio
 async def test_an_exhaustive_draw_keeps_the_deal_and_counts(tmp_path):
     store = await open_store(tmp_path)
@@ -190,7 +184,6 @@ async def test_an_exhaustive_draw_keeps_the_deal_and_counts(tmp_path):
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 @pytest.mark.asyncio
 async def test_an_ai_dealer_plays_at_x1_and_nothing_is_stored(tmp_path):
     store = await open_store(tmp_path)
@@ -218,7 +211,6 @@ async def test_an_ai_dealer_plays_at_x1_and_nothing_is_stored(tmp_path):
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 @pytest.mark.asyncio
 async def test_the_count_follows_the_player_to_another_table_of_the_server(tmp_path):
     store = await open_store(tmp_path)
@@ -236,7 +228,6 @@ async def test_the_count_follows_the_player_to_another_table_of_the_server(tmp_p
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=RESTART)
 @pytest.mark.asyncio
 async def test_a_restart_rebuilds_the_hand_with_the_count_it_was_dealt_with(tmp_path, monkeypatch):
     store = await open_store(tmp_path)
@@ -258,7 +249,6 @@ async def test_a_restart_rebuilds_the_hand_with_the_count_it_was_dealt_with(tmp_
     await store.close()
 
 
-@pytest.mark.xfail(strict=True, reason=PER_PLAYER)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("first", [1, 2])
 async def test_two_tables_settling_the_later_count_is_stored(tmp_path, monkeypatch, first):
@@ -314,7 +304,6 @@ def seed_with_a_redraw_that_moves_the_deal() -> tuple[int, int, int]:
     raise AssertionError("no seed")
 
 
-@pytest.mark.xfail(strict=True, reason=REDRAW)
 @pytest.mark.asyncio
 async def test_a_new_player_in_a_seat_redraws_the_dealer(tmp_path):
     seed, first, redrawn = seed_with_a_redraw_that_moves_the_deal()
