@@ -7,13 +7,14 @@ table service can store it and rebuild the match after a restart.
 Dealer rules (``two_player.md`` §Set-up, and each variant's rule file): the first
 dealer is drawn at random (from the table seed) — or is the table's creator (seat 0) where
 the variant says so (老五对); the winner deals next and on an exhaustive draw the dealer
-deals again, unless the variant's result names ``next_dealer``.
+deals again, unless the variant's result names ``next_dealer``.  When the seated players
+change between hands (two_player.md), :meth:`Match.redraw_dealer` draws the dealer again.
 """
 
 from __future__ import annotations
 
 from .actions import Action
-from .rng import hand_seed, make_rng
+from .rng import dealer_draw_seed, hand_seed, make_rng
 from .variants import VariantInfo, find_variant
 
 
@@ -44,6 +45,16 @@ class Match:
 
     def hand_seed(self) -> int:
         return hand_seed(self.table_seed, self.state["hand_no"])
+
+    def redraw_dealer(self) -> int:
+        """The seated players changed since the last hand: draw the next dealer at random again
+        (two_player.md §Set-up: 「玩家发生变换，则重新由系统随机定庄」) from the table seed and the
+        hand number, so the same table draws the same; the match's count of kept hands
+        restarts.  Returns the new dealer."""
+        rng = make_rng(dealer_draw_seed(self.table_seed, self.state["hand_no"]))
+        self.state["dealer"] = rng.randrange(self.n)
+        self.state["dealer_streak"] = 0
+        return self.state["dealer"]
 
     def hand_context(self, extra: dict | None = None) -> dict:
         """The context the next hand is dealt with: the match state without the scores,

@@ -19,6 +19,13 @@ def hand_seed(table_seed: int, hand_no: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def dealer_draw_seed(table_seed: int, hand_no: int) -> int:
+    """The 63-bit seed of the dealer drawn again before hand ``hand_no`` of a table (the
+    seated players changed), apart from the hand's own seed."""
+    digest = hashlib.sha256(f"{table_seed}:{hand_no}:dealer".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def make_rng(seed: int) -> random.Random:
     """A private :class:`random.Random` seeded with ``seed`` (never the global one)."""
     return random.Random(seed)

@@ -24,9 +24,13 @@ Tables
 ``guild_config``
     One row per Discord guild that changed a setting: variant option defaults, named presets
     and the channels where tables may be opened.
+``player_streak``
+    A player's count of hands kept in a row as dealer (连庄), per guild and game, for the games
+    whose count belongs to the player rather than the table (二人麻将).
 
 The schema is created and upgraded by the Alembic revisions in ``service/migrations/versions``
-(``0001_initial``: the first five tables; ``0002_guild_config``); a change to these models needs
+(``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
+``0004_routed_action``; ``0005_player_streak``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -70,6 +74,7 @@ __all__ = [
     "ActionRow",
     "SettlementRow",
     "GuildConfigRow",
+    "PlayerStreakRow",
     "ALL_TABLES",
 ]
 
@@ -280,7 +285,7 @@ class RoutedActionRow(SQLModel, table=True):
     the action through its table service and answers through the interaction's ``token``.
     ``message_id`` is the clicked message, ``tile`` the button's tile text (``-`` for none),
     ``seq`` the hand's counter drawn on the button and ``hand_id`` the stored id of its hand
-    (revision ``0005_routed_hand``; ``None`` for rows stored before it).
+    (revision ``0006_routed_hand``; ``None`` for rows stored before it).
     """
 
     __tablename__: ClassVar[str] = "routed_action"  # type: ignore[misc]
@@ -301,6 +306,24 @@ class RoutedActionRow(SQLModel, table=True):
     created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
+class PlayerStreakRow(SQLModel, table=True):
+    """``player_streak``: the hands a player kept in a row as dealer (连庄), per guild and game
+    (revision ``0005_player_streak``).
+
+    Only games whose count belongs to the player (``VariantInfo.streak_per_player``) use it:
+    the count is read when the player is dealt a hand as dealer and written when that hand is
+    settled (kept the deal: count + 1, lost it: 0), whatever the table.  AI seats have no row.
+    """
+
+    __tablename__: ClassVar[str] = "player_streak"  # type: ignore[misc]
+
+    guild_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    variant: str = Field(sa_column=Column(String(64), primary_key=True))
+    kept: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
 #: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
@@ -310,4 +333,5 @@ ALL_TABLES = [
     SettlementRow.__table__,  # type: ignore[attr-defined]
     GuildConfigRow.__table__,  # type: ignore[attr-defined]
     RoutedActionRow.__table__,  # type: ignore[attr-defined]
+    PlayerStreakRow.__table__,  # type: ignore[attr-defined]
 ]

@@ -5,7 +5,9 @@ store keeps the log one row per action and a restarted bot rebuilds every open t
 replaying it (:meth:`Store.load_open_tables`).  Scores are ``SUM`` queries over one settlement
 row per seat per finished hand (:meth:`Store.score`, :meth:`Store.leaderboard`,
 :meth:`Store.history`, :meth:`Store.stats`).  Guild settings (variant defaults, presets,
-allowed channels) are one ``guild_config`` row per guild (:meth:`Store.get_guild_config`).
+allowed channels) are one ``guild_config`` row per guild (:meth:`Store.get_guild_config`).  A
+player's 连庄 count, for the games where it belongs to the player, is one ``player_streak`` row
+per guild, user and game (:meth:`Store.get_streak`, written by :meth:`Store.finish_hand`).
 
 Every public method is one database transaction that is committed when the awaited call
 returns; the methods return frozen dataclasses (:class:`TableRecord`, :class:`SeatRecord`,
@@ -17,7 +19,8 @@ Schema migrations
 -----------------
 The schema is versioned with Alembic; the environment and the revisions are in
 ``service/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
-``settlement``; ``0002_guild_config``).  :meth:`Store.init` upgrades the database to the head
+``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
+``0005_player_streak``).  :meth:`Store.init` upgrades the database to the head
 revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
@@ -86,6 +89,7 @@ from .models import (
     ActionRow,
     GuildConfigRow,
     HandRow,
+    PlayerStreakRow,
     SeatRow,
     SettlementRow,
     TableRow,
@@ -127,6 +131,7 @@ _H = HandRow.__table__  # type: ignore[attr-defined]
 _A = ActionRow.__table__  # type: ignore[attr-defined]
 _P = SettlementRow.__table__  # type: ignore[attr-defined]
 _G = GuildConfigRow.__table__  # type: ignore[attr-defined]
+_K = PlayerStreakRow.__table__  # type: ignore[attr-defined]
 
 #: The Alembic environment (``env.py``, ``versions/``) of the bot's database.
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -1254,20 +1259,26 @@ class Store:
         result: dict,
         settlements: Sequence[SettlementRecord],
         table_updates: Optional[dict] = None,
+        streaks: Optional[Mapping[int, int]] = None,
     ) -> None:
-        """Close a hand as ``'done'``, in one transaction with its settlements and table fields.
+        """Close a hand as ``'done'``, in one transaction with its settlements, table fields
+        and players' 连庄 counts.
 
         :param result: the hand's result (JSON-serializable), stored on the hand.
         :param settlements: one per seat; ``hand_id``, ``table_id``, ``guild_id``, ``variant``
             and ``created_at`` are taken from the hand, its table and the clock.
         :param table_updates: fields for :meth:`update_table` on the hand's table (e.g.
             ``{"state": …, "hand_no": …}``), applied in the same transaction.
+        :param streaks: ``{user_id: count}``: 连庄 counts to store for the hand's guild and game
+            (see :meth:`set_streak`), in the same transaction, so a settled hand never goes
+            without the count it leaves (nor the reverse).
         :raises HandNotPlaying: the hand is already done or aborted (nothing is written, so a
             retried call cannot settle a hand twice).
         :raises NotFound: no such hand.
         :raises ValueError: two settlements for the same seat.
         """
         values = _check_table_fields(table_updates or {})
+        counts = _streaks(streaks)
         seats = [s.seat for s in settlements]
         if len(set(seats)) != len(seats):
             raise ValueError(f"duplicate settlement seats {seats}")
@@ -1315,6 +1326,8 @@ class Store:
                 )
             if values:
                 await self._update_table(conn, hand.table_id, values)
+            for user_id, kept in counts.items():
+                await self._put_streak(conn, hand.guild_id, hand.variant, user_id, kept, now)
 
         await self._submit(_job)
 
@@ -1644,6 +1657,51 @@ class Store:
             by_hand[p.hand_id].append(_settlement_record(p))
         return [_hand_record(r, (), by_hand[r.id]) for r in rows]
 
+    # ------------------------------------------------------------------ 连庄 counts
+
+    async def get_streak(self, guild_id: int, variant: str, user_id: int) -> int:
+        """The hands ``user_id`` kept in a row as dealer (连庄) in a guild's games of
+        ``variant``; 0 when none is stored."""
+        _int64("guild_id", guild_id)
+        _int64("user_id", user_id)
+        async with self._engine.connect() as conn:
+            kept = await conn.scalar(
+                select(_K.c.kept).where(
+                    _K.c.guild_id == guild_id, _K.c.user_id == user_id, _K.c.variant == variant
+                )
+            )
+        return int(kept or 0)
+
+    async def set_streak(self, guild_id: int, variant: str, user_id: int, kept: int) -> None:
+        """Store a player's 连庄 count (a plain overwrite: the last write wins).  The table
+        service writes it with the settlement (:meth:`finish_hand`); this is for corrections.
+
+        :raises ValueError: a negative count.
+        """
+        _int64("guild_id", guild_id)
+        counts = _streaks({user_id: kept})
+        now = self._now()
+
+        async def _job(conn: AsyncConnection) -> Any:
+            for user, count in counts.items():
+                await self._put_streak(conn, guild_id, variant, user, count, now)
+
+        await self._submit(_job)
+
+    async def _put_streak(
+        self, conn: AsyncConnection, guild_id: int, variant: str, user_id: int, kept: int,
+        now: datetime,
+    ) -> None:
+        ins = (sqlite_insert if self._is_sqlite else pg_insert)(_K).values(
+            guild_id=guild_id, user_id=user_id, variant=variant, kept=kept, updated_at=now
+        )
+        await conn.execute(
+            ins.on_conflict_do_update(
+                index_elements=[_K.c.guild_id, _K.c.user_id, _K.c.variant],
+                set_={"kept": ins.excluded.kept, "updated_at": ins.excluded.updated_at},
+            )
+        )
+
     # ------------------------------------------------------------------ guild configuration
 
     async def get_guild_config(self, guild_id: int) -> GuildConfig:
@@ -1762,6 +1820,16 @@ class Store:
             return _guild_config(guild_id, row), result
 
         return await self._submit(_job)
+
+
+def _streaks(counts: Optional[Mapping[int, int]]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for user_id, kept in (counts or {}).items():
+        _int64("user_id", user_id)
+        if isinstance(kept, bool) or not isinstance(kept, int) or kept < 0:
+            raise ValueError(f"a 连庄 count is an int >= 0, not {kept!r}")
+        out[user_id] = kept
+    return out
 
 
 def _empty_config() -> dict[str, Any]:

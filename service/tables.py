@@ -52,6 +52,7 @@ from engine.rng import seed_commitment
 from engine.tiles import kind_str
 from engine.variants import VariantInfo, find_variant
 
+from . import streaks
 from .clock import SystemClock
 from .store import HandNotPlaying, SeatRecord, SettlementRecord, Store, TableExists
 
@@ -498,7 +499,9 @@ class TableService:
         return dict(self.deal_context(t) or {}) if self.deal_context is not None else {}
 
     async def _start_hand(self, t: Table) -> Update:
-        t.hand = t.match.new_hand(self._deal_extra(t))
+        extra = await streaks.deal_context(self.store, t)
+        extra.update(self._deal_extra(t))
+        t.hand = t.match.new_hand(extra)
         t.actions = []
         t.unsaved = []
         t.last_result = None
@@ -705,7 +708,8 @@ class TableService:
         result["seed"] = t.hand.seed
         try:
             await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
-                                         table_updates={"state": state, "hand_no": state["hand_no"]})
+                                         table_updates={"state": state, "hand_no": state["hand_no"]},
+                                         streaks=streaks.settled_counts(t, result))
         except HandNotPlaying:
             # settled already (by an earlier run of the bot): the store is right, memory behind
             log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)

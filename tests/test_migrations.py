@@ -35,9 +35,9 @@ from service.store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0005_routed_hand"
+HEAD = "0006_routed_hand"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
-ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "alembic_version"}
+ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "alembic_version"}
 
 
 def day(d: int) -> datetime:
@@ -209,7 +209,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0005():
+def test_head_revision_is_0006():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
@@ -284,7 +284,7 @@ async def test_downgrade_to_0001_and_back(backend):
     store = await backend.open()
     await store.set_channels(GUILD, [10])
 
-    await store.downgrade("0002")  # 0005 → 0002 drops routed_action and hand.context, keeps every row
+    await store.downgrade("0002")  # 0006 → 0002 drops routed_action.hand_id, player_streak, routed_action and hand.context, keeps every row
     assert await store.current_revision() == "0002_guild_config"
     await check_first_schema_rows(store, ids, at_head=False)
     await store.downgrade("0001")
@@ -337,3 +337,49 @@ async def test_concurrent_first_inits_migrate_once(backend):
     await asyncio.gather(*(s.init() for s in stores))
     assert await stored_versions(stores[0]) == [HEAD]
     assert await table_names(stores[2]) == ALL_NAMES
+
+
+@pytest.mark.asyncio
+async def test_0005_adds_player_streak_and_drops_it_again(backend):
+    await build_0001(backend, "unversioned")
+    ids = await fill_first_schema(backend)
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("0004")
+    assert "player_streak" not in await table_names(store)
+    await store.upgrade("0005")
+    assert await store.current_revision() == "0005_player_streak"
+    assert "player_streak" in await table_names(store)
+    await check_first_schema_rows(store, ids)
+    await store.set_streak(GUILD, "two_player", ALICE, 2)
+    assert await store.get_streak(GUILD, "two_player", ALICE) == 2
+
+    await store.downgrade("0004")  # drops the counts, keeps every other row
+    assert await store.current_revision() == "0004_routed_action"
+    assert "player_streak" not in await table_names(store)
+    await check_first_schema_rows(store, ids)
+    await store.init()
+    assert await store.get_streak(GUILD, "two_player", ALICE) == 0
+
+
+@pytest.mark.asyncio
+async def test_0006_adds_the_hand_of_routed_clicks_and_drops_it_again(backend):
+    """Clicks routed between processes carry the hand they were drawn for; a row stored
+    before the revision reads as ``hand_id`` None."""
+    from sqlalchemy import inspect as sa_inspect
+
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("0005")
+
+    async def columns() -> set[str]:
+        async with store.engine.connect() as conn:
+            return await conn.run_sync(lambda c: {col["name"] for col in sa_inspect(c).get_columns(
+                "routed_action", schema=backend.schema)})
+
+    assert "hand_id" not in await columns()
+    await store.upgrade("head")
+    assert await store.current_revision() == "0006_routed_hand" == HEAD
+    assert "hand_id" in await columns()
+    await store.downgrade("0005")
+    assert "hand_id" not in await columns()

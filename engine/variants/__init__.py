@@ -22,6 +22,11 @@ class VariantInfo:
     :ivar options: declared table options.
     :ivar hand_factory: ``(options, seed, dealer, n_seats, context) -> hand``.
     :ivar aliases: other names accepted by :func:`find_variant`.
+    :ivar streak_per_player: the dealer's 连庄 count belongs to the player, not the table
+        (two_player.md §Settlement): the table service keeps it per player and server, puts
+        the dealer's count in each hand's ``context["dealer_streak"]`` when dealing, and
+        draws the dealer again when the seated players change between hands.  Otherwise the
+        count is the match's (``Match.state["dealer_streak"]``).
     """
 
     id: str
@@ -32,6 +37,7 @@ class VariantInfo:
     options: tuple[Option, ...]
     hand_factory: Callable = field(repr=False)
     aliases: tuple[str, ...] = ()
+    streak_per_player: bool = False
 
     def resolve_options(self, given: dict | None) -> dict:
         """Defaults + ``given``, validated (raises ``OptionError``)."""

@@ -269,6 +269,7 @@ INFO = VariantInfo(
     "two_player", "二人麻将", "Two-player mahjong", 2, 2, OPTIONS,
     lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
     aliases=("2p", "erren", "二人"),
+    streak_per_player=True,
 )
 
 __all__ = ["INFO", "TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",
