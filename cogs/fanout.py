@@ -31,7 +31,7 @@ from typing import Optional
 import discord
 
 from service.i18n import t
-from service.tables import Table, Update
+from service.tables import HIDDEN_EVENTS, Table, Update
 
 from . import ui
 
@@ -122,12 +122,17 @@ class TableFeed:
             if s.is_ai or s.user_id is None or s.auto:
                 continue
             if seat == actor and now == key:
-                self.prompted[seat] = now  # their own answer shows this state
+                # their own answer shows this state; but a public notice must not depend on who
+                # caused the turn (a pass of theirs is nobody's business)
+                self.prompted[seat] = (table.hand_id, table.decisions.get(seat, hand.seq))
+                if seat in pending and not s.dms_open:
+                    await self.fanout.mention(table, seat, self)
                 continue
             if seat in pending:
-                if self.prompted.get(seat) == now:
-                    continue
-                self.prompted[seat] = now
+                decision = (table.hand_id, table.decisions.get(seat, hand.seq))
+                if self.prompted.get(seat) == decision:
+                    continue  # one prompt per decision (another seat's pass changes nothing)
+                self.prompted[seat] = decision
                 await self.fanout.send_prompt(table, seat, self)
             elif start and key[0] == table.hand_id and self.prompted.get(seat, (None,))[0] != table.hand_id:
                 # a new hand: everybody sees their tiles
@@ -235,12 +240,21 @@ class Fanout:
             except discord.HTTPException:
                 log.warning("DM to %s failed", s.user_id)
                 return
+        await self.mention(table, seat, feed)
+
+    async def mention(self, table: Table, seat: int, feed: TableFeed) -> None:
+        """Mention a player whose DMs are closed in the channel, pointing at **My hand** —
+        only when the table publicly waits for them (a claim window is nobody's business),
+        once per turn."""
+        s = table.seats[seat]
+        lang = self.lang_of_seat(table, seat)
         hand = table.hand
         if hand is None or hand.is_over():
             return
         if seat not in table.public_view().get("to_act", []) or seat not in hand.pending_seats():
-            return  # a claim window is nobody's business
-        now = (table.hand_id, hand.seq)
+            return
+        # the public moment: it must not count hidden moves (passes), which the action counter does
+        now = (table.hand_id, sum(1 for e in hand.events if e.type not in HIDDEN_EVENTS), hand.turn)
         if feed.mentioned.get(seat) == now:
             return
         feed.mentioned[seat] = now

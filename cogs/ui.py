@@ -293,7 +293,7 @@ class ActionButtons(discord.ui.View):
         self.count = 0
         if hand is None or hand.is_over() or seat not in hand.pending_seats():
             return
-        ch, hid, seq = table.channel_id, table.hand_id or 0, hand.seq
+        ch, hid, seq = table.channel_id, table.hand_id or 0, table.decisions.get(seat, hand.seq)
         me = view.get("me") or {}
         legal = me.get("legal", [])
         acts = [line.split()[1:] for line in legal]

@@ -150,6 +150,10 @@ class Table:
     next_hand_at: Optional[float] = None
     last_result: Optional[dict] = None
     settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
+    #: per seat the hand waits for: the action counter when its current decision began (it
+    #: became pending, or acted itself); buttons carry it, so another seat's pass in the same
+    #: claim window does not make them stale, while a click from an earlier decision is
+    decisions: dict[int, int] = field(default_factory=dict)
     recent: list[dict] = field(default_factory=list)  #: recent public events (the table log)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
@@ -299,7 +303,9 @@ class TableService:
 
         :param hand_id: the stored id of the hand the request was drawn for (buttons carry
             it); another hand's: ``stale``.
-        :param seq: the hand's action counter the request was drawn at; another: ``stale``.
+        :param seq: the decision the request was drawn for (``Table.decisions``: the action
+            counter when the seat's current decision began); another, or a seat the hand no
+            longer waits for: ``stale``.
         :param waited: the seat must be one the hand waits for (``not_your_turn`` otherwise);
             ``False`` for requests that only look (the hand, the 听 menu).
         :raises ServiceError: ``not_seated``, ``no_hand``, ``stale``, ``not_your_turn``,
@@ -313,7 +319,7 @@ class TableService:
             raise ServiceError("stale")
         if hand is None or hand.is_over():
             raise ServiceError("no_hand")
-        if seq is not None and seq != hand.seq:
+        if seq is not None and (seat not in hand.pending_seats() or seq != table.decisions.get(seat)):
             raise ServiceError("stale")
         if waited and seat not in hand.pending_seats():
             if table.seats[seat].auto:
@@ -502,6 +508,8 @@ class TableService:
         extra = await streaks.deal_context(self.store, t)
         extra.update(self._deal_extra(t))
         t.hand = t.match.new_hand(extra)
+        t.decisions = {}
+        note_decisions(t.decisions, t.hand, None)
         t.actions = []
         t.unsaved = []
         t.last_result = None
@@ -584,6 +592,7 @@ class TableService:
         """Validate on the hand and queue it for :meth:`_flush` (the lock is held); every
         caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
         events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
+        note_decisions(t.decisions, t.hand, action.seat)
         t.unsaved.append(str(action))
         evs = [e.to_json() for e in events]
         t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)
@@ -616,7 +625,7 @@ class TableService:
         """Forget the applied but unstored actions: rebuild the hand from the stored log."""
         if t.unsaved:
             t.unsaved.clear()
-            t.hand = t.match.replay(t.actions, context=t.hand.context if t.hand is not None else None)
+            t.hand, t.decisions = replay(t.match, t.actions, t.hand.context if t.hand is not None else None)
 
     async def _guarded(self, t: Table, work: Awaitable[Update]) -> Update:
         """Run a change of ``t`` (the lock is held): a refusal (``IllegalAction``,
@@ -648,7 +657,7 @@ class TableService:
         if fresh is None:
             return
         for name in ("seats", "match", "hand", "hand_id", "actions", "status", "last_result",
-                     "settled_hand_id"):
+                     "settled_hand_id", "decisions"):
             setattr(t, name, getattr(fresh, name))
         t.unsaved = []
         if t.hand is not None and not t.hand.is_over():
@@ -835,7 +844,7 @@ class TableService:
             if ot.hand is not None:
                 t.hand_id = ot.hand.id
                 context = dict(ot.hand.context) if ot.hand.context else None
-                t.hand = t.match.replay(list(ot.hand.actions), context=context)
+                t.hand, t.decisions = replay(t.match, list(ot.hand.actions), context)
                 t.actions = list(ot.hand.actions)
                 t.recent = [e for e in (x.to_json() for x in t.hand.events)
                             if e.get("type") not in HIDDEN_EVENTS][-30:]
@@ -882,6 +891,28 @@ class TableService:
         """Remember (and persist) the public table message that a front end edits in place."""
         t.message_id = message_id
         await self.store.update_table(t.id, message_id=message_id)
+
+
+def note_decisions(decisions: dict[int, int], hand: Any, actor: Optional[int]) -> None:
+    """Keep ``decisions`` (see ``Table.decisions``) after an action of ``actor`` (``None``:
+    the deal): a seat the hand waits for keeps the counter its decision began at, unless it is
+    new or it acted itself; seats no longer waited for are dropped."""
+    pending = [] if hand.is_over() else hand.pending_seats()
+    kept = {p: (hand.seq if p == actor or p not in decisions else decisions[p]) for p in pending}
+    decisions.clear()
+    decisions.update(kept)
+
+
+def replay(match: Match, actions: list[str], context: Optional[dict]) -> tuple[Any, dict[int, int]]:
+    """The hand rebuilt from its stored log (dealt with ``context``), and its decisions."""
+    hand = match.new_hand(context=context)
+    decisions: dict[int, int] = {}
+    note_decisions(decisions, hand, None)
+    for line in actions:
+        a = Action.parse(line)
+        hand.apply(a)
+        note_decisions(decisions, hand, a.seat)
+    return hand, decisions
 
 
 def tile_names(kinds) -> list[str]:

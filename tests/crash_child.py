@@ -201,7 +201,7 @@ class Player:
         first when no message of this process carries it (after a restart).  ``False`` if the
         bot offered no such control."""
         table = self.bot.service.table_in(ch)
-        seq, hid = table.hand.seq, table.hand_id
+        seq, hid = table.decisions.get(table.seat_of(user.id), table.hand.seq), table.hand_id
         cid = custom_id(ch, hid, seq, action)
         menu = f"mj:{ch}:{hid}:{seq}:ting_menu:-"
         for attempt in range(2):
@@ -330,7 +330,7 @@ async def verify(player: Player, journal: Journal) -> dict:
             if press == "old":
                 if action.type == "ting" and action.kind is not None:
                     continue  # its button sits behind the 听 menu
-                cid = custom_id(ch, t.hand_id, seq, action)
+                cid = custom_id(ch, t.hand_id, t.decisions.get(seat, seq), action)
                 r = await fd.click(user, old_message(fd._dm_channel(user)["id"], cid), cid)
                 assert r.response_type == 7, (t.variant.id, r.response_type)
                 out["old_buttons"] += 1

@@ -58,11 +58,12 @@ async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action)
     """Press what the bot offers ``user`` for ``action`` (see :func:`press`); the prompt
     pressed must be one drawn for the current hand and turn."""
     table = bot.service.table_in(channel_id)
-    prefix = f"mj:{channel_id}:{table.hand_id}:{table.hand.seq}:"
+    seq = table.decisions.get(table.seat_of(user.id), table.hand.seq)
+    prefix = f"mj:{channel_id}:{table.hand_id}:{seq}:"
     newest = latest_prompt(fd, user)
-    assert newest is not None and any(c.startswith(prefix) or c == f"mjs:{channel_id}:{table.hand_id}:{table.hand.seq}"
+    assert newest is not None and any(c.startswith(prefix) or c == f"mjs:{channel_id}:{table.hand_id}:{seq}"
                                       for c in newest.custom_ids), \
-        f"{user.name} has no prompt for hand {table.hand_id} turn {table.hand.seq}: " \
+        f"{user.name} has no prompt for hand {table.hand_id} decision {seq}: " \
         f"{getattr(newest, 'custom_ids', None)}"
     return await press(fd, user, action)
 

@@ -321,3 +321,46 @@ async def test_a_player_who_left_comes_back_with_join(tmp_path):
             assert table.hand.seq > seq
     finally:
         await fd.close()
+
+
+def _seed_with_two_claimants(limit: int = 400) -> int:
+    """A laosanfan table seed whose first hand, every seat playing the timeout rule, soon
+    has a claim window open for two seats at once."""
+    from engine.match import Match
+    from engine.variants import find_variant
+
+    info = find_variant("laosanfan")
+    for seed in range(1, limit):
+        hand = Match(info, info.resolve_options({}), seed, 4).new_hand()
+        for _ in range(60):
+            if hand.is_over():
+                break
+            if len(hand.pending_seats()) >= 2:
+                return seed
+            s = hand.pending_seats()[0]
+            hand.apply(hand.timeout_action(s))
+    raise AssertionError("no seed")
+
+
+@pytest.mark.asyncio
+async def test_another_claimants_pass_leaves_my_buttons_working(tmp_path):
+    """Two seats may claim one discard: when the first passes, the second's prompt keeps
+    working (its buttons belong to its decision, not to the action counter) and it gets no
+    second DM for the same decision."""
+    seed = _seed_with_two_claimants()
+    bot, fd, table, humans, users = await _open(tmp_path, "laosanfan", seed, ["ann", "ben", "cat", "dan"], 0)
+    try:
+        await play_humans(fd, bot, fd.channel_id, users, until=lambda t: len(t.hand.pending_seats()) >= 2)
+        first, second = table.hand.pending_seats()[:2]
+        prompt = latest_prompt(fd, users[second])
+        n_dms = len(fd.dms_to(users[second]))
+        r = await press(fd, users[first], Action(first, "pass"))
+        assert not r.errors
+        assert second in table.hand.pending_seats()
+        assert len(fd.dms_to(users[second])) == n_dms, "a second DM for the same decision"
+        cid = next(c for c in prompt.custom_ids if c.endswith(":pass:-"))
+        seq = table.hand.seq
+        r = await fd.click(users[second], prompt, cid)
+        assert r.response_type == 7 and table.hand.seq > seq, r.content
+    finally:
+        await fd.close()
