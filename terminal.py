@@ -36,8 +36,9 @@ from render.hand import render_hand
 from render.table import render_table
 from cogs.ui import describe_event
 from service.i18n import error_text, t, tile_label
+from service.results import result_lines
 from service.store import Store
-from service.tables import ServiceError, TableService
+from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 
 CHANNEL, GUILD, ME = 1, 1, 1
 VERBS = {"d": "discard", "discard": "discard", "ting": "ting", "chow": "chow", "pung": "pung", "kong": "kong",
@@ -97,30 +98,12 @@ def _names(tiles: list[str], lang: str) -> str:
     return " ".join(kind_name(parse_kind(x), "zh") if lang == "zh" else x for x in tiles)
 
 
-def settlement_text(result: dict, names: list[str], lang: str) -> str:
-    """The settlement of a hand as plain text lines (winner, fans, multipliers, points)."""
-    lines = []
-    winners = result.get("winners") or ([] if result.get("winner") is None else [result["winner"]])
-    if not winners:
-        lines.append(t("ui.result_draw", lang))
-    for w in winners:
-        discarder = result.get("discarder")
-        if result.get("self_drawn") or discarder is None:
-            how = t("ui.result_selfdrawn", lang)
-        else:
-            how = t("ui.result_from", lang, name=names[discarder])
-        fan = (result.get("fan_by_seat") or {}).get(str(w), result.get("fan_total", 0))
-        tile = tile_label(result["win_tile"], lang) if result.get("win_tile") else "—"
-        lines.append(t("ui.result_win", lang, name=names[w], tile=tile, how=how, fan=fan).replace("**", ""))
-    for f in result.get("fans") or []:
-        lines.append(f"    {f[0] if lang == 'zh' else f[1]:<12} {f[2]:>3}" + (f" ×{f[3]}" if f[3] > 1 else ""))
-    if result.get("summary_rows"):
-        lines.append("    " + " · ".join(f"{r[0] if lang == 'zh' else r[1]} {r[2]}" for r in result["summary_rows"]))
-    rows = [r for r in result.get("multiplier_rows") or [] if r[2] != 1]
-    if rows:
-        lines.append("    × " + " × ".join(f"{r[0] if lang == 'zh' else r[1]} {r[2]}" for r in rows))
-    lines.append("    " + " | ".join(f"{names[i]} {p:+d}" for i, p in enumerate(result["points"])))
-    return "\n".join(lines)
+def settlement_text(result: dict, names: list[str], lang: str, variant: str | None = None) -> str:
+    """The settlement of a hand as plain text lines: every winner and how they won, the fans,
+    the summary and multipliers, who is liable, the points (``service.results``, the same
+    words as on Discord)."""
+    lines = result_lines(result, names, lang, variant, markdown=False)
+    return "\n".join(lines[:1] + ["    " + x for x in lines[1:]])
 
 
 class StartupError(Exception):
@@ -262,12 +245,14 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
 
     async def on_update(tb, update):
         nonlocal shown
-        view = tb.view(None, lang)
+        view = tb.public_view(lang)
         (out / "table.png").write_bytes(render_table(view))
         if tb.hand is not None and not args.auto:
             hv = tb.view(0, lang)
             (out / "hand.png").write_bytes(render_hand(hv))
         for ev in update.events:
+            if ev.get("type") in HIDDEN_EVENTS:
+                continue  # a pass tells what the AI seats could have done
             line = describe_event(ev, tb.names(), lang, tb.variant.id)
             if line and not args.auto:
                 print("  " + line)
@@ -286,7 +271,7 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
                 view = table.view(None, lang)
                 (out / f"hand-{played}-result.png").write_bytes(render_table(view))
                 print(f"\n== {t('ui.hand_over_title', lang, no=played)} ==")
-                print(settlement_text(result, table.names(), lang))
+                print(settlement_text(result, table.names(), lang, table.variant.id))
                 if played >= args.hands:
                     break
                 await service.next_hand(CHANNEL, ME)
@@ -355,7 +340,10 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
         verb, tile = "discard", words[0]
     try:
         kind = parse_kind(tile) if tile else None
-        await service.act(CHANNEL, ME, verb, kind)
+        upd = await service.act(CHANNEL, ME, verb, kind)
+        mine = table.view(0)["seats"][0].get("discards") or []
+        for key in upd.notices.get(0, []):
+            print("  " + t(key, lang, tile=tile_label(mine[-1], lang) if mine else "?"))
     except TileParseError:
         print("  " + error_text("unknown_tile", lang, {"tile": tile}, table.variant.id)
               + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))

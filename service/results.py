@@ -87,7 +87,11 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
         out.append(t("ui.result_draw", lang))
     for w in o["wins"]:
         tile = tile_label(w["tile"], lang) if w.get("tile") else "—"
-        line = t("ui.result_win", lang, name=names[w["seat"]], tile=tile, how=how_text(w, names, lang), fan=w["fan"])
+        if result.get("summary_rows"):  # the game counts otherwise (胡 · 番 · total, 胡息 · 囤): see below
+            line = t("ui.result_win_plain", lang, name=names[w["seat"]], tile=tile, how=how_text(w, names, lang))
+        else:
+            line = t("ui.result_win", lang, name=names[w["seat"]], tile=tile, how=how_text(w, names, lang),
+                     fan=w["fan"])
         out.append(line if markdown else line.replace("**", ""))
     if fans and o["wins"]:
         by_seat = result.get("fans_by_seat") or {}

@@ -1,0 +1,114 @@
+"""Every result shape of every game, through the fake Discord and at the local table.
+
+Each scenario of ``tests/result_scenarios.py`` (a fixed first hand per game and shape: no
+discarder, several winners, draws, liability, 抢杠胡, a card turned up by another seat's
+draw …) is played by human seats pressing the buttons the bot sent them.  Then:
+
+* the table message names every winner, how they won (self-drawn, from whom, robbing whose
+  kong, on whose turned-up card), the liable seat, and every seat's points;
+* ``/replay`` of the hand and ``/verify`` work on it (the verification rebuilds the result);
+* the local table's settlement text says the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import Action
+from service.clock import ManualClock
+from service.results import outcome
+
+try:
+    from discord_play import new_bot, press
+    from fakediscord import FakeDiscord
+    from result_scenarios import SCENARIOS
+except ImportError:  # pragma: no cover
+    from tests.discord_play import new_bot, press
+    from tests.fakediscord import FakeDiscord
+    from tests.result_scenarios import SCENARIOS
+
+HOW = {"self_drawn": "self-drawn", "discard": "from {name}", "rob_kong": "robbing {name}'s kong",
+       "shown": "on the card {name} turned up"}
+
+
+def _options(opts: dict) -> str | None:
+    words = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items()]
+    return " ".join(words) or None
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", sorted(SCENARIOS), ids=lambda k: f"{k[0]}-{k[1]}")
+async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key):
+    sc = SCENARIOS[key]
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        bot.service.seed_source = lambda: sc.table_seed
+        first = {"dealt": False}
+
+        def stack(table):  # the scenario's wall for the first hand only
+            if first["dealt"]:
+                return {}
+            first["dealt"] = True
+            return dict(sc.extra or {})
+
+        bot.service.deal_context = stack
+        users = [fd.user(800 + i, f"p{i}") for i in range(sc.n_seats)]
+        opts = _options(sc.options)
+        await fd.slash(users[0], "table create", {"variant": sc.game, **({"options": opts} if opts else {})})
+        for u in users[1:]:
+            await fd.slash(u, "table join")
+        await fd.slash(users[0], "table start")
+        table = bot.service.table_in(fd.channel_id)
+        assert [table.seat_of(u.id) for u in users] == list(range(sc.n_seats))
+        for line in sc.actions:
+            a = Action.parse(line)
+            assert a in table.hand.legal_actions(a.seat), (line, table.hand.seq)
+            r = await press(fd, users[a.seat], a)
+            assert r.response_type is not None and not r.errors, (line, r.content)
+        assert table.hand.is_over(), "the scenario did not end the hand"
+        result = table.last_result
+        o = outcome(result)
+        assert [w["seat"] for w in o["wins"]] == list(sc.winners)
+        names = [u.name for u in users]
+
+        # the table message
+        msg = next(m for m in fd.messages_in(fd.channel_id) if m.embeds and "hand 1" in m.embeds[0].get("title", ""))
+        text = msg.embeds[0]["description"]
+        if not sc.winners:
+            assert "Exhaustive draw" in text
+        for w in o["wins"]:
+            assert f"**{names[w['seat']]}** wins" in text, text
+            how = HOW[w["how"]].format(name=names[w["from"]] if w["from"] is not None else "")
+            assert how in text, (how, text)
+            if sc.discarder is not None and sc.shape != "self_drawn":
+                assert w["from"] == sc.discarder
+        if sc.liable is not None:
+            assert o["liable"]["seat"] == sc.liable
+            assert f"{names[sc.liable]} pays for everyone" in text, text
+        for i, p in enumerate(result["points"]):
+            assert f"{names[i]}: {p:+d}" in text, (names[i], p, text)
+        assert sum(result["points"]) == 0
+
+        # /replay and /verify of the stored hand
+        hid = table.hand_id
+        r = await fd.slash(users[0], "replay", {"hand": hid})
+        assert not r.errors and r.message is not None and r.message.attachments, r.content
+        assert f"#{hid}" in r.content
+        last = r.message.custom_ids[-1]
+        r2 = await fd.click(users[0], r.message, last)
+        assert r2.response_type == 7 and not r2.errors
+        r = await fd.slash(users[0], "verify", {"hand": hid})
+        assert "✓" in r.content, r.content
+
+        # the local table's words
+        from terminal import settlement_text
+
+        plain = settlement_text(result, names, "en", sc.game)
+        for w in o["wins"]:
+            assert HOW[w["how"]].format(name=names[w["from"]] if w["from"] is not None else "") in plain
+        if sc.liable is not None:
+            assert f"{names[sc.liable]} pays for everyone" in plain
+    finally:
+        await fd.close()
