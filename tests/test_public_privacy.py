@@ -132,3 +132,83 @@ async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatc
             assert m["phase"] in OPENING_PHASES or (m["turn"] == m["seat"] and m["timer"] == "discard"), m
     finally:
         await fd.close()
+
+
+# ------------------------------------------------------------------ twins
+try:
+    from privacy_twins import TWINS
+except ImportError:  # pragma: no cover
+    from tests.privacy_twins import TWINS
+
+
+async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
+    """Play one run of a twin through the fake: every seat a human, the hidden seat's DMs
+    closed (it plays from the **My hand** button); returns (recorder, public events)."""
+    from engine.actions import Action
+
+    bot = new_bot(f"sqlite:///{tmp_path}/{tag}.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        bot.service.seed_source = lambda: twin.table_seed
+        dealt = []
+
+        def stack(table):
+            if dealt:
+                return {}
+            dealt.append(1)
+            return dict(run.extra)
+
+        bot.service.deal_context = stack
+        users = [fd.user(900 + i, f"p{i}") for i in range(twin.n_seats)]
+        hidden = users[twin.hidden_seat]
+        hidden.dms_open = False
+        rec = PublicRecorder(fd, bot, monkeypatch, hidden.id)
+        opts = " ".join(f"{k}={v}" for k, v in twin.options.items())
+        await fd.slash(users[0], "table create", {"variant": twin.game, **({"options": opts} if opts else {})})
+        for u in users[1:]:
+            await fd.slash(u, "table join")
+        await fd.slash(users[0], "table start")
+        table = bot.service.table_in(fd.channel_id)
+        for line in run.actions:
+            a = Action.parse(line)
+            user = users[a.seat]
+            if user is hidden:
+                msg, cid = table_button(fd, fd.channel_id, "hand")
+                await fd.click(user, msg, cid)
+            r = await press(fd, user, a)
+            assert r.response_type is not None and not r.errors, (line, r.content)
+        return rec, public_events(table.hand), [m["pending"] for m in rec.mentions]
+    finally:
+        await fd.close()
+
+
+@pytest.mark.parametrize("key", sorted(TWINS), ids=lambda k: f"{k[0]}-{k[1]}")
+@pytest.mark.asyncio
+async def test_twins_publish_the_same(tmp_path, monkeypatch, key):
+    """Two runs that differ only in a hidden fact — the hidden seat could claim a discard and
+    passed, or could not; a 假听 instead of a real 听 — give the same public events, the same
+    payload for every public state both showed, the same final table message, and the same
+    channel mentions of the player whose DMs are closed.  (Run A may show one state more —
+    the claim window itself: that it opened shows as an edit, which is accepted.)"""
+    twin = TWINS[key]
+    rec_a, events_a, _ = await _run_twin(tmp_path, monkeypatch, twin, twin.a, "a")
+    rec_b, events_b, _ = await _run_twin(tmp_path, monkeypatch, twin, twin.b, "b")
+    assert events_a == events_b
+    shown_a: dict[str, set[str]] = {}
+    for k, payload, _ in rec_a.sent:
+        shown_a.setdefault(k, set()).add(payload)
+    shown_b: dict[str, set[str]] = {}
+    for k, payload, _ in rec_b.sent:
+        shown_b.setdefault(k, set()).add(payload)
+    tables_b = {k: v for k, v in shown_b.items() if k.endswith("table")}
+    assert tables_b, "run B showed nothing"
+    for k, v in tables_b.items():
+        assert k in shown_a, "run B showed a public state run A never showed"
+        assert shown_a[k] == v, "the same public state looked different in the two runs"
+    final_a = [p for k, p, w in rec_a.sent if w == "table"][-1]
+    final_b = [p for k, p, w in rec_b.sent if w == "table"][-1]
+    assert final_a == final_b
+    notices_a = [p for k, p, w in rec_a.sent if w == "notice"]
+    notices_b = [p for k, p, w in rec_b.sent if w == "notice"]
+    assert notices_a == notices_b, "a claim window caused a public notice"
