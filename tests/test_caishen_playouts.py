@@ -18,6 +18,8 @@ a seeded ``random.Random`` among the legal actions (claims, kongs, 财神会, di
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import random
 from collections import Counter
@@ -89,6 +91,7 @@ def _choose(hand, seat: int, rnd: random.Random, ai_share: float, counts: Counte
     return rnd.choice(legal)
 
 
+@pytest.mark.slow
 def test_random_playouts():
     counts: Counter = Counter()
     for i in range(N_HANDS):

@@ -228,10 +228,12 @@ def _campaign(tmp_path: Path, db_url: str, schema: str | None, label: str, seed:
     assert final["acked"] >= after_kills["acked"]
 
 
+@pytest.mark.slow
 def test_sigkill_recovery_sqlite(tmp_path):
     _campaign(tmp_path, f"sqlite:///{tmp_path}/bot.db", None, "SQLite", seed=11)
 
 
+@pytest.mark.slow
 def test_sigkill_recovery_postgresql(tmp_path):
     import psycopg2
 

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from test_laosanfan_playouts import run_playouts
 
 
+@pytest.mark.slow
 def test_jinhu_playouts():
     c = run_playouts("jinhu", 50, 128)
     assert c["hands"] == 50 and c["wins"] > 0 and c["draws"] > 0

@@ -19,6 +19,8 @@ leave the state unchanged.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import random
 from collections import Counter
@@ -141,6 +143,7 @@ def run_playouts(variant: str, n_hands: int, n_tiles: int, ai_share: float = 0.3
     return counts
 
 
+@pytest.mark.slow
 def test_laosanfan_playouts():
     c = run_playouts("laosanfan", 50, 144)
     assert c["hands"] == 50 and c["wins"] > 0 and c["draws"] > 0

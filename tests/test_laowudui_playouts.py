@@ -15,6 +15,8 @@ the legal actions.  After every action:
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import random
 
@@ -115,6 +117,7 @@ def _play(n: int, wilds: int, wild_discard: bool, seed: int, rng: random.Random)
     return len(log), illegal
 
 
+@pytest.mark.slow
 def test_random_playouts_keep_every_invariant():
     rng = random.Random(2024)
     hands = actions = illegal = 0

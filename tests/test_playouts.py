@@ -21,6 +21,8 @@ and leave the state unchanged.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import random
 from collections import Counter
@@ -123,6 +125,7 @@ def _choose(hand, seat: int, rnd: random.Random, ai_share: float) -> Action:
     return rnd.choice(legal)
 
 
+@pytest.mark.slow
 def test_random_playouts():
     opts = default_options()
     counts = Counter()

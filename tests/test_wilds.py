@@ -8,6 +8,8 @@ every random hand; the comparison prints how many hands it compared.
 
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from conftest import kinds
@@ -55,6 +57,7 @@ def random_hand(rnd: random.Random, n_tiles: int) -> list[int]:
 PLAN = {0: 1500, 1: 1500, 2: 800, 3: 200, 4: 30}
 
 
+@pytest.mark.slow
 def test_is_win_matches_brute_force_on_random_hands():
     rnd = random.Random(2024)
     compared = differ = wins = 0
@@ -75,6 +78,7 @@ def test_is_win_matches_brute_force_on_random_hands():
     assert wins > 100  # the sample does exercise winning hands
 
 
+@pytest.mark.slow
 def test_winning_kinds_match_brute_force():
     rnd = random.Random(77)
     compared = ready = 0
