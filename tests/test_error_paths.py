@@ -166,3 +166,25 @@ async def test_an_ignored_ting_is_told(tmp_path):
         assert not table.hand.view(None)["seats"][seat]["ting"]
     finally:
         await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_buttons_of_the_older_format_are_out_of_date(tmp_path):
+    """Ids drawn before hands were in them (``mj:<channel>:<seq>:…``, ``mjs:<channel>:<seq>``)
+    get the "out of date" answer and act on nothing."""
+    bot, fd, table, users = await _two_player(tmp_path)
+    try:
+        seat = table.hand.pending_seats()[0]
+        user = users[seat]
+        a = timeout_policy(table.hand, seat)
+        before = (table.hand.seq, list(table.actions))
+        old = f"mj:{fd.channel_id}:{table.hand.seq}:{a.type}:{kind_str(a.kind) if a.kind is not None else '-'}"
+        r = await fd.click(user, fd.plant_message([old], user=user), old, check=False)
+        assert r.ephemeral and "out of date" in r.content, r.content
+        sel = f"mjs:{fd.channel_id}:{table.hand.seq}"
+        r = await fd.select(user, fd.plant_message([sel], user=user, select_values=["discard:1m"]), sel,
+                            ["discard:1m"], check=False)
+        assert r.ephemeral and "out of date" in r.content, r.content
+        assert (table.hand.seq, list(table.actions)) == before
+    finally:
+        await fd.close()

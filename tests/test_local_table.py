@@ -342,3 +342,26 @@ async def test_laosanfan_opening_refusal_is_laosanfan_text(tmp_path, capsys, mon
     finally:
         await store.close()
     assert "  First go-around: only 筒 and 万 may be discarded." in out.splitlines()
+
+
+def test_an_ignored_ting_is_told_at_the_local_table(tmp_path, capsys, monkeypatch):
+    """two_player.md §Play: 听 with a discard that leaves no ready hand is ignored and played as
+    a plain discard — the player is told so at the local table too."""
+    from engine.match import Match
+    from engine.tiles import kind_str
+    from engine.variants import find_variant
+
+    info = find_variant("two_player")
+    seed = next(s for s in range(1, 300) if Match(info, info.resolve_options({}), s, 2).state["dealer"] == 0)
+    hand = Match(info, info.resolve_options({}), seed, 2).new_hand()
+    legal = hand.legal_actions(0)
+    ready = {a.kind for a in legal if a.type == "ting"}
+    plain = next(a.kind for a in legal if a.type == "discard" and a.kind not in ready)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    answers = iter([f"ting {kind_str(plain)}", "quit"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
+    code = bot.main(["--seed", str(seed), "--lang", "en", "--out", str(tmp_path / "img")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"Your 听 was ignored: discarding {kind_str(plain)}" in out, out

@@ -99,6 +99,7 @@ async def _play(fd, bot, users, closed) -> None:
         assert n < 3000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.asyncio
 async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatch, game):

@@ -36,8 +36,15 @@ def _options(opts: dict) -> str | None:
     return " ".join(words) or None
 
 
+def _params():
+    """Every scenario; the exhaustive draws (up to ~90 moves through Discord) are long
+    play-outs, in the slow lane."""
+    return [pytest.param(k, marks=[pytest.mark.slow] if k[1] == "draw" else [], id=f"{k[0]}-{k[1]}")
+            for k in sorted(SCENARIOS)]
+
+
 @pytest.mark.asyncio
-@pytest.mark.parametrize("key", sorted(SCENARIOS), ids=lambda k: f"{k[0]}-{k[1]}")
+@pytest.mark.parametrize("key", _params())
 async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key):
     sc = SCENARIOS[key]
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())

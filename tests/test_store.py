@@ -389,6 +389,7 @@ async def test_load_open_tables_after_restart(backend):
     assert (await restarted.get_hand(hand_id)).actions[-1] == "draw 1 7p"
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_acknowledged_actions_survive_process_kill(backend):
     store = await backend.open()
