@@ -96,7 +96,8 @@ class TableFeed:
                     log.exception("could not redraw the table message of %s", self.table.channel_id)
                 continue
             if self.closed:
-                self.fanout.feeds.pop(self.table.channel_id, None)
+                if self.fanout.feeds.get(self.table.channel_id) is self:  # not a new table's feed
+                    del self.fanout.feeds[self.table.channel_id]
                 return
             self.wake.clear()
             if not self.jobs and not self.public_due:
