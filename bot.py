@@ -213,12 +213,23 @@ def table_option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (``--hands``); anything else is a usage error."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is not at least 1")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Mahjong bot for Discord, or a local table without a token.")
     parser.add_argument("--variant", default="two_player", help="game id (default: two_player)")
     parser.add_argument("--seed", type=int, default=None, help="table seed, for a reproducible game")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat; print the settlement")
-    parser.add_argument("--hands", type=int, default=4, help="hands in a local game (default: 4)")
+    parser.add_argument("--hands", type=positive_int, default=4, help="hands in a local game (default: 4)")
     parser.add_argument("--players", type=int, default=None,
                         help="seats at the local table (default: the game's maximum)")
     parser.add_argument("--out", default="table_images", help="folder for the local table images")

@@ -43,6 +43,10 @@ from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 CHANNEL, GUILD, ME = 1, 1, 1
 VERBS = {"d": "discard", "discard": "discard", "ting": "ting", "chow": "chow", "pung": "pung", "kong": "kong",
          "hu": "hu", "double": "double", "pass": "pass", "p": "pass"}
+#: the Chinese words players type, and the actions they may mean (the first the game offers now)
+CHINESE_VERBS = {"打": ("discard",), "出": ("discard",), "听": ("ting",), "报听": ("ting",), "吃": ("chow", "chi"),
+                 "碰": ("pung", "peng"), "杠": ("kong",), "胡": ("hu",), "和": ("hu",), "加倍": ("double",),
+                 "过": ("pass",), "堆": ("dui",), "留": ("keep",)}
 
 
 HELP = {
@@ -124,6 +128,11 @@ async def _open_table(service: TableService, args, lang: str):
     except KeyError:
         info = None
     try:
+        # a --db kept from an earlier local game may hold its table, unfinished: end it (its
+        # finished hands and scores stay) so this game can open
+        await service.load()
+        if CHANNEL in service.tables:
+            await service.end(CHANNEL, ME, is_admin=True)
         table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME,
                                            name="你" if lang == "zh" else "Player",
                                            variant=args.variant, options=dict(args.option), lang=lang)
@@ -250,12 +259,19 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
         if tb.hand is not None and not args.auto:
             hv = tb.view(0, lang)
             (out / "hand.png").write_bytes(render_hand(hv))
+        notes = list(update.notices.get(0, [])) if update.actor == 0 else []
         for ev in update.events:
             if ev.get("type") in HIDDEN_EVENTS:
                 continue  # a pass tells what the AI seats could have done
             line = describe_event(ev, tb.names(), lang, tb.variant.id)
             if line and not args.auto:
                 print("  " + line)
+            if notes and ev.get("type") == "discard" and ev.get("seat") == 0 and ev.get("tile"):
+                for key in notes:  # what you must know of your own move, right after it
+                    print("  " + t(key, lang, tile=tile_label(ev["tile"], lang)))
+                notes = []
+        for key in notes:
+            print("  " + t(key, lang, tile="?"))
         shown += 1
 
     service.listeners.append(on_update)
@@ -334,16 +350,16 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
     verb = VERBS.get(words[0].lower())
     tile = words[1] if len(words) > 1 else None
     own = {a.split()[1] for a in me["legal"]}
+    if verb is None and words[0] in CHINESE_VERBS:
+        meant = CHINESE_VERBS[words[0]]
+        verb = next((v for v in meant if v in own), meant[0])
     if verb is None and words[0].lower() in own:
         verb = words[0].lower()  # a game's own action (dui, keep, peng, chi_…)
     if verb is None:
         verb, tile = "discard", words[0]
     try:
         kind = parse_kind(tile) if tile else None
-        upd = await service.act(CHANNEL, ME, verb, kind)
-        mine = table.view(0)["seats"][0].get("discards") or []
-        for key in upd.notices.get(0, []):
-            print("  " + t(key, lang, tile=tile_label(mine[-1], lang) if mine else "?"))
+        await service.act(CHANNEL, ME, verb, kind)  # its notices are printed with its events
     except TileParseError:
         print("  " + error_text("unknown_tile", lang, {"tile": tile}, table.variant.id)
               + ("  (help)" if lang == "en" else "（输入 help 查看操作）"))

@@ -63,8 +63,8 @@ def describe_event(ev: dict, names: list[str], lang: str, variant: str | None = 
     name = names[ev["seat"]] if "seat" in ev and ev["seat"] < len(names) else ""
     params = {"name": name, "tile": tile_label(ev["tile"], lang) if "tile" in ev else "",
               "multiplier": ev.get("multiplier", "")}
-    if typ == "kong" and ev.get("added"):
-        typ = "kong"
+    if typ == "hu" and "tile" not in ev:
+        typ = "hu_notile"  # 字牌 偎胡/提胡: a win with no card of its own
     text = tv(variant, f"ev.{typ}", lang, **params)
     return None if text.startswith("messages.") else text
 

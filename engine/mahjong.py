@@ -472,7 +472,7 @@ class MahjongHand:
             if action.type == TING:
                 raise IllegalAction("ting_not_ready", self.RULES, tile=kind_str(action.kind))
             raise IllegalAction("discard_not_allowed", self.RULES, tile=kind_str(action.kind))
-        if action.type == DOUBLE:
+        if action.type == DOUBLE and self.double_allowed():
             raise IllegalAction("double_not_available", self.RULES)
         if action.type in (CHOW, PUNG, KONG):
             raise IllegalAction("cannot_claim", self.RULES, claim=action.type)

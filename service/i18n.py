@@ -92,8 +92,9 @@ def error_text(code: str, lang: str | None, params: dict | None = None, variant:
                 except ValueError:
                     pass
             p[k] = quote(p[k])
-    if "claim" in p:
-        p["claim"] = t(f"btn.{p['claim']}", lang, tiles="", tile="").strip()
+    if "claim" in p:  # the game's own button name (堆, 碰 …), else the shared one, else the word
+        name = tv(variant, f"btn.{p['claim']}", lang, tiles="", tile="").strip()
+        p["claim"] = p["claim"] if name.startswith("messages.") else name
     text = tv(variant, f"err.{code}", lang, **p)
     if text == f"messages.err.{code}":
         return t("err.internal", lang)

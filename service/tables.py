@@ -50,7 +50,7 @@ from engine.errors import IllegalAction, OptionError
 from engine.match import Match
 from engine.rng import seed_commitment
 from engine.tiles import kind_str
-from engine.variants import VariantInfo, find_variant
+from engine.variants import VariantInfo, all_variants, find_variant
 
 from . import streaks
 from .clock import SystemClock
@@ -348,7 +348,8 @@ class TableService:
         try:
             info = find_variant(variant)
         except KeyError:
-            raise ServiceError("unknown_variant", variant=variant) from None
+            raise ServiceError("unknown_variant", variant=variant,
+                               known=", ".join(v.id for v in all_variants())) from None
         try:
             resolved = info.resolve_options(options)
         except OptionError as e:

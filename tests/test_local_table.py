@@ -365,3 +365,63 @@ def test_an_ignored_ting_is_told_at_the_local_table(tmp_path, capsys, monkeypatc
     out = capsys.readouterr().out
     assert code == 0
     assert f"Your 听 was ignored: discarding {kind_str(plain)}" in out, out
+
+
+def test_a_kept_database_opens_again(tmp_path, capsys, monkeypatch):
+    """``--db`` kept between runs: the second game opens (the first one's unfinished table is
+    ended, its scores stay)."""
+    url = f"sqlite:///{tmp_path}/kept.db"
+    for _ in range(2):
+        assert run_main(monkeypatch, tmp_path, "--db", url, "--auto", "--hands", "1") == 0
+    out = capsys.readouterr()
+    assert out.out.count("== 总分 ==") == 2 and "错误" not in out.err
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "two"])
+def test_hands_must_be_a_whole_number_of_at_least_one(bad, tmp_path, capsys, monkeypatch):
+    with pytest.raises(SystemExit) as e:
+        run_main(monkeypatch, tmp_path, "--hands", bad)
+    assert e.value.code == 2 and "--hands" in capsys.readouterr().err
+
+
+def test_unknown_variant_lists_the_games(tmp_path, capsys, monkeypatch):
+    assert run_main(monkeypatch, tmp_path, "--variant", "nosuch", "--lang", "en") == 2
+    err = capsys.readouterr().err
+    assert all(v.id in err for v in all_variants()), err
+
+
+def test_chinese_verbs_and_a_games_own_claim_names(capsys):
+    """过/碰/吃 are understood; a refused claim of a game's own (老五对 堆) is named in words,
+    never as a catalogue key."""
+    from service.i18n import error_text
+
+    from terminal import CHINESE_VERBS
+
+    assert CHINESE_VERBS["过"] == ("pass",) and "peng" in CHINESE_VERBS["碰"] and "chi" in CHINESE_VERBS["吃"]
+    for lang in ("en", "zh"):
+        text = error_text("cannot_claim", lang, {"claim": "dui"}, "laowudui")
+        assert "messages." not in text and ("堆" in text), text
+
+
+def test_a_win_without_a_card_of_its_own_is_told_in_words():
+    """字牌 偎胡/提胡: the win event has no card; the log line still reads well."""
+    from cogs.ui import describe_event
+
+    for lang, word in (("en", "wins!"), ("zh", "胡了")):
+        line = describe_event({"type": "hu", "seat": 1, "self_drawn": True}, ["a", "b"], lang, "zipai")
+        assert line and word in line and "!" not in line.replace(word, "") and "messages" not in line, line
+
+
+def test_double_where_the_game_has_none_is_not_offered_as_a_rule():
+    """加倍 exists in 二人麻将 only: elsewhere it is just not an action of the game."""
+    from engine.actions import Action
+    from engine.errors import IllegalAction
+    from engine.match import Match
+    from engine.variants import find_variant
+
+    info = find_variant("laosanfan")
+    hand = Match(info, info.resolve_options({}), 3, 4).new_hand()
+    seat = hand.pending_seats()[0]
+    with pytest.raises(IllegalAction) as e:
+        hand.apply(Action(seat, "double"))
+    assert e.value.code == "action_not_available"
