@@ -77,6 +77,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             await self.store.init()
             tables = await self.service.load()
             log.info("resumed %d open tables", len(tables))
+            self._resumed = tables
             from cogs.translator import CatalogueTranslator
 
             await self.tree.set_translator(CatalogueTranslator())
@@ -89,6 +90,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             for name in COGS:
                 await self.load_extension(name)
             self.add_dynamic_items(ActionButton, ActionSelect, TableButton, ReplayButton)
+            for table in getattr(self, "_resumed", []):
+                # redraw each resumed table and send what the stopped process had not sent
+                await self.service.announce(table)
             if sync:
                 guild = discord.Object(guild_id) if guild_id else None
                 if guild:

@@ -75,6 +75,16 @@ async def within(interaction: discord.Interaction, work: Awaitable[T], *, update
     return await task
 
 
+def answering(client, channel_id: int):
+    """Context for handling an interaction that changes the table of ``channel_id``: the
+    table's fan-out waits until the interaction is answered (``cogs/fanout.py``)."""
+    import contextlib
+
+    tables = client.get_cog("Tables") if hasattr(client, "get_cog") else None
+    fanout = getattr(tables, "fanout", None)
+    return fanout.answering(channel_id) if fanout is not None else contextlib.nullcontext()
+
+
 async def answer(awaitable) -> bool:
     """Await an answer to an interaction (a reply, an edit of the clicked message).  When it
     cannot be delivered — the token expired (404 10062 / 401 50027), Discord is failing —

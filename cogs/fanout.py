@@ -22,11 +22,12 @@ the bot send an old state after a newer one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 from collections import deque
-from typing import Optional
+from typing import AsyncIterator, Optional
 
 import discord
 
@@ -39,6 +40,19 @@ log = logging.getLogger(__name__)
 
 #: Discord's pace for editing one channel's messages (seconds between edits)
 DEFAULT_EDIT_INTERVAL = 1.0
+#: longest wait of the fan-out for the answer to the interaction that caused a change
+ANSWER_FIRST = 3.0
+#: seconds before the first retry of a failed edit of the table message (doubling, at most 60)
+RETRY_EDIT = 0.5
+
+
+def _decision_key(text: Optional[str]) -> Optional[tuple]:
+    """``"<hand id>:<seq>"`` (``Seat.prompted``) → ``(hand id, seq)``."""
+    try:
+        hid, seq = str(text).split(":")
+        return int(hid), int(seq)
+    except (TypeError, ValueError):
+        return None
 
 
 class TableFeed:
@@ -52,7 +66,10 @@ class TableFeed:
         self.public_due = False
         self.last_edit = float("-inf")
         self.last_public: Optional[str] = None
-        self.prompted: dict[int, tuple] = {}  # seat -> (hand id, seq) of the prompt it got
+        # seat -> (hand id, seq) of the decision it was prompted for (kept in the store too)
+        self.prompted: dict[int, tuple] = {i: k for i, s in enumerate(table.seats)
+                                           if (k := _decision_key(s.prompted)) is not None}
+        self.edit_failures = 0
         self.mentioned: dict[int, tuple] = {}  # seat -> (hand id, seq) of its channel mention
         self.closed = False
         self.task: Optional[asyncio.Task] = None
@@ -67,13 +84,15 @@ class TableFeed:
             for e in update.events:
                 if e.get("type") == "auto" and "seat" in e:
                     self.jobs.append(("auto", e["seat"]))
-            self.jobs.append(("prompts", update.kind == "start", update.actor, key, frozenset(update.seats_to_notify)))
+            self.jobs.append(("prompts", update.kind in ("start", "resume"), update.actor, key,
+                              frozenset(update.seats_to_notify)))
         self.wake.set()
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run(), name=f"fanout-{table.channel_id}")
 
     async def run(self) -> None:
         while True:
+            await self.fanout.answers_sent(self.table.channel_id)
             while self.jobs:
                 job = self.jobs.popleft()
                 try:
@@ -112,47 +131,90 @@ class TableFeed:
             await self.prompts(start, actor, key, notify)
 
     async def prompts(self, start: bool, actor: Optional[int], key: tuple, notify: frozenset) -> None:
+        """Decide, under the table's lock (only stored moves count), who gets a prompt or a
+        channel mention now and draw what each will see; then send, outside the lock."""
+        table = self.table
+        fan = self.fanout
+        sends: list[tuple[int, tuple]] = []  # (seat, hand parts)
+        mentions: list[int] = []
+        async with table.lock:
+            hand = table.hand
+            if hand is None or table.status == "closed":
+                return
+            now = (table.hand_id, hand.seq)
+            pending = set(hand.pending_seats()) if not hand.is_over() else set()
+            for seat in range(len(table.seats)):
+                s = table.seats[seat]
+                if s.is_ai or s.user_id is None or s.auto:
+                    continue
+                decision = (table.hand_id, table.decisions.get(seat, hand.seq))
+                if seat == actor and now == key:
+                    # their own answer shows this state; but a public notice must not depend on
+                    # who caused the turn (a pass of theirs is nobody's business)
+                    self.prompted[seat] = decision
+                    if seat in pending and not s.dms_open and self.mentionable(seat):
+                        mentions.append(seat)
+                    continue
+                if seat in pending:
+                    if self.prompted.get(seat) == decision:
+                        continue  # one prompt per decision (another seat's pass changes nothing)
+                elif not (start and key[0] == table.hand_id and self.prompted.get(seat, (None,))[0] != table.hand_id):
+                    continue
+                self.prompted[seat] = decision if seat in pending else now  # a new hand: everybody sees their tiles
+                if s.dms_open:
+                    sends.append((seat, ui.hand_parts(table, seat, fan.lang_of_seat(table, seat))))
+                elif seat in pending and self.mentionable(seat):
+                    mentions.append(seat)
+            # if a DM fails (closed DMs), the channel instead, when the table waits for them
+            fallback = {seat: self.moment(seat) if seat in pending else None for seat, _ in sends}
+        for seat, parts in sends:
+            if await fan.send_prompt(table, seat, parts):
+                hid, seq = self.prompted[seat]
+                await fan.bot.service.set_prompted(table, seat, f"{hid}:{seq}")
+            elif fallback[seat] is not None and self.mentioned.get(seat) != fallback[seat]:
+                self.mentioned[seat] = fallback[seat]
+                mentions.append(seat)
+        for seat in mentions:
+            await fan.mention(table, seat)
+
+    def moment(self, seat: int) -> Optional[tuple]:
+        """The public moment at which the table waits for ``seat`` (``None`` when it does not
+        publicly wait for them: a claim window is nobody's business).  It counts public
+        events only — never passes, which the action counter does.  Read under the lock."""
         table = self.table
         hand = table.hand
-        if hand is None or table.status == "closed":
-            return
-        now = (table.hand_id, hand.seq)
-        pending = set(hand.pending_seats()) if not hand.is_over() else set()
-        for seat in range(len(table.seats)):
-            s = table.seats[seat]
-            if s.is_ai or s.user_id is None or s.auto:
-                continue
-            if seat == actor and now == key:
-                # their own answer shows this state; but a public notice must not depend on who
-                # caused the turn (a pass of theirs is nobody's business)
-                self.prompted[seat] = (table.hand_id, table.decisions.get(seat, hand.seq))
-                if seat in pending and not s.dms_open:
-                    await self.fanout.mention(table, seat, self)
-                continue
-            if seat in pending:
-                decision = (table.hand_id, table.decisions.get(seat, hand.seq))
-                if self.prompted.get(seat) == decision:
-                    continue  # one prompt per decision (another seat's pass changes nothing)
-                self.prompted[seat] = decision
-                await self.fanout.send_prompt(table, seat, self)
-            elif start and key[0] == table.hand_id and self.prompted.get(seat, (None,))[0] != table.hand_id:
-                # a new hand: everybody sees their tiles
-                self.prompted[seat] = now
-                await self.fanout.send_prompt(table, seat, self)
+        if hand is None or hand.is_over() or seat not in hand.pending_seats():
+            return None
+        if seat not in table.public_view().get("to_act", []):
+            return None
+        return table.hand_id, sum(1 for e in hand.events if e.type not in HIDDEN_EVENTS), hand.turn
+
+    def mentionable(self, seat: int) -> bool:
+        """May a player with closed DMs be mentioned in the channel now (once per public
+        moment)?  Marks them mentioned.  Read under the lock."""
+        moment = self.moment(seat)
+        if moment is None or self.mentioned.get(seat) == moment:
+            return False
+        self.mentioned[seat] = moment
+        return True
 
     async def publish(self) -> None:
         table = self.table
         fan = self.fanout
-        if table.status == "closed":
-            kwargs = {"embed": discord.Embed(description=t("ui.closed", table.lang)), "view": None,
-                      "attachments": []}
+        async with table.lock:  # only stored moves show
+            if table.status == "closed":
+                kwargs = {"embed": discord.Embed(description=t("ui.closed", table.lang)), "view": None,
+                          "attachments": []}
+                view = None
+            else:
+                view = ui.public_view(table)
+                embed = ui.table_embed(table, view)
+                buttons = ui.TableButtons(table)
+                image = table.hand is not None
+        if view is None:
             if table.message_id:
                 await fan.edit_public(table, kwargs)
             return
-        view = ui.public_view(table)
-        embed = ui.table_embed(table, view)
-        buttons = ui.TableButtons(table)
-        image = table.hand is not None
         digest = hashlib.sha1(json.dumps([embed.to_dict(), [c.custom_id for c in buttons.children],
                                           view if image else None], sort_keys=True, default=str,
                                          ensure_ascii=False).encode()).hexdigest()
@@ -163,6 +225,15 @@ class TableFeed:
         if await fan.edit_public(table, {"embed": embed, "view": buttons, "attachments": files}):
             self.last_public = digest
             self.last_edit = asyncio.get_running_loop().time()
+            self.edit_failures = 0
+        else:
+            # Discord failed (after its own retries): try again later, or the last change of a
+            # hand (its result) would never be shown
+            self.edit_failures += 1
+            if self.edit_failures <= 8:
+                self.public_due = True
+                self.last_edit = asyncio.get_running_loop().time() + min(
+                    60.0, RETRY_EDIT * 2 ** (self.edit_failures - 1)) - self.fanout.interval()
 
 
 class Fanout:
@@ -172,6 +243,32 @@ class Fanout:
         self.bot = bot
         self.feeds: dict[int, TableFeed] = {}
         self.dm_channels: dict[int, int] = {}
+        self._answering: dict[int, int] = {}  # channel -> interactions being answered
+        self._answered: dict[int, asyncio.Event] = {}
+
+    @contextlib.asynccontextmanager
+    async def answering(self, channel_id: int) -> AsyncIterator[None]:
+        """Around the handling of an interaction that changes a table: the table's fan-out
+        sends nothing until the interaction is answered (at most :data:`ANSWER_FIRST` s), so
+        the player who acted hears first, and nothing of theirs waits behind the others."""
+        self._answering[channel_id] = self._answering.get(channel_id, 0) + 1
+        self._answered.setdefault(channel_id, asyncio.Event()).clear()
+        try:
+            yield
+        finally:
+            self._answering[channel_id] -= 1
+            if self._answering[channel_id] <= 0:
+                self._answering.pop(channel_id, None)
+                self._answered[channel_id].set()
+
+    async def answers_sent(self, channel_id: int) -> None:
+        """Wait (at most :data:`ANSWER_FIRST` s) until no interaction of this table is being
+        answered."""
+        if self._answering.get(channel_id):
+            try:
+                await asyncio.wait_for(self._answered[channel_id].wait(), timeout=ANSWER_FIRST)
+            except asyncio.TimeoutError:
+                pass
 
     def interval(self) -> float:
         return float(getattr(self.bot, "public_edit_interval", DEFAULT_EDIT_INTERVAL))
@@ -224,41 +321,27 @@ class Fanout:
             dm_id = self.dm_channels[user_id] = dm.id
         await self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private).send(**kwargs)
 
-    async def send_prompt(self, table: Table, seat: int, feed: TableFeed) -> None:
-        """DM a player their hand (with the buttons when they must decide); when their DMs
-        are closed, mention them in the channel if the table publicly waits for them."""
+    async def send_prompt(self, table: Table, seat: int, parts: tuple) -> bool:
+        """DM a player their hand (with the buttons when they must decide), drawn from
+        ``parts`` (``ui.hand_parts``); ``False`` when it could not be sent (their DMs are
+        closed: remembered)."""
         s = table.seats[seat]
-        lang = self.lang_of_seat(table, seat)
-        if s.dms_open:
-            try:
-                kwargs = await ui.hand_message(table, seat, lang)
-                if kwargs.get("view") is None:
-                    kwargs.pop("view")
-                await self.dm(s.user_id, **kwargs)
-                return
-            except discord.Forbidden:
-                await self.bot.service.set_dms_open(table, seat, False)
-            except discord.HTTPException:
-                log.warning("DM to %s failed", s.user_id)
-                return
-        await self.mention(table, seat, feed)
+        try:
+            kwargs = await ui.render_parts(parts)
+            if kwargs.get("view") is None:
+                kwargs.pop("view")
+            await self.dm(s.user_id, **kwargs)
+            return True
+        except discord.Forbidden:
+            await self.bot.service.set_dms_open(table, seat, False)
+        except discord.HTTPException:
+            log.warning("DM to %s failed", s.user_id)
+        return False
 
-    async def mention(self, table: Table, seat: int, feed: TableFeed) -> None:
-        """Mention a player whose DMs are closed in the channel, pointing at **My hand** —
-        only when the table publicly waits for them (a claim window is nobody's business),
-        once per turn."""
+    async def mention(self, table: Table, seat: int) -> None:
+        """Mention a player whose DMs are closed in the channel, pointing at **My hand**."""
         s = table.seats[seat]
         lang = self.lang_of_seat(table, seat)
-        hand = table.hand
-        if hand is None or hand.is_over():
-            return
-        if seat not in table.public_view().get("to_act", []) or seat not in hand.pending_seats():
-            return
-        # the public moment: it must not count hidden moves (passes), which the action counter does
-        now = (table.hand_id, sum(1 for e in hand.events if e.type not in HIDDEN_EVENTS), hand.turn)
-        if feed.mentioned.get(seat) == now:
-            return
-        feed.mentioned[seat] = now
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
             await channel.send(t("ui.dm_fallback", lang, mention=f"<@{s.user_id}>"),

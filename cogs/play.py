@@ -13,7 +13,7 @@ from service.i18n import lang_of
 from service.tables import ServiceError, Table
 
 from . import ui
-from .common import answer, edit_clicked, reply, reply_error, table_for, user_lang, within
+from .common import answer, answering, edit_clicked, reply, reply_error, table_for, user_lang, within
 
 #: button actions that only redraw the player's message (no move)
 LOOK_ONLY = ("prompt", "ting_menu")
@@ -157,14 +157,18 @@ class Play(commands.Cog):
             if act == "discard" and kind is None:
                 raise ServiceError("tile_missing")
             self.service.may_act(table, interaction.user.id)
-            upd = await within(interaction, self.service.act(table.channel_id, interaction.user.id, act, kind))
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
-        seat = table.seat_of(interaction.user.id)
-        kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
-        if kwargs.get("view") is None:
-            kwargs.pop("view")
-        await answer(reply(interaction, ephemeral=True, **kwargs))  # the action is stored already
+        async with answering(self.bot, table.channel_id):  # the table hears after this player
+            try:
+                upd = await within(interaction, self.service.act(table.channel_id, interaction.user.id, act, kind))
+            except (ServiceError, IllegalAction) as e:
+                return await reply_error(interaction, e)
+            seat = table.seat_of(interaction.user.id)
+            kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
+            if kwargs.get("view") is None:
+                kwargs.pop("view")
+            await answer(reply(interaction, ephemeral=True, **kwargs))  # the action is stored already
 
     async def send_hand(self, interaction: discord.Interaction, channel_id: int | None = None) -> None:
         """Answer privately with the user's hand image and the buttons for their decision."""
@@ -211,14 +215,18 @@ class Play(commands.Cog):
                                                  attachments=[kwargs["file"]], view=kwargs["view"]))
             if act == "wdiscard":
                 act = "discard"
-            upd = await within(interaction, self.service.act(button.ch, interaction.user.id, act,
-                                                             _parse_tile(button.tile), seq=button.seq,
-                                                             hand_id=button.hand), update=True)
+            kind = _parse_tile(button.tile)
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
-        kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
-        await answer(edit_clicked(interaction, content=kwargs["content"], attachments=[kwargs["file"]],
-                                  view=kwargs["view"]))  # the action is stored already
+        async with answering(self.bot, button.ch):  # the table hears after this player
+            try:
+                upd = await within(interaction, self.service.act(button.ch, interaction.user.id, act, kind,
+                                                                 seq=button.seq, hand_id=button.hand), update=True)
+            except (ServiceError, IllegalAction) as e:
+                return await reply_error(interaction, e)
+            kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
+            await answer(edit_clicked(interaction, content=kwargs["content"], attachments=[kwargs["file"]],
+                                      view=kwargs["view"]))  # the action is stored already
 
 
 async def setup(bot) -> None:

@@ -181,13 +181,14 @@ class Tables(commands.Cog):
         table = self.service.tables.get(ch)
         seat = table.seat_of(uid) if table is not None else None
         was_auto = op == "join" and seat is not None and table.seats[seat].auto
-        try:
-            await within(interaction, ops[op]())
-        except ServiceError as e:
-            return await reply_error(interaction, e)
-        if op == "takeover" or was_auto:
-            return await self._taken_over(interaction, ch, lang)
-        await answer(reply(interaction, t("ui.done", lang)))
+        async with self.fanout.answering(ch):  # the table hears after this player
+            try:
+                await within(interaction, ops[op]())
+            except ServiceError as e:
+                return await reply_error(interaction, e)
+            if op == "takeover" or was_auto:
+                return await self._taken_over(interaction, ch, lang)
+            await answer(reply(interaction, t("ui.done", lang)))
 
     async def _taken_over(self, interaction: discord.Interaction, channel_id: int, lang: str) -> None:
         """Answer a take-over: the player's hand, and the buttons when they decide now."""

@@ -395,15 +395,11 @@ def is_wild(view: dict, tile: str) -> bool:
     return tile in ((view.get("wild") or {}).get("kinds") or ())
 
 
-async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False,
-                       confirm_wild: str | None = None, notices: list[str] | None = None,
-                       head: str | None = None) -> dict:
-    """Keyword arguments for send/edit: content, the hand image and the action buttons
-    (the 听 menu, or the confirmation before discarding a wild tile, when asked).
-
-    :param notices: catalogue keys of what the player must be told first (e.g.
-        ``notice.ting_ignored`` after their action).
-    :param head: a line to put first (e.g. "you play your seat again")."""
+def hand_parts(table: Table, seat: int, lang: str, ting_menu: bool = False, confirm_wild: str | None = None,
+               notices: list[str] | None = None, head: str | None = None) -> tuple[str, dict, "ActionButtons"]:
+    """What a player's hand message says and shows, read from the table now: ``(content, the
+    hand image's view, the buttons)``.  Call it holding the table's lock (see
+    :func:`hand_message`), so it never reads a move the store has not accepted yet."""
     view = seat_view(table, seat, lang)
     if confirm_wild is not None:
         content = t("ui.confirm_discard_wild", lang, tile=tile_label(confirm_wild, lang))
@@ -415,6 +411,26 @@ async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = Fal
     if told:
         content = "\n".join(told + [content])
     buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
-    kwargs = {"content": content[:2000], "file": await hand_image(view)}
-    kwargs["view"] = buttons if buttons.count else None
-    return kwargs
+    return content[:2000], view, buttons
+
+
+async def render_parts(parts: tuple[str, dict, "ActionButtons"]) -> dict:
+    """Keyword arguments for send/edit from :func:`hand_parts`: content, the hand image (drawn
+    off the event loop) and the buttons (``None`` when there are none)."""
+    content, view, buttons = parts
+    return {"content": content, "file": await hand_image(view), "view": buttons if buttons.count else None}
+
+
+async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False,
+                       confirm_wild: str | None = None, notices: list[str] | None = None,
+                       head: str | None = None) -> dict:
+    """Keyword arguments for send/edit: content, the hand image and the action buttons
+    (the 听 menu, or the confirmation before discarding a wild tile, when asked).  The table
+    is read under its lock (only stored moves show); the image is drawn after.
+
+    :param notices: catalogue keys of what the player must be told first (e.g.
+        ``notice.ting_ignored`` after their action).
+    :param head: a line to put first (e.g. "you play your seat again")."""
+    async with table.lock:
+        parts = hand_parts(table, seat, lang, ting_menu, confirm_wild, notices, head)
+    return await render_parts(parts)

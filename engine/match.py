@@ -64,21 +64,23 @@ class Match:
         context.update(extra or {})
         return context
 
-    def new_hand(self, extra: dict | None = None, *, context: dict | None = None):
+    def new_hand(self, extra: dict | None = None, *, context: dict | None = None, seed: int | None = None):
         """The hand numbered ``state["hand_no"]``, freshly dealt.
 
         :param extra: added to :meth:`hand_context`.
         :param context: the exact context to deal with (a stored hand's ``context``, so that
-            a replay after a restart rebuilds exactly the hand that was dealt)."""
+            a replay after a restart rebuilds exactly the hand that was dealt).
+        :param seed: the hand's own seed (a stored hand of an earlier number); by default
+            ``hand_seed(table seed, state["hand_no"])``."""
         ctx = dict(context) if context is not None else self.hand_context(extra)
         dealer = ctx.get("dealer", self.state["dealer"])
-        return self.info.new_hand(self.options, self.hand_seed(), dealer, self.n, ctx)
+        return self.info.new_hand(self.options, self.hand_seed() if seed is None else seed, dealer, self.n, ctx)
 
-    def replay(self, actions: list[str], context: dict | None = None):
-        """Rebuild the current hand from its action log (text lines), dealt with ``context``
+    def replay(self, actions: list[str], context: dict | None = None, seed: int | None = None):
+        """Rebuild a hand from its action log (text lines), dealt with ``context`` and ``seed``
         when given (see :meth:`new_hand`); raises ``IllegalAction`` if a stored line no longer
         applies."""
-        hand = self.new_hand(context=context)
+        hand = self.new_hand(context=context, seed=seed)
         for line in actions:
             hand.apply(Action.parse(line))
         return hand

@@ -177,6 +177,8 @@ class SeatRow(SQLModel, table=True):
     is_ai: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
     dms_open: bool = Field(default=True, sa_column=Column(Boolean, nullable=False))
     auto: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    #: the last decision the front end prompted this seat for (revision 0007_seat_prompted)
+    prompted: Optional[str] = Field(default=None, sa_column=Column(String(64), nullable=True))
 
 
 class HandRow(SQLModel, table=True):

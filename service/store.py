@@ -227,6 +227,9 @@ class SeatRecord:
     :ivar is_ai: the seat is played by the bot.
     :ivar dms_open: the bot could DM this user (``False`` after a 50007 Forbidden).
     :ivar auto: the seat is on auto-play (托管).
+    :ivar prompted: the last decision the front end prompted this seat for (its own text,
+        e.g. ``"<hand id>:<seq>"``; revision ``0007_seat_prompted``), so that a restarted bot
+        prompts what the stopped one had not, and nothing twice.
     """
 
     seat: int
@@ -235,6 +238,7 @@ class SeatRecord:
     is_ai: bool = False
     dms_open: bool = True
     auto: bool = False
+    prompted: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -332,11 +336,14 @@ class OpenTable:
     """An open table as reloaded after a restart.
 
     :ivar hand: its ``'playing'`` hand with the actions to replay, or ``None``.
+    :ivar last_hand: with no playing hand, its latest finished (``'done'``) hand with its
+        actions and result (the result screen a restart must show again), or ``None``.
     """
 
     table: TableRecord
     seats: tuple[SeatRecord, ...]
     hand: Optional[HandRecord]
+    last_hand: Optional[HandRecord] = None
 
 
 @dataclass(frozen=True)
@@ -546,6 +553,7 @@ def _seat_record(r: Any) -> SeatRecord:
         is_ai=r.is_ai,
         dms_open=r.dms_open,
         auto=r.auto,
+        prompted=getattr(r, "prompted", None),
     )
 
 
@@ -964,10 +972,20 @@ class Store:
                             "is_ai": s.is_ai,
                             "dms_open": s.dms_open,
                             "auto": s.auto,
+                            "prompted": s.prompted,
                         }
                         for s in seats
                     ],
                 )
+
+        await self._submit(_job)
+
+    async def set_seat_prompted(self, table_id: int, seat: int, prompted: Optional[str]) -> None:
+        """Record the last decision a seat was prompted for (``SeatRecord.prompted``); one
+        UPDATE, committed when the call returns (no error when the seat is gone)."""
+        async def _job(conn: AsyncConnection) -> Any:
+            await conn.execute(update(_S).where(_S.c.table_id == table_id, _S.c.seat == seat)
+                               .values(prompted=None if prompted is None else str(prompted)[:64]))
 
         await self._submit(_job)
 
@@ -1011,7 +1029,17 @@ class Store:
                     .order_by(_H.c.id)
                 )
             ).all()
-            hand_ids = [h.id for h in hand_rows]
+            playing_tables = {h.table_id for h in hand_rows}
+            between = [i for i in ids if i not in playing_tables]
+            last_rows = []
+            if between:
+                latest = (
+                    select(func.max(_H.c.id))
+                    .where(_H.c.table_id.in_(between), _H.c.status == "done")
+                    .group_by(_H.c.table_id)
+                )
+                last_rows = (await conn.execute(select(_H).where(_H.c.id.in_(latest)))).all()
+            hand_ids = [h.id for h in hand_rows] + [h.id for h in last_rows]
             action_rows = (
                 (
                     await conn.execute(
@@ -1032,8 +1060,10 @@ class Store:
         hands: dict[int, HandRecord] = {}
         for h in hand_rows:  # ordered by id: the latest playing hand wins
             hands[h.table_id] = _hand_record(h, actions[h.id])
+        last = {h.table_id: _hand_record(h, actions[h.id]) for h in last_rows}
         return [
-            OpenTable(table=_table_record(t), seats=tuple(seats[t.id]), hand=hands.get(t.id))
+            OpenTable(table=_table_record(t), seats=tuple(seats[t.id]), hand=hands.get(t.id),
+                      last_hand=last.get(t.id))
             for t in tables
         ]
 

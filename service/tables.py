@@ -99,10 +99,11 @@ class Seat:
     auto: bool = False  #: 托管: played by the AI until the player acts again
     dms_open: bool = True
     timeouts: int = 0
+    prompted: Optional[str] = None  #: the last decision a front end prompted this seat for
 
     def record(self, seat: int) -> SeatRecord:
         return SeatRecord(seat=seat, user_id=self.user_id, name=self.name, is_ai=self.is_ai,
-                          dms_open=self.dms_open, auto=self.auto)
+                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted)
 
 
 @dataclass
@@ -455,6 +456,18 @@ class TableService:
         await self._notify(t, upd)
         return t
 
+    def _announce_auto(self, t: Table, upd: Update, seat: int, start: int) -> None:
+        """The public "on auto-play" event of a seat that timed out for the third time, placed
+        right after that seat's own next discard (or last): a timeout in a claim window is
+        hidden, so going on auto-play there must read exactly as on one's own turn."""
+        event = {"type": "auto", "seat": seat}
+        after = next((e for e in upd.events[start:] if e.get("type") == "discard" and e.get("seat") == seat), None)
+        at = next((i for i, e in enumerate(upd.events) if e is after), None) if after is not None else None
+        upd.events.insert(len(upd.events) if at is None else at + 1, event)
+        at = next((i for i, e in enumerate(t.recent) if e is after), None) if after is not None else None
+        t.recent.insert(len(t.recent) if at is None else at + 1, event)
+        del t.recent[:-30]
+
     def _public_event(self, t: Table, upd: Update, event: dict) -> None:
         """A table event of the service itself (托管 on and off), shown to everybody."""
         upd.events.append(event)
@@ -496,7 +509,7 @@ class TableService:
             t.match = Match(t.variant, t.options, t.seed, len(t.seats))
             t.status = PLAYING
             await self.store.update_table(t.id, status=PLAYING, state=t.match.state)
-            upd = await self._start_hand(t)
+            upd = await self._guarded(t, self._start_hand(t))
         await self._notify(t, upd)
         return t
 
@@ -506,24 +519,41 @@ class TableService:
         return dict(self.deal_context(t) or {}) if self.deal_context is not None else {}
 
     async def _start_hand(self, t: Table) -> Update:
-        extra = await streaks.deal_context(self.store, t)
-        extra.update(self._deal_extra(t))
-        t.hand = t.match.new_hand(extra)
+        """Deal the next hand (the lock is held): nothing of it is in memory before the store
+        accepted it, so a failed write leaves the table as it was (the timer deals again)."""
+        saved_state = dict(t.match.state)
+        try:
+            extra = await streaks.deal_context(self.store, t)  # may draw the dealer again
+            extra.update(self._deal_extra(t))
+            hand = t.match.new_hand(extra)
+            hand_id = await self.store.start_hand(
+                table_id=t.id, hand_no=t.match.hand_no, seed=hand.seed, variant=t.variant.id,
+                options=t.options, dealer=hand.dealer,
+                seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
+                context=dict(hand.context))
+        except BaseException:
+            t.match.state = saved_state
+            raise
+        t.hand, t.hand_id = hand, hand_id
         t.decisions = {}
         note_decisions(t.decisions, t.hand, None)
         t.actions = []
         t.unsaved = []
         t.last_result = None
         t.next_hand_at = None
-        t.recent = [e for e in (x.to_json() for x in t.hand.events) if e.get("type") not in HIDDEN_EVENTS]
-        t.hand_id = await self.store.start_hand(
-            table_id=t.id, hand_no=t.match.hand_no, seed=t.hand.seed, variant=t.variant.id,
-            options=t.options, dealer=t.hand.dealer,
-            seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
-            context=dict(t.hand.context))
-        await self.store.update_table(t.id, hand_no=t.match.hand_no, state=t.match.state)
+        t.recent = public_log(t.hand)
+        reopened = [s for s in t.seats if not s.is_ai and not s.dms_open]
+        for s in reopened:  # a new hand: try their DMs again (a closed DM answers 50007 at once)
+            s.dms_open = True
         upd = Update("start", events=list(t.recent), seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id)
-        return await self._guarded(t, self._run_automatic(t, upd))
+
+        async def rest() -> Update:
+            await self.store.update_table(t.id, hand_no=t.match.hand_no, state=t.match.state)
+            if reopened:
+                await self._save_seats(t)
+            return await self._run_automatic(t, upd)
+
+        return await self._guarded(t, rest())
 
     def _arm_timer(self, t: Table) -> None:
         hand = t.hand
@@ -627,6 +657,7 @@ class TableService:
         if t.unsaved:
             t.unsaved.clear()
             t.hand, t.decisions = replay(t.match, t.actions, t.hand.context if t.hand is not None else None)
+            t.recent = public_log(t.hand)
 
     async def _guarded(self, t: Table, work: Awaitable[Update]) -> Update:
         """Run a change of ``t`` (the lock is held): a refusal (``IllegalAction``,
@@ -646,6 +677,7 @@ class TableService:
             except Exception:  # the store is failing too: keep what memory has
                 log.exception("could not rebuild table %s from the store", t.id)
                 self._rollback(t)
+            await self._notify(t, Update("action", hand_id=t.hand_id))  # front ends redraw what is stored
             raise TableFault(t, exc) from exc
 
     async def _reload(self, t: Table) -> None:
@@ -657,12 +689,14 @@ class TableService:
         fresh = await self._table_from_store(found[0], settle=False)
         if fresh is None:
             return
+        # the same hand at the same point: its timers run on (a reload must not grant time)
+        same = fresh.hand_id == t.hand_id and fresh.actions == t.actions
         for name in ("seats", "match", "hand", "hand_id", "actions", "status", "last_result",
-                     "settled_hand_id", "decisions"):
+                     "settled_hand_id", "decisions", "recent"):
             setattr(t, name, getattr(fresh, name))
         t.unsaved = []
-        if t.hand is not None and not t.hand.is_over():
-            self._arm_timer(t)
+        if not same:
+            t.deadline, t.next_hand_at = fresh.deadline, fresh.next_hand_at
 
     async def _run_automatic(self, t: Table, upd: Update) -> Update:
         """Play AI and 托管 seats while one is pending, store every action applied so far (one
@@ -689,7 +723,13 @@ class TableService:
         await self._flush(t)
         if t.hand is not None and t.hand.is_over():
             if t.settled_hand_id != t.hand_id:
-                await self._settle(t, upd)
+                try:
+                    await self._settle(t, upd)
+                except Exception:
+                    # the moves are stored: they stand; the settlement is tried again by the
+                    # timer (``tick``) and at the next hand, and a restart settles it too
+                    log.exception("table %s: hand %s could not be settled now; will retry", t.id, t.hand_id)
+                    t.deadline = t.next_hand_at = None
         else:
             self._arm_timer(t)
         return upd
@@ -756,7 +796,7 @@ class TableService:
                 await self._close(t)
                 upd = Update("closed")
             else:
-                upd = await self._start_hand(t)
+                upd = await self._guarded(t, self._start_hand(t))
         await self._notify(t, upd)
         return upd
 
@@ -793,6 +833,10 @@ class TableService:
                     await self.next_hand(t.channel_id)
                 except ServiceError:
                     pass
+                except Exception:  # the store failing: the table was rebuilt; deal again later
+                    log.exception("table %s: the next hand could not be dealt now; will retry", t.id)
+                    if t.next_hand_at is not None and t.next_hand_at <= now:
+                        t.next_hand_at = now + 5
                 continue
             if t.deadline is None or now < t.deadline:
                 continue
@@ -803,6 +847,8 @@ class TableService:
 
                 async def run() -> Update:
                     nonlocal done
+                    start = len(upd.events)
+                    gone_auto = []
                     for s in list(t.hand.pending_seats()):
                         if t.hand.is_over() or s not in t.hand.pending_seats():
                             continue
@@ -813,9 +859,12 @@ class TableService:
                         done += 1
                         if seat.timeouts >= AUTO_AFTER_TIMEOUTS and not seat.auto:
                             seat.auto = True
-                            self._public_event(t, upd, {"type": "auto", "seat": s})
+                            gone_auto.append(s)
                             await self._save_seats(t)
-                    return await self._run_automatic(t, upd)
+                    await self._run_automatic(t, upd)
+                    for s in gone_auto:
+                        self._announce_auto(t, upd, s, start)
+                    return upd
 
                 upd = await self._guarded(t, run())
             await self._notify(t, upd)
@@ -839,7 +888,8 @@ class TableService:
             return None
         t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
-        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open) for s in ot.seats]
+        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
+                   for s in ot.seats]
         if rec.status == PLAYING:
             t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
             if ot.hand is not None:
@@ -847,14 +897,22 @@ class TableService:
                 context = dict(ot.hand.context) if ot.hand.context else None
                 t.hand, t.decisions = replay(t.match, list(ot.hand.actions), context)
                 t.actions = list(ot.hand.actions)
-                t.recent = [e for e in (x.to_json() for x in t.hand.events)
-                            if e.get("type") not in HIDDEN_EVENTS][-30:]
+                t.recent = public_log(t.hand)
                 if t.hand.is_over():
                     if settle:
                         # stopped after the hand's last action was stored, before its settlement
                         await self._settle(t, Update("hand_over"))
                 else:
                     self._arm_timer(t)
+            elif ot.last_hand is not None and ot.last_hand.result is not None:
+                # between hands: the result screen of the last hand, its timeout in full
+                last = ot.last_hand
+                t.hand, t.decisions = replay(t.match, list(last.actions), dict(last.context) or None, last.seed)
+                t.hand_id, t.actions = last.id, list(last.actions)
+                t.recent = public_log(t.hand)
+                t.last_result = dict(last.result)
+                t.settled_hand_id = last.id
+                t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
             else:
                 t.next_hand_at = self.clock.now()
         return t
@@ -884,14 +942,32 @@ class TableService:
 
     async def set_dms_open(self, t: Table, seat: int, dms_open: bool) -> None:
         """Remember (and persist) whether the bot can DM a seat's player (a 50007 closes it)."""
-        if t.seats[seat].dms_open != dms_open:
-            t.seats[seat].dms_open = dms_open
-            await self._save_seats(t)
+        async with t.lock:
+            if seat < len(t.seats) and t.seats[seat].dms_open != dms_open:
+                t.seats[seat].dms_open = dms_open
+                await self._save_seats(t)
+
+    async def set_prompted(self, t: Table, seat: int, prompted: str) -> None:
+        """Remember (and persist) the decision a front end just prompted a seat for, so that a
+        restarted bot prompts only what was not (``Seat.prompted``)."""
+        if seat < len(t.seats) and t.seats[seat].prompted != prompted:
+            t.seats[seat].prompted = prompted
+            await self.store.set_seat_prompted(t.id, seat, prompted)
+
+    async def announce(self, t: Table) -> None:
+        """Tell the front ends about a table as it is now (after a restart): they redraw it
+        and send what the stopped process had not (``Update("resume")``)."""
+        await self._notify(t, Update("resume", seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id))
 
     async def set_message(self, t: Table, message_id: int) -> None:
         """Remember (and persist) the public table message that a front end edits in place."""
         t.message_id = message_id
         await self.store.update_table(t.id, message_id=message_id)
+
+
+def public_log(hand: Any, keep: int = 30) -> list[dict]:
+    """The last ``keep`` public events of a hand (no passes), as the table log shows them."""
+    return [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS][-keep:]
 
 
 def note_decisions(decisions: dict[int, int], hand: Any, actor: Optional[int]) -> None:
@@ -904,9 +980,11 @@ def note_decisions(decisions: dict[int, int], hand: Any, actor: Optional[int]) -
     decisions.update(kept)
 
 
-def replay(match: Match, actions: list[str], context: Optional[dict]) -> tuple[Any, dict[int, int]]:
-    """The hand rebuilt from its stored log (dealt with ``context``), and its decisions."""
-    hand = match.new_hand(context=context)
+def replay(match: Match, actions: list[str], context: Optional[dict],
+           seed: Optional[int] = None) -> tuple[Any, dict[int, int]]:
+    """The hand rebuilt from its stored log (dealt with ``context``, and ``seed`` for a hand
+    of an earlier number than the match's), and its decisions."""
+    hand = match.new_hand(context=context, seed=seed)
     decisions: dict[int, int] = {}
     note_decisions(decisions, hand, None)
     for line in actions:

@@ -35,7 +35,7 @@ from service.store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0006_routed_hand"
+HEAD = "0007_seat_prompted"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
 ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "alembic_version"}
 
@@ -209,7 +209,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0006():
+def test_head_revision_is_0007():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
@@ -284,7 +284,7 @@ async def test_downgrade_to_0001_and_back(backend):
     store = await backend.open()
     await store.set_channels(GUILD, [10])
 
-    await store.downgrade("0002")  # 0006 → 0002 drops routed_action.hand_id, player_streak, routed_action and hand.context, keeps every row
+    await store.downgrade("0002")  # 0007 → 0002 drops seat.prompted, routed_action.hand_id, player_streak, routed_action and hand.context, keeps every row
     assert await store.current_revision() == "0002_guild_config"
     await check_first_schema_rows(store, ids, at_head=False)
     await store.downgrade("0001")
@@ -350,14 +350,14 @@ async def test_0005_adds_player_streak_and_drops_it_again(backend):
     await store.upgrade("0005")
     assert await store.current_revision() == "0005_player_streak"
     assert "player_streak" in await table_names(store)
-    await check_first_schema_rows(store, ids)
+    await check_first_schema_rows(store, ids, at_head=False)  # below head: the score queries
     await store.set_streak(GUILD, "two_player", ALICE, 2)
     assert await store.get_streak(GUILD, "two_player", ALICE) == 2
 
     await store.downgrade("0004")  # drops the counts, keeps every other row
     assert await store.current_revision() == "0004_routed_action"
     assert "player_streak" not in await table_names(store)
-    await check_first_schema_rows(store, ids)
+    await check_first_schema_rows(store, ids, at_head=False)
     await store.init()
     assert await store.get_streak(GUILD, "two_player", ALICE) == 0
 
@@ -378,8 +378,29 @@ async def test_0006_adds_the_hand_of_routed_clicks_and_drops_it_again(backend):
                 "routed_action", schema=backend.schema)})
 
     assert "hand_id" not in await columns()
-    await store.upgrade("head")
-    assert await store.current_revision() == "0006_routed_hand" == HEAD
+    await store.upgrade("0006")
+    assert await store.current_revision() == "0006_routed_hand"
     assert "hand_id" in await columns()
     await store.downgrade("0005")
     assert "hand_id" not in await columns()
+
+
+@pytest.mark.asyncio
+async def test_0007_keeps_what_each_seat_was_prompted_for(backend):
+    """A seat's last prompted decision is stored and read back; a seat stored before the
+    revision reads as None."""
+    from service.store import SeatRecord
+
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("head")
+    assert await store.current_revision() == "0007_seat_prompted" == HEAD
+    tid = await store.create_table(guild_id=GUILD, channel_id=4242, creator_id=ALICE, variant="two_player",
+                                   options={}, seed=1)
+    await store.set_seats(tid, [SeatRecord(0, ALICE, "alice"), SeatRecord(1, BOB, "bob")])
+    assert [s.prompted for s in await store.get_seats(tid)] == [None, None]
+    await store.set_seat_prompted(tid, 1, "7:12")
+    assert [s.prompted for s in await store.get_seats(tid)] == [None, "7:12"]
+    await store.downgrade("0006")
+    await store.upgrade("head")
+    assert [s.prompted for s in await store.get_seats(tid)] == [None, None]
