@@ -6,6 +6,9 @@
   published.  When the write then fails, the table is rebuilt from the store
   (``TableService._guarded``), but nobody tells the fan-out, so the table message keeps
   showing the refused move.
+  The same at a deal: ``TableService._start_hand`` sets ``Table.hand`` to the new hand, then
+  awaits the store for its id; a prompt drawn meanwhile carries the previous hand's id
+  (``ui.ActionButtons`` reads ``Table.hand_id``), so its buttons are refused as out of date.
 * ``TableService._rollback`` and ``_reload`` rebuild the hand but not ``Table.recent`` (the
   table log): the events of the refused move stay in the log of every later table message.
 """
@@ -20,10 +23,10 @@ from engine.tiles import kind_str
 
 try:
     from break_helpers import embed_text, open_table
-    from discord_play import play_humans, press, table_message, timeout_policy
+    from discord_play import play_humans, press, table_button, table_message, timeout_policy
 except ImportError:  # pragma: no cover
     from tests.break_helpers import embed_text, open_table
-    from tests.discord_play import play_humans, press, table_message, timeout_policy
+    from tests.discord_play import play_humans, press, table_button, table_message, timeout_policy
 
 
 def _fail_write(bot, which: int, delay: float = 0.0) -> dict:
@@ -107,5 +110,48 @@ async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
         assert not r.errors and table.actions[-1] == str(a)
         shown = [x for x in embed_text(table_message(fd, fd.channel_id)).splitlines() if x.startswith(line)]
         assert len(shown) == 1, shown
+    finally:
+        await fd.close()
+
+
+@pytest.mark.xfail(strict=True, reason="a prompt drawn while the next hand is being stored carries the previous "
+                                       "hand's id: its buttons are refused as from an earlier turn")
+@pytest.mark.asyncio
+async def test_the_first_prompt_of_a_hand_works(tmp_path):
+    """laosanfan, four humans (table seed 5), hand 1 played to its end by the timeout rule.
+    Channel and DM calls take 0.2 s and storing a new hand takes 1 s (a busy database).  On the
+    result screen bob types /table leave while alice presses **Next hand**.  dan, the first to
+    act in hand 2, gets the DM for his first decision; pressing its discard button should play
+    it.  He gets two DMs; the first one's buttons carry hand 1's id and are refused ("earlier
+    turn")."""
+    bot, fd, table, users, by_seat = await open_table(tmp_path, "laosanfan", 5, ["alice", "bob", "cat", "dan"])
+    try:
+        alice, bob, cat, dan = users
+        await play_humans(fd, bot, fd.channel_id, by_seat)
+        hand1 = table.hand_id
+        real = bot.store.start_hand
+
+        async def start_hand(**kwargs):
+            await asyncio.sleep(1.0)
+            return await real(**kwargs)
+
+        bot.store.start_hand = start_hand
+        fd.latency = lambda call: 0.2 if "/channels" in call.path else 0.0
+        msg, cid = table_button(fd, fd.channel_id, "next")
+        before = len(fd.dms_to(dan))
+        r1, r2 = await asyncio.gather(fd.slash(bob, "table leave", check=False),
+                                      fd.click(alice, msg, cid, check=False))
+        assert not r1.errors and not r2.errors
+        await fd.settle()
+        fd.latency = 0.0
+        sd = table.seat_of(dan.id)
+        assert table.hand_id != hand1 and table.hand.pending_seats() == [sd]
+        new = [m for m in fd.dms_to(dan)[before:] if any(c.startswith("mj:") for c in m.custom_ids)]
+        assert new, "dan got no prompt"
+        first = new[0]
+        button = next(c for c in first.custom_ids if ":discard:" in c)
+        seq = table.hand.seq
+        r = await fd.click(dan, first, button, check=False)
+        assert r.response_type == 7 and table.hand.seq > seq, r.content
     finally:
         await fd.close()
