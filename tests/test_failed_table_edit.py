@@ -14,10 +14,10 @@ import copy
 import pytest
 
 try:
-    from break_helpers import embed_text, open_table
+    from table_helpers import embed_text, open_table
     from discord_play import play_humans, table_button, table_message
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import embed_text, open_table
+    from tests.table_helpers import embed_text, open_table
     from tests.discord_play import play_humans, table_button, table_message
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -31,8 +31,6 @@ def _last_move_next(table) -> bool:
     return hand.is_over()
 
 
-@pytest.mark.xfail(strict=True, reason="a failed edit of the table message is not retried: the result of the "
-                                       "hand is never shown when the edit after the last move fails")
 @pytest.mark.asyncio
 async def test_the_result_is_shown_after_a_failed_last_edit(tmp_path):
     """two_player, alice and bob (table seed 31), every move the rules' timeout choice; the hand

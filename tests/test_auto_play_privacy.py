@@ -20,12 +20,12 @@ from engine.tiles import parse_kind
 from service.clock import ManualClock
 
 try:
-    from break_helpers import embed_text
+    from table_helpers import embed_text
     from discord_play import new_bot, press, table_message
     from fakediscord import FakeDiscord
     from privacy_twins import _twin_extras
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import embed_text
+    from tests.table_helpers import embed_text
     from tests.discord_play import new_bot, press, table_message
     from tests.fakediscord import FakeDiscord
     from tests.privacy_twins import _twin_extras
@@ -79,8 +79,6 @@ async def _run(tmp_path, extra: dict, tag: str):
         await fd.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the auto-play line of a claim-window timeout comes before the seat's "
-                                       "discard: the table log tells that the seat could claim")
 @pytest.mark.asyncio
 async def test_going_on_auto_play_in_a_claim_window_looks_like_any_third_timeout(tmp_path):
     """Run A: bob holds 7z7z, a window opens for him at alice's 7z and times out (his third

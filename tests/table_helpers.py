@@ -1,4 +1,5 @@
-"""Helpers of the tests that try to break the table's life through the fake Discord."""
+"""Helpers of the tests of a table's life under faults (failing writes, restarts, slow Discord) through the
+fake Discord."""
 
 from __future__ import annotations
 

@@ -27,10 +27,10 @@ import pytest
 from engine.tiles import kind_str
 
 try:
-    from break_helpers import embed_text, open_table
+    from table_helpers import embed_text, open_table
     from discord_play import play_humans, press, private_messages, table_button, table_message, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import embed_text, open_table
+    from tests.table_helpers import embed_text, open_table
     from tests.discord_play import (play_humans, press, private_messages, table_button, table_message,
                                     timeout_policy)
 
@@ -57,8 +57,6 @@ async def _typed(fd, user, action):
     return await fd.slash(user, action.type, check=False)
 
 
-@pytest.mark.xfail(strict=True, reason="the fan-out publishes moves the store has not accepted; when the write "
-                                       "fails the table message keeps showing the refused move")
 @pytest.mark.asyncio
 async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
     """two_player, alice and bob (table seed 31), three moves by the timeout rule; channel and DM
@@ -90,8 +88,6 @@ async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
         await fd.close()
 
 
-@pytest.mark.xfail(strict=True, reason="a rollback keeps the refused move's events in Table.recent: the table "
-                                       "log shows the move twice once it is made again")
 @pytest.mark.asyncio
 async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
     """two_player, alice and bob (table seed 31), play by the timeout rule until bob owes a
@@ -120,8 +116,6 @@ async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
         await fd.close()
 
 
-@pytest.mark.xfail(strict=True, reason="a prompt drawn while the next hand is being stored carries the previous "
-                                       "hand's id: its buttons are refused as from an earlier turn")
 @pytest.mark.asyncio
 async def test_the_first_prompt_of_a_hand_works(tmp_path):
     """laosanfan, four humans (table seed 5), hand 1 played to its end by the timeout rule.
@@ -163,8 +157,6 @@ async def test_the_first_prompt_of_a_hand_works(tmp_path):
         await fd.close()
 
 
-@pytest.mark.xfail(strict=True, reason="a claim prompt drawn from a refused discard keeps its decision number and "
-                                       "stands in for the prompt of the real discard, which is never sent")
 @pytest.mark.asyncio
 async def test_the_claim_prompt_names_the_discard_that_was_stored(tmp_path):
     """two_player, alice and bob (table seed 13), five moves by the timeout rule; alice owes a

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 try:
-    from break_helpers import open_table
+    from table_helpers import open_table
     from discord_play import play_humans, press, table_button, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import open_table
+    from tests.table_helpers import open_table
     from tests.discord_play import play_humans, press, table_button, timeout_policy
 
 
@@ -29,8 +29,6 @@ async def _play_with_my_hand(fd, table, by_seat, user) -> None:
         await press(fd, u, timeout_policy(table.hand, seat))
 
 
-@pytest.mark.xfail(strict=True, reason="dms_open is never set back: a player whose DMs were closed once never "
-                                       "gets a DM at that table again")
 @pytest.mark.asyncio
 async def test_a_player_who_opens_dms_again_gets_dms_in_the_next_hand(tmp_path):
     """two_player, alice and bob (table seed 31).  alice closes her DMs during hand 1: her next

@@ -17,17 +17,15 @@ from __future__ import annotations
 import pytest
 
 try:
-    from break_helpers import embed_text, open_table
+    from table_helpers import embed_text, open_table
     from discord_play import play_humans, table_button, table_message
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import embed_text, open_table
+    from tests.table_helpers import embed_text, open_table
     from tests.discord_play import play_humans, table_button, table_message
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
-@pytest.mark.xfail(strict=True, reason="a failed My hand answer reloads the table, which drops the result of "
-                                       "the finished hand: the table message loses it and Next hand")
 @pytest.mark.asyncio
 async def test_a_failed_my_hand_answer_keeps_the_result_screen(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end (an exhaustive
@@ -51,7 +49,6 @@ async def test_a_failed_my_hand_answer_keeps_the_result_screen(tmp_path):
         await fd.close()
 
 
-@pytest.mark.xfail(strict=True, reason="a failed My hand answer reloads the table, which re-arms the turn timer")
 @pytest.mark.asyncio
 async def test_a_failed_my_hand_answer_does_not_reset_the_turn_timer(tmp_path):
     """two_player, alice and bob (table seed 31), three moves; the discard timeout is 15 s.

@@ -14,15 +14,13 @@ from __future__ import annotations
 import pytest
 
 try:
-    from break_helpers import open_table
+    from table_helpers import open_table
     from discord_play import press, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import open_table
+    from tests.table_helpers import open_table
     from tests.discord_play import press, timeout_policy
 
 
-@pytest.mark.xfail(strict=True, reason="the fan-out's DM to the next player is sent while the click's answer is "
-                                       "being drawn, and usually reaches Discord first")
 @pytest.mark.asyncio
 async def test_each_click_is_answered_before_its_fan_out_goes_out(tmp_path):
     """laosanfan, four humans (table seed 5), every REST call 0.2 s.  Ten moves are pressed on

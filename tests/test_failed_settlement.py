@@ -15,10 +15,10 @@ import copy
 import pytest
 
 try:
-    from break_helpers import open_table
+    from table_helpers import open_table
     from discord_play import play_humans, press, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.break_helpers import open_table
+    from tests.table_helpers import open_table
     from tests.discord_play import play_humans, press, timeout_policy
 
 
@@ -29,8 +29,6 @@ def _last_move_next(table) -> bool:
     return hand.is_over()
 
 
-@pytest.mark.xfail(strict=True, reason="a stored last move whose settlement failed is answered as if nothing "
-                                       "was taken ('Please try again')")
 @pytest.mark.asyncio
 async def test_a_stored_last_move_is_answered_as_taken_when_the_settlement_fails(tmp_path):
     """two_player, alice and bob (table seed 31), moves by the timeout rule up to the last one
