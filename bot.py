@@ -255,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
 
         guild = os.environ.get("DISCORD_GUILD_ID")
         sharding = Sharding.from_env(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
+        from render.common import warm_up
+
+        warm_up()  # the palette and the tile images, before the first click needs them
         bot = make_bot(sync=True, guild_id=int(guild) if guild else None,
                        shard_count=sharding.shard_count if sharding else None,
                        shard_ids=list(sharding.mine) if sharding else None)

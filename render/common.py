@@ -305,12 +305,28 @@ def die_image(size: int, value: int) -> Image.Image:
 
 @lru_cache(maxsize=1)
 def shared_palette() -> Image.Image:
-    """A 256-colour palette image fitted once to the renderer's own output.
+    """The 256-colour palette every PNG is mapped onto: the shipped
+    ``data/tiles/palette.png`` (built by ``python -m render.build_palette`` from
+    :func:`fitted_palette`; a test checks it is up to date), so the first image after a
+    start costs no fitting (about 0.8 s); :func:`fitted_palette` when the file is missing."""
+    from .tiles import TILE_DIR
+
+    path = TILE_DIR / "palette.png"
+    if path.is_file():
+        with Image.open(path) as im:
+            im.load()
+            return im.copy()
+    return fitted_palette()
+
+
+def fitted_palette() -> Image.Image:
+    """A 256-colour palette image fitted to the renderer's own output.
 
     Made by quantizing (fast octree) a calibration sheet: every tile kind at the drawn sizes,
     backs, and the sample tables of :mod:`render.samples` (all felt, panel, badge and text
     colours).  Mapping a frame onto a fixed palette takes ~2 ms against ~10 ms for fitting a
-    palette per frame, and gives the same look on every image.
+    palette per frame, and gives the same look on every image.  Returns a small ``P`` image
+    carrying the palette.
     """
     from . import samples
     from .table import table_image
@@ -334,13 +350,22 @@ def shared_palette() -> Image.Image:
                 break
         sheet.paste(im, (x, y), im)
         x += im.width
-    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    fitted = sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    small = Image.new("P", (16, 16))
+    small.putpalette(fitted.getpalette())
+    return small
 
 
 def warm_up() -> None:
-    """Build the tile sprites, text masks and the PNG palette ahead of the first image
-    (about a second of work; call it once at start-up, e.g. in a thread)."""
+    """Load the PNG palette and draw the tiles of every kind at the table's sizes ahead of
+    the first image (call it once at start-up, e.g. in a thread), so the first answer of a
+    new process is drawn as fast as the others."""
     shared_palette()
+    for w in (34, 44):
+        for k in range(70):
+            tile_image(k, w, None)
+    for w in (22, 34, 44, 60):
+        back_image(w)
 
 
 def to_png(img: Image.Image, palette: bool = True) -> bytes:

@@ -21,6 +21,7 @@ except ImportError:  # pragma: no cover
     from tests.discord_play import press, timeout_policy
 
 
+@pytest.mark.slow  # real network delays
 @pytest.mark.asyncio
 async def test_each_click_is_answered_before_its_fan_out_goes_out(tmp_path):
     """laosanfan, four humans (table seed 5), every REST call 0.2 s.  Ten moves are pressed on

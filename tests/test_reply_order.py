@@ -58,6 +58,7 @@ def _wall_counts(msg) -> list[int]:
     return out
 
 
+@pytest.mark.slow  # real network delays
 @pytest.mark.asyncio
 async def test_a_command_is_answered_before_the_fan_out(tmp_path):
     """Channel messages and DMs take 1.2 s each: the command that starts the game and every

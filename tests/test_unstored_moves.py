@@ -57,6 +57,7 @@ async def _typed(fd, user, action):
     return await fd.slash(user, action.type, check=False)
 
 
+@pytest.mark.slow  # real network delays
 @pytest.mark.asyncio
 async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
     """two_player, alice and bob (table seed 31), three moves by the timeout rule; channel and DM
@@ -116,6 +117,7 @@ async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
         await fd.close()
 
 
+@pytest.mark.slow  # real network delays
 @pytest.mark.asyncio
 async def test_the_first_prompt_of_a_hand_works(tmp_path):
     """laosanfan, four humans (table seed 5), hand 1 played to its end by the timeout rule.
