@@ -131,8 +131,63 @@ async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatc
             assert "passes" not in payload and "过牌" not in payload
         for m in rec.mentions:
             assert m["phase"] in OPENING_PHASES or (m["turn"] == m["seat"] and m["timer"] == "discard"), m
+        # every table message sent equals the one rebuilt from the stored log at the point where
+        # the public events were the same
+        rebuilt = await _rebuilt_payloads(bot, bot.service.table_in(fd.channel_id))
+        checked = 0
+        for key, payload, what in rec.sent:
+            if what != "table" or key not in rebuilt:
+                continue  # the lobby, and the result screen's last edit (checked above)
+            got = json.loads(payload)
+            assert _essence(got) == rebuilt[key], (key[-200:], _essence(got), rebuilt[key])
+            checked += 1
+        assert checked >= 5, checked
     finally:
         await fd.close()
+
+
+def _essence(payload: dict) -> tuple:
+    """What a table message shows: its title and text, its buttons, its image."""
+    e = (payload.get("embeds") or [{}])[0]
+    return e.get("title"), e.get("description"), tuple(payload.get("components") or ()), tuple(payload["files"])
+
+
+async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
+    """The table message of every point of the hand, rebuilt by replaying the stored log on a
+    copy of the table, keyed like :class:`PublicRecorder` (public events, 托管 flags)."""
+    import copy
+
+    import cogs.ui as ui
+    from engine.actions import Action
+    from service.tables import public_log
+    from render.table import render_table
+
+    stored = await bot.store.get_hand(table.hand_id)
+    hand = table.match.new_hand(context=dict(stored.context), seed=stored.seed)
+    out: dict[str, tuple] = {}
+
+    before = dict(table.match.state, hand_no=stored.hand_no,
+                  scores=[a - b for a, b in zip(table.scores(), (table.last_result or {}).get("points") or [])])
+
+    def snapshot() -> None:
+        t = copy.copy(table)
+        t.hand, t.recent, t.decisions = hand, public_log(hand), {}
+        t.last_result = table.last_result if hand.is_over() else None
+        t.match = copy.copy(table.match)
+        t.match.state = dict(table.match.state) if hand.is_over() else dict(before)
+        view = ui.public_view(t)
+        embed = ui.table_embed(t, view).to_dict()
+        buttons = tuple(c.custom_id for c in ui.TableButtons(t).children)
+        image = hashlib.sha1(render_table(view)).hexdigest()
+        key = json.dumps([table.hand_id, public_events(hand), [s.auto for s in table.seats]], sort_keys=True,
+                         ensure_ascii=False) + "table"
+        out[key] = (embed.get("title"), embed.get("description"), buttons, (image,))
+
+    snapshot()
+    for line in stored.actions:
+        hand.apply(Action.parse(line))
+        snapshot()
+    return out
 
 
 # ------------------------------------------------------------------ twins
