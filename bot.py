@@ -132,7 +132,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             from cogs import ui
             from engine.errors import IllegalAction
             from engine.tiles import TileParseError, parse_kind
-            from service.i18n import error_text, lang_of
+            from render.text import error_text, lang_of
             from service.tables import ServiceError
 
             lang = lang_of(row.locale)

@@ -35,8 +35,8 @@ from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
 from cogs.ui import describe_event
-from service.i18n import error_text, t, tile_label
-from service.results import result_lines
+from render.text import error_text, t, tile_label
+from render.text import result_lines
 from service.store import Store
 from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 
@@ -104,7 +104,7 @@ def _names(tiles: list[str], lang: str) -> str:
 
 def settlement_text(result: dict, names: list[str], lang: str, variant: str | None = None) -> str:
     """The settlement of a hand as plain text lines: every winner and how they won, the fans,
-    the summary and multipliers, who is liable, the points (``service.results``, the same
+    the summary and multipliers, who is liable, the points (``render.text``, the same
     words as on Discord)."""
     lines = result_lines(result, names, lang, variant, markdown=False)
     return "\n".join(lines[:1] + ["    " + x for x in lines[1:]])

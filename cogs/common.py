@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from engine.errors import IllegalAction
-from service.i18n import error_text, lang_of
+from render.text import error_text, lang_of
 from service.tables import ServiceError, Table, TableFault, TableService
 
 log = logging.getLogger(__name__)

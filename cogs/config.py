@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
-from service.i18n import t
+from render.text import t
 from service.presets import check_options
 from service.tables import ServiceError
 

@@ -31,7 +31,7 @@ from typing import AsyncIterator, Optional
 
 import discord
 
-from service.i18n import t
+from render.text import t
 from service.tables import HIDDEN_EVENTS, Table, Update
 
 from . import ui

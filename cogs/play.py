@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, kind_str, parse_kind
-from service.i18n import lang_of
+from render.text import lang_of
 from service.tables import ServiceError, Table
 
 from . import ui

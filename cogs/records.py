@@ -22,7 +22,7 @@ from engine.actions import Action
 from engine.rng import seed_commitment
 from engine.tiles import kind_of, kinds_str
 from engine.variants import all_variants, find_variant
-from service.i18n import lang_of, t
+from render.text import lang_of, t
 from service.tables import ServiceError
 
 from . import ui

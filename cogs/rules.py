@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
-from service.i18n import t, tv
+from render.text import t, tv
 
 from . import ui
 from .common import reply, user_lang

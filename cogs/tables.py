@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
-from service.i18n import t
+from render.text import t
 from service.presets import find_preset, shipped_presets, table_options
 from service.tables import ServiceError
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from service.i18n import LANGUAGES, t
+from render.text import LANGUAGES, t
 
 LOCALES = {discord.Locale.chinese: "zh-CN", discord.Locale.taiwan_chinese: "zh-TW"}
 

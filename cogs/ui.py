@@ -27,8 +27,8 @@ from engine.tiles import kind_name, parse_kind
 from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
-from service.i18n import lang_of, t, tile_label, tv
-from service.results import result_lines as _result_lines
+from render.text import lang_of, t, tile_label, tv
+from render.text import result_lines as _result_lines
 from service.tables import Table
 
 from .common import Guarded
@@ -142,7 +142,7 @@ def table_embed(table: Table, view: dict) -> discord.Embed:
 
 
 def result_lines(table: Table, result: dict, lang: str) -> list[str]:
-    """The settlement in words (``service.results.result_lines``) with the table's names."""
+    """The settlement in words (``render.text.result_lines``) with the table's names."""
     return _result_lines(result, table.names(), lang, table.variant.id)
 
 

@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from service.build_catalogues import build_zh_tw
+from render.text.build_catalogues import build_zh_tw
 
 DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
 LANGS = ("en", "zh-CN", "zh-TW")
@@ -50,7 +50,7 @@ def test_every_key_in_every_language_with_the_same_placeholders():
 
 def test_zh_tw_catalogues_are_built_from_zh_cn():
     for name, text in build_zh_tw(DIR).items():
-        assert (DIR / name).read_text(encoding="utf-8") == text, f"{name} is stale: python -m service.build_catalogues"
+        assert (DIR / name).read_text(encoding="utf-8") == text, f"{name} is stale: python -m render.text.build_catalogues"
 
 
 def test_every_command_description_is_translated():

@@ -23,7 +23,7 @@ from engine.match import Match
 from engine.tiles import N_KINDS, TileParseError, kind_str, parse_kind, parse_kinds
 from engine.variants import all_variants, find_variant
 from service.clock import ManualClock
-from service.i18n import error_text
+from render.text import error_text
 from service.presets import find_preset, table_options
 from service.tables import ServiceError
 

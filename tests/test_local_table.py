@@ -393,7 +393,7 @@ def test_unknown_variant_lists_the_games(tmp_path, capsys, monkeypatch):
 def test_chinese_verbs_and_a_games_own_claim_names(capsys):
     """过/碰/吃 are understood; a refused claim of a game's own (老五对 堆) is named in words,
     never as a catalogue key."""
-    from service.i18n import error_text
+    from render.text import error_text
 
     from terminal import CHINESE_VERBS
 

@@ -33,7 +33,7 @@ from engine.match import Match
 from engine.tiles import kind_str
 from engine.variants import all_variants, find_variant
 from service.clock import ManualClock
-from service.i18n import tile_label
+from render.text import tile_label
 
 try:
     from crash_child import Player

@@ -16,7 +16,7 @@ import pytest
 
 from engine.actions import Action
 from service.clock import ManualClock
-from service.results import outcome
+from engine.outcome import outcome
 
 try:
     from discord_play import new_bot, press

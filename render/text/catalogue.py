@@ -1,5 +1,5 @@
 """Localized text: message catalogues in ``data/i18n`` (one JSON file per language),
-read with the ``python-i18n`` library.
+read with the ``i18nice`` library (the maintained successor of ``python-i18n``, same API).
 
 Discord locales map to the catalogues: ``zh-CN`` → Simplified Chinese, ``zh-TW`` →
 Traditional Chinese when that catalogue exists (else Simplified), anything else →
@@ -14,7 +14,7 @@ import i18n as _i18n
 
 from engine.tiles import kind_name, parse_kind
 
-CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "data" / "i18n"
 LANGUAGES = tuple(sorted(p.name.split(".")[1] for p in CATALOGUE_DIR.glob("messages.*.json")))
 #: a variant may ship its own catalogue ``data/i18n/<variant>.<lang>.json`` for its own
 #: buttons (``btn.*``), events (``ev.*``) and prompts; :func:`tv` looks there first
@@ -25,7 +25,7 @@ _i18n.set("filename_format", "{namespace}.{locale}.{format}")
 _i18n.set("fallback", "en")
 _i18n.set("skip_locale_root_data", False)
 _i18n.set("enable_memoization", True)
-_i18n.set("error_on_missing_translation", False)
+_i18n.set("on_missing_translation", None)  # a missing key reads as the key itself
 
 
 def lang_of(locale: object | None) -> str:

@@ -1,6 +1,6 @@
 """Build the Traditional Chinese (zh-TW) catalogues from the Simplified ones.
 
-    python -m service.build_catalogues
+    python -m render.text.build_catalogues
 
 Every ``data/i18n/<namespace>.zh-CN.json`` is converted with OpenCC's ``s2twp``
 (Simplified → Traditional, Taiwan phrasing) into ``<namespace>.zh-TW.json``.  The zh-CN
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "data" / "i18n"
 
 
 def convert(value, cc):
