@@ -34,7 +34,7 @@ from engine.tiles import TileParseError, kind_name, parse_kind
 from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
-from cogs.ui import describe_event
+from render.text import describe_event
 from render.text import error_text, t, tile_label
 from render.text import result_lines
 from service.store import Store

@@ -22,7 +22,7 @@ from engine.actions import Action
 from engine.rng import seed_commitment
 from engine.tiles import kind_of, kinds_str
 from engine.variants import all_variants, find_variant
-from render.text import lang_of, t
+from render.text import describe_event, game_name, lang_of, t
 from service.tables import ServiceError
 
 from . import ui
@@ -112,7 +112,7 @@ class Records(commands.Cog):
         lines = await self.bot.store.leaderboard(interaction.guild_id, variant, limit=10, since=period_start(period))
         if not lines:
             return await reply(interaction, t("ui.leaderboard_empty", lang), ephemeral=False)
-        scope = ui.game_name(variant, lang) if variant else t("ui.all_games", lang)
+        scope = game_name(variant, lang) if variant else t("ui.all_games", lang)
         scope += " · " + t(f"ui.period_{period}", lang)
         body = "\n".join(f"{i + 1}. **{ln.name}** {ln.points:+d} ({ln.wins}/{ln.hands})" for i, ln in enumerate(lines))
         embed = discord.Embed(title=t("ui.leaderboard_title", lang, scope=scope), description=body,
@@ -140,7 +140,7 @@ class Records(commands.Cog):
                 res = t("ui.history_lost", lang, name=h.winner_name) + (
                     " · " + t("ui.history_dealt_in", lang) if h.dealt_in else "")
             when = h.ended_at.strftime("%Y-%m-%d") if h.ended_at else ""
-            out.append(f"`#{h.hand_id}` {when} {ui.game_name(h.variant, lang)} — {res} **{h.points:+d}**")
+            out.append(f"`#{h.hand_id}` {when} {game_name(h.variant, lang)} — {res} **{h.points:+d}**")
         embed = discord.Embed(title=t("ui.history_title", lang, name=who.display_name), description="\n".join(out))
         await reply(interaction, embed=embed)
 
@@ -150,7 +150,7 @@ class Records(commands.Cog):
         lang = user_lang(interaction)
         out = []
         for h in hands:
-            label = f"#{h.id} {ui.game_name(h.variant, lang)} · " + ", ".join(s.get("name", "?") for s in h.seats)
+            label = f"#{h.id} {game_name(h.variant, lang)} · " + ", ".join(s.get("name", "?") for s in h.seats)
             if current in str(h.id) or current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=h.id))
         return out[:25]
@@ -189,7 +189,7 @@ class Records(commands.Cog):
             sv["name"] = names[sv["seat"]]
         view["lang"] = "zh" if lang_of(lang).startswith("zh") else "en"
         last = hand.events[-6:] if step else hand.events
-        view["log"] = [x for x in (ui.describe_event(e.to_json(), names, lang, record.variant) for e in last) if x]
+        view["log"] = [x for x in (describe_event(e.to_json(), names, lang, record.variant) for e in last) if x]
         if view.get("result") and view["result"].get("fans"):
             i = 0 if view["lang"] == "zh" else 1
             view["result"] = dict(view["result"], fans=[[f[i], f[2] * f[3]] for f in view["result"]["fans"]])
@@ -199,7 +199,7 @@ class Records(commands.Cog):
             buttons.add_item(ReplayButton(hand_id, max(0, min(total, target)), pos,
                                           disabled=(target < 0 or target > total or target == step)))
         content = t("ui.replay_caption", lang, hand=hand_id, step=step, total=total,
-                    game=ui.game_name(record.variant, lang))
+                    game=game_name(record.variant, lang))
         if edit:
             await interaction.response.edit_message(content=content, attachments=[file], view=buttons)
         else:

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
-from render.text import t, tv
+from render.text import game_name, t, tv
 
 from . import ui
 from .common import reply, user_lang
@@ -30,7 +30,7 @@ def rules_pages(variant: str, lang: str) -> list[discord.Embed]:
     """The embeds of ``/rules``: summary and options first, then the fan table."""
     info = find_variant(variant)
     zh = lang.startswith("zh")
-    title = ui.game_name(variant, lang)
+    title = game_name(variant, lang)
     summary = tv(variant, f"rules.{variant}", lang)
     if summary.startswith("messages."):
         summary = ""

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
-from render.text import t
+from render.text import game_name, t
 from service.presets import find_preset, shipped_presets, table_options
 from service.tables import ServiceError
 
@@ -132,7 +132,7 @@ class Tables(commands.Cog):
                 name=interaction.user.display_name, variant=variant, options=opts, lang=user_lang(interaction)))
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await reply(interaction, t("ui.created", user_lang(interaction), game=ui.game_name(variant, user_lang(interaction))))
+        await reply(interaction, t("ui.created", user_lang(interaction), game=game_name(variant, user_lang(interaction))))
 
     @table.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -405,7 +405,7 @@ def test_chinese_verbs_and_a_games_own_claim_names(capsys):
 
 def test_a_win_without_a_card_of_its_own_is_told_in_words():
     """字牌 偎胡/提胡: the win event has no card; the log line still reads well."""
-    from cogs.ui import describe_event
+    from render.text import describe_event
 
     for lang, word in (("en", "wins!"), ("zh", "胡了")):
         line = describe_event({"type": "hu", "seat": 1, "self_drawn": True}, ["a", "b"], lang, "zipai")

@@ -4,7 +4,10 @@ English.  The words themselves are in the message catalogues ``data/i18n/*.json`
 own words in ``data/i18n/<game>.<lang>.json``); the modules here put them together.
 """
 
-from .catalogue import LANGUAGES, error_text, lang_of, quote, t, tile_label, tv
+from . import events, prompts, table_message
+from .catalogue import LANGUAGES, error_text, game_name, lang_of, quote, short_tile, t, tile_label, tv
+from .events import describe_event
 from .results import how_text, result_lines
 
-__all__ = ["LANGUAGES", "error_text", "lang_of", "quote", "t", "tile_label", "tv", "how_text", "result_lines"]
+__all__ = ["LANGUAGES", "describe_event", "error_text", "events", "game_name", "how_text", "lang_of", "prompts",
+           "quote", "result_lines", "short_tile", "t", "table_message", "tile_label", "tv"]

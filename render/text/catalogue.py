@@ -99,3 +99,20 @@ def error_text(code: str, lang: str | None, params: dict | None = None, variant:
     if text == f"messages.err.{code}":
         return t("err.internal", lang)
     return text
+
+
+def short_tile(tile: str, lang: str | None) -> str:
+    """A tile on a button: ``五万`` in Chinese, ``5m`` in English."""
+    return kind_name(parse_kind(tile), "zh") if lang_of(lang).startswith("zh") else tile
+
+
+def game_name(variant: str, lang: str | None) -> str:
+    """A game's display name in ``lang`` (``二人麻将``, ``Two-player mahjong (二人麻将)``);
+    the id itself for an unknown game."""
+    from engine.variants import find_variant
+
+    try:
+        info = find_variant(variant)
+    except KeyError:
+        return variant
+    return info.name_zh if lang_of(lang).startswith("zh") else f"{info.name_en} ({info.name_zh})"

@@ -1,0 +1,33 @@
+"""The table log: one line per public event of a hand."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .catalogue import tile_label, tv
+
+#: events with no line of their own (the image shows them)
+SILENT = ("draw", "dice", "deal")
+
+
+def describe_event(ev: dict, names: list[str], lang: str, variant: str | None = None) -> Optional[str]:
+    """One line of the table log for an engine or table event (``{"type", "seat"?, "tile"?,
+    …}``, tiles in notation), in ``lang``, with the players' ``names`` by seat; ``None`` for a
+    silent event or one that has no words (the game's own catalogue first, then the shared
+    one)."""
+    typ = ev.get("type")
+    if typ in SILENT:
+        return None
+    name = names[ev["seat"]] if "seat" in ev and ev["seat"] < len(names) else ""
+    params = {"name": name, "tile": tile_label(ev["tile"], lang) if "tile" in ev else "",
+              "multiplier": ev.get("multiplier", "")}
+    if typ == "hu" and "tile" not in ev:
+        typ = "hu_notile"  # 字牌 偎胡/提胡: a win with no card of its own
+    text = tv(variant, f"ev.{typ}", lang, **params)
+    return None if text.startswith("messages.") else text
+
+
+def log_lines(events: list[dict], names: list[str], lang: str, variant: str | None = None,
+              keep: int = 6) -> list[str]:
+    """The last ``keep`` lines of the table log for ``events``."""
+    return [x for x in (describe_event(e, names, lang, variant) for e in events) if x][-keep:]

@@ -1,0 +1,114 @@
+"""The words of a player's private messages: what to decide now, the 听 hint, notices, the
+auto-play notice, the buttons' labels — from the seat's view."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .catalogue import short_tile, t, tile_label, tv
+
+#: the actions every draw/discard game shares, with their own buttons
+SHARED_ACTIONS = ("discard", "hu", "double", "ting", "kong", "pung", "chow", "pass")
+
+
+def prompt(view: dict, names: list[str], lang: str, variant: str, channel: str) -> str:
+    """The text above a player's hand (``view``: the seat's view, ``me`` included): whose
+    move it is and what they may do, the game's own notes (a dealt tile, a wild to confirm,
+    liability warnings), the waits when ready.  ``channel`` is the table's channel mention."""
+    lines = []
+    me = view.get("me") or {}
+    seat = me.get("seat", view.get("viewer"))
+    if view.get("phase") not in ("over",) and seat in (view.get("pending") or []):
+        if view.get("phase") == "discard":
+            lines.append(t("ui.your_turn", lang, channel=channel))
+            if me.get("win_offered") and me.get("drawn"):
+                lines.append(t("ui.your_win", lang, tile=tile_label(me["drawn"], lang)))
+        elif view.get("phase") == "rob" and view.get("rob"):
+            lines.append(t("ui.your_rob", lang, name=names[view["rob"]["seat"]],
+                           tile=tile_label(view["rob"]["tile"], lang)))
+        elif view.get("last_discard"):
+            ld = view["last_discard"]
+            lines.append(t("ui.your_claim", lang, name=names[ld["seat"]], tile=tile_label(ld["tile"], lang)))
+        if me.get("confirming"):
+            lines.append(tv(variant, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
+        elif me.get("dealt"):
+            lines.append(tv(variant, "ui.dealt", lang, tile=tile_label(me["dealt"], lang)))
+        for w in me.get("warnings") or []:
+            key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
+            who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
+            lines.append("⚠ " + tv(variant, key, lang, tile=tile_label(w["tile"], lang), name=who))
+    waits = me.get("waits") or []
+    if waits:
+        lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang) for w in waits)))
+    return "\n".join(lines) or t("ui.hand_caption", lang)
+
+
+def _wait_item(w: dict, lang: str) -> str:
+    return t("ui.wait_item", lang, tile=short_tile(w["tile"], lang), fan=w.get("fan", "?"), left=w.get("left", "?"))
+
+
+def ting_hint(view: dict, lang: str) -> str:
+    """The 听 menu's text: for each discard that leaves a ready hand, its waits."""
+    lines = [t("ui.ting_pick", lang)]
+    for h in (view.get("me") or {}).get("hint", []):
+        lines.append(t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
+                       waits=", ".join(_wait_item(w, lang) for w in h["waits"])))
+    return "\n".join(lines)
+
+
+def confirm_wild_discard(tile: str, lang: str) -> str:
+    return t("ui.confirm_discard_wild", lang, tile=tile_label(tile, lang))
+
+
+def notices(keys: list[str], view: dict, seat: int, lang: str) -> list[str]:
+    """What a player must be told of their own move (``notice.…`` keys), e.g. an ignored 听
+    (about their last discard)."""
+    last = "?"
+    for sv in view.get("seats") or []:
+        if sv.get("seat") == seat and sv.get("discards"):
+            last = tile_label(sv["discards"][-1], lang)
+    return [t(key, lang, tile=last) for key in keys]
+
+
+def auto_notice(channel: str, lang: str) -> str:
+    return t("ui.auto_notice", lang, channel=channel)
+
+
+def taken_over(lang: str) -> str:
+    return t("ui.taken_over", lang)
+
+
+def dm_fallback(mention: str, lang: str) -> str:
+    return t("ui.dm_fallback", lang, mention=mention)
+
+
+def button(act: str, lang: str, variant: Optional[str] = None, tile: Optional[str] = None) -> str:
+    """The label of an action button: a tile to discard (its name), the shared actions
+    (吃 with the chow's tiles, 碰, 杠 / 杠 <tile>, 胡, 听…, 加倍, 过), a wild's confirmation
+    (``wdiscard`` / ``keep_wild``), ``cancel``, and a game's own actions from its catalogue
+    (``<label> <tile>``; the action's name when it has no words)."""
+    if act == "discard" and tile:
+        return short_tile(tile, lang)
+    if act == "wdiscard":
+        return t("btn.discard_wild", lang, tile=short_tile(tile or "?", lang))
+    if act in ("keep_wild", "cancel", "hu", "double", "pung", "pass"):
+        return t(f"btn.{act}", lang)
+    if act == "ting":
+        return short_tile(tile, lang) if tile else t("btn.ting", lang).rstrip("….")
+    if act == "ting_menu":
+        return t("btn.ting", lang)
+    if act == "kong":
+        return t("btn.kong_own", lang, tile=short_tile(tile, lang)) if tile else t("btn.kong", lang)
+    if act == "chow" and tile:
+        from engine.tiles import parse_kind
+
+        k = parse_kind(tile)
+        return t("btn.chow", lang, tiles="".join(str((k + i) % 9 + 1) for i in range(3)))
+    label = tv(variant, f"btn.{act}", lang, tile="", tiles="").strip()
+    if label.startswith("messages."):
+        label = act
+    return f"{label} {short_tile(tile, lang)}" if tile else label
+
+
+def choose(lang: str) -> str:
+    return t("ui.choose", lang)

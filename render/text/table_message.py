@@ -1,0 +1,60 @@
+"""The words of the public table message (one per table, edited in place), from the public
+view only (``service.tables.Table.public_view``)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .catalogue import game_name, t, tile_label
+from .results import result_lines
+
+
+def title(view: dict, variant: str, lang: str) -> str:
+    """``<game> — table open`` in the lobby, else ``<game> — hand <n>``."""
+    game = game_name(variant, lang)
+    if view.get("status") == "lobby":
+        return t("ui.lobby_title", lang, game=game)
+    return t("ui.hand_title", lang, game=game, no=max(view.get("hand_no") or 1, 1))
+
+
+def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optional[dict] = None,
+         hand_id: Optional[int] = None, result_timeout: int = 30) -> str:
+    """The message text: the lobby's players; during a hand whose turn it is (never during a
+    claim window), the wall, the 宝牌, the wall commitment; after it the result in words, the
+    revealed seed and when the next hand comes; the seats on auto-play; the last log lines
+    (``view["log"]``)."""
+    seats = view.get("seats") or []
+    names = [str(s.get("name", "?")) for s in seats]
+    if view.get("status") == "lobby":
+        return t("ui.lobby_desc", lang, n=len(names), max=max_players, players=", ".join(names) or "—")
+    lines = []
+    running = view.get("phase") not in (None, "lobby", "between", "over")
+    if running:
+        if view.get("turn") is not None and view["turn"] < len(names):
+            lines.append(t("ui.turn", lang, name=names[view["turn"]]))
+        lines.append(t("ui.wall", lang, n=view.get("wall_remaining", 0)))
+        if view.get("treasure"):
+            lines.append(t("ui.treasure", lang, tile=tile_label(view["treasure"], lang)))
+        if view.get("seed_hash"):
+            lines.append(t("ui.seed_hash", lang, hash=view["seed_hash"][:16]))
+    elif result is not None:
+        lines.extend(result_lines(result, names, lang, variant))
+        if hand_id is not None and "seed" in result:
+            lines.append(t("ui.seed_reveal", lang, seed=result["seed"], id=hand_id))
+        lines.append(t("ui.next_hand_in", lang, s=result_timeout))
+    auto = [names[s["seat"]] for s in seats if s.get("auto") and not s.get("is_ai") and s["seat"] < len(names)]
+    if auto:
+        lines.append(t("ui.auto_seats", lang, names=", ".join(auto)))
+    lines.extend(view.get("log", [])[-4:])
+    return "\n".join(lines)[:4000]
+
+
+def closed(lang: str) -> str:
+    return t("ui.closed", lang)
+
+
+def button(op: str, lang: str) -> str:
+    """The label of a table-message button: ``join``, ``addai``, ``start``, ``leave``,
+    ``hand``, ``takeover``, ``next``."""
+    key = {"addai": "add_ai", "hand": "my_hand", "takeover": "take_over", "next": "next_hand"}.get(op, op)
+    return t(f"btn.{key}", lang)
