@@ -52,6 +52,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from cogs.ui import ActionButton, ActionSelect, TableButton
     from service.routing import Router, Sharding
     from service.store import Store
+    from service.guilds import GuildSettings
+    from service.records import Records
     from service.tables import TableService
 
     sharding = Sharding(shard_count, tuple(shard_ids) if shard_ids is not None else None) if shard_count else None
@@ -67,6 +69,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.store = Store(store_url or os.environ.get("DATABASE_URL") or DEFAULT_DB, schema=schema)
             self.sharding = sharding
             self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None)
+            self.records = Records(self.store)
+            self.settings = GuildSettings(self.store)
             self.router = Router(self.store, sharding) if sharding else None
             self.user_langs: dict[int, str] = {}
             #: seconds between two edits of a table message (Discord's pace: about one a second)
@@ -110,12 +114,12 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             process (``service.routing``); returns ``True`` when forwarded."""
             if self.router is None:
                 return False
-            rec = await self.store.get_open_table(button.ch)
-            if rec is None or self.sharding.owns(rec.guild_id):
+            guild_id = await self.service.stored_guild_of(button.ch)
+            if guild_id is None or self.sharding.owns(guild_id):
                 return False
             await interaction.response.defer()
             await self.router.submit(
-                guild_id=rec.guild_id, token=interaction.token, application_id=interaction.application_id,
+                guild_id=guild_id, token=interaction.token, application_id=interaction.application_id,
                 user_id=interaction.user.id, channel_id=button.ch,
                 message_id=interaction.message.id if interaction.message is not None else None,
                 action=button.act, tile=button.tile, seq=button.seq, locale=str(interaction.locale),

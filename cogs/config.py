@@ -7,9 +7,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine.variants import all_variants, find_variant
-from render.text import t
-from service.presets import check_options
+from engine.variants import all_variants
+from render.text import records as words
 from service.tables import ServiceError
 
 from .common import is_admin, reply, reply_error, user_lang
@@ -41,11 +40,10 @@ class Config(commands.Cog):
         if not await self._admin(interaction):
             return
         try:
-            opts = check_options(find_variant(variant), parse_options(options))
+            await self.bot.settings.set_default(interaction.guild_id, variant, parse_options(options))
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await self.bot.store.set_guild_default(interaction.guild_id, variant, opts)
-        await reply(interaction, t("ui.config_saved", user_lang(interaction)))
+        await reply(interaction, words.saved(user_lang(interaction)))
 
     @config.command(name="preset", description="Save a named preset of options")
     @app_commands.describe(name="Preset name", variant="The game", options="key=value …")
@@ -56,20 +54,21 @@ class Config(commands.Cog):
         if not await self._admin(interaction):
             return
         try:
-            opts = check_options(find_variant(variant), parse_options(options))
+            await self.bot.settings.set_preset(interaction.guild_id, name, variant, parse_options(options))
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await self.bot.store.set_preset(interaction.guild_id, name.strip()[:40], variant, opts)
-        await reply(interaction, t("ui.config_saved", user_lang(interaction)))
+        await reply(interaction, words.saved(user_lang(interaction)))
 
     @config.command(name="preset-delete", description="Delete a saved preset")
     @app_commands.describe(name="Preset name")
     async def preset_delete(self, interaction: discord.Interaction, name: str) -> None:
         if not await self._admin(interaction):
             return
-        if not await self.bot.store.delete_preset(interaction.guild_id, name):
-            return await reply_error(interaction, ServiceError("unknown_preset", preset=name))
-        await reply(interaction, t("ui.config_saved", user_lang(interaction)))
+        try:
+            await self.bot.settings.delete_preset(interaction.guild_id, name)
+        except ServiceError as e:
+            return await reply_error(interaction, e)
+        await reply(interaction, words.saved(user_lang(interaction)))
 
     @config.command(name="channel", description="Allow or forbid tables in a channel")
     @app_commands.describe(channel="The channel", allow="Allow tables there (the first allowed channel "
@@ -77,28 +76,14 @@ class Config(commands.Cog):
     async def channel(self, interaction: discord.Interaction, channel: discord.TextChannel, allow: bool) -> None:
         if not await self._admin(interaction):
             return
-        cfg = await self.bot.store.get_guild_config(interaction.guild_id)
-        channels = [c for c in cfg.channels if c != channel.id] + ([channel.id] if allow else [])
-        await self.bot.store.set_channels(interaction.guild_id, channels)
-        await reply(interaction, t("ui.config_saved", user_lang(interaction)))
+        await self.bot.settings.allow_channel(interaction.guild_id, channel.id, allow)
+        await reply(interaction, words.saved(user_lang(interaction)))
 
     @config.command(name="show", description="Show this server's mahjong settings")
     async def show(self, interaction: discord.Interaction) -> None:
         lang = user_lang(interaction)
-        cfg = await self.bot.store.get_guild_config(interaction.guild_id)
-        lines = []
-        for variant, opts in sorted(cfg.defaults.items()):
-            if opts:
-                lines.append(t("ui.config_default", lang, variant=variant, options=_fmt(opts)))
-        for name, p in sorted(cfg.presets.items()):
-            lines.append(t("ui.config_preset", lang, name=name, variant=p["variant"], options=_fmt(p["options"])))
-        chans = ", ".join(f"<#{c}>" for c in cfg.channels) or t("ui.config_all_channels", lang)
-        lines.append(t("ui.config_channels", lang, channels=chans))
-        await reply(interaction, embed=discord.Embed(title=t("ui.config_title", lang), description="\n".join(lines)))
-
-
-def _fmt(opts: dict) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "—"
+        title, body = words.settings(await self.bot.settings.config(interaction.guild_id), lang)
+        await reply(interaction, embed=discord.Embed(title=title, description=body))
 
 
 async def setup(bot) -> None:

@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
 from render.text import game_name, t
-from service.presets import find_preset, shipped_presets, table_options
 from service.tables import ServiceError
 
 from . import ui
@@ -86,9 +85,7 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
 async def preset_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Presets of the chosen game: the server's, then the shipped ones."""
     variant = getattr(interaction.namespace, "variant", None) or "two_player"
-    cfg = await interaction.client.store.get_guild_config(interaction.guild_id)
-    names = [n for n, p in sorted(cfg.presets.items()) if p.get("variant") == variant]
-    names += [n for n in shipped_presets(variant) if n not in names]
+    names = await interaction.client.settings.preset_names(interaction.guild_id, variant)
     return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
 
 
@@ -120,13 +117,8 @@ class Tables(commands.Cog):
                      preset: str | None = None, options: str | None = None) -> None:
         self.bot.user_langs[interaction.user.id] = user_lang(interaction)
         try:
-            cfg = await self.bot.store.get_guild_config(interaction.guild_id)
-            if cfg.channels and interaction.channel_id not in cfg.channels:
-                raise ServiceError("channel_not_allowed")
-            info = find_variant(variant)
-            chosen = find_preset(variant, preset, cfg.presets) if preset else None
-            opts = table_options(info, server_defaults=cfg.defaults.get(variant), preset=chosen,
-                                 given=parse_options(options))
+            opts = await self.bot.settings.new_table_options(interaction.guild_id, interaction.channel_id, variant,
+                                                           preset, parse_options(options))
             await within(interaction, self.service.create_table(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
                 name=interaction.user.display_name, variant=variant, options=opts, lang=user_lang(interaction)))

@@ -277,6 +277,12 @@ class TableService:
             raise ServiceError("no_table")
         return t
 
+    async def stored_guild_of(self, channel_id: int) -> Optional[int]:
+        """The server of the open table of a channel as the store knows it (a table another
+        process runs, sharded), or ``None``."""
+        rec = await self.store.get_open_table(channel_id)
+        return None if rec is None else rec.guild_id
+
     def tables_of_user(self, user_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.status != CLOSED and t.seat_of(user_id) is not None]
 

@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover
     from tests.discord_play import new_bot
     from tests.fakediscord import FakeDiscord
 
-from cogs.records import period_start
+from service.records import period_start
 from service.clock import ManualClock
 
 

@@ -1,0 +1,111 @@
+"""The words of the records and settings commands: scores, the leaderboard, history,
+replays, verification, a server's settings, and a game's rules."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .catalogue import game_name, t, tv
+
+
+def no_hands(name: str, lang: str) -> str:
+    return t("ui.score_none", lang, name=name)
+
+
+def score(st: Any, name: str, lang: str) -> str:
+    """A player's totals and statistics (``PlayerStats``)."""
+    text = t("ui.score_line", lang, name=name, points=f"{st.points:+d}", hands=st.hands, wins=st.wins,
+             self_drawn=st.self_drawn, deal_ins=st.deal_ins)
+    return text + "\n" + t("ui.score_stats", lang, average=f"{st.average_points:+.1f}", best=f"{st.best_points:+d}",
+                           hand=st.best_hand_id, fan=st.best_fan if st.best_fan is not None else "—")
+
+
+def leaderboard_empty(lang: str) -> str:
+    return t("ui.leaderboard_empty", lang)
+
+
+def leaderboard(lines: list, variant: Optional[str], period: str, lang: str) -> tuple[str, str]:
+    """``(title, body)`` of the leaderboard (``ScoreLine``s, best first)."""
+    scope = game_name(variant, lang) if variant else t("ui.all_games", lang)
+    scope += " · " + t(f"ui.period_{period}", lang)
+    body = "\n".join(f"{i + 1}. **{ln.name}** {ln.points:+d} ({ln.wins}/{ln.hands})" for i, ln in enumerate(lines))
+    return t("ui.leaderboard_title", lang, scope=scope), body
+
+
+def history(lines: list, name: str, lang: str) -> tuple[str, str]:
+    """``(title, body)`` of a player's last hands (``HistoryLine``s)."""
+    out = []
+    for h in lines:
+        if h.is_winner:
+            res = t("ui.history_won", lang) + (" " + t("ui.result_selfdrawn", lang) if h.self_drawn else "")
+        elif h.winner_name is None:
+            res = t("ui.history_draw", lang)
+        else:
+            res = t("ui.history_lost", lang, name=h.winner_name) + (
+                " · " + t("ui.history_dealt_in", lang) if h.dealt_in else "")
+        when = h.ended_at.strftime("%Y-%m-%d") if h.ended_at else ""
+        out.append(f"`#{h.hand_id}` {when} {game_name(h.variant, lang)} — {res} **{h.points:+d}**")
+    return t("ui.history_title", lang, name=name), "\n".join(out)
+
+
+def hand_choice(record: Any, lang: str) -> str:
+    """How a finished hand is offered in a list: ``#12 二人麻将 · alice, bob``."""
+    return f"#{record.id} {game_name(record.variant, lang)} · " + ", ".join(s.get("name", "?") for s in record.seats)
+
+
+def replay_caption(r: Any, lang: str) -> str:
+    """The caption of a replay step (``service.records.Replay``)."""
+    return t("ui.replay_caption", lang, hand=r.hand_id, step=r.step, total=r.total, game=game_name(r.variant, lang))
+
+
+def verification(v: Any, lang: str) -> str:
+    """``/verify``'s text (``service.records.Verification``)."""
+    return t("ui.verify_text", lang, hand=v.hand_id, seed=v.seed, commitment=v.commitment, tiles=v.tiles,
+             wall=v.wall_sha256[:16], actions=v.actions,
+             outcome=t("ui.verify_ok" if v.same_result else "ui.verify_bad", lang))
+
+
+def saved(lang: str) -> str:
+    return t("ui.config_saved", lang)
+
+
+def _fmt(opts: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "—"
+
+
+def settings(cfg: Any, lang: str) -> tuple[str, str]:
+    """``(title, body)`` of a server's settings (``GuildConfig``)."""
+    lines = []
+    for variant, opts in sorted(cfg.defaults.items()):
+        if opts:
+            lines.append(t("ui.config_default", lang, variant=variant, options=_fmt(opts)))
+    for name, p in sorted(cfg.presets.items()):
+        lines.append(t("ui.config_preset", lang, name=name, variant=p["variant"], options=_fmt(p["options"])))
+    chans = ", ".join(f"<#{c}>" for c in cfg.channels) or t("ui.config_all_channels", lang)
+    lines.append(t("ui.config_channels", lang, channels=chans))
+    return t("ui.config_title", lang), "\n".join(lines)
+
+
+def rules(info: Any, lang: str, page: int = 3800) -> list[tuple[str, str, Optional[tuple[str, str]]]]:
+    """The pages of a game's rules: ``[(title, text, (field name, field text) or None)]`` —
+    the summary with the table options first, then the fan/score table (``info.fan_table``:
+    ``[(zh, en, value)]``)."""
+    zh = lang.startswith("zh")
+    summary = tv(info.id, f"rules.{info.id}", lang)
+    if summary.startswith("messages."):
+        summary = ""
+    opts = "\n".join(f"`{o.name}` = {str(o.default).lower() if o.type is bool else o.default} — {o.zh if zh else o.en}"
+                     for o in info.options)
+    pages: list[tuple[str, str, Optional[tuple[str, str]]]] = [
+        (game_name(info.id, lang), summary[:page], (t("ui.rules_options", lang), opts[:1024] or "—"))]
+    rows = list(getattr(info, "fan_table", None) or [])
+    lines = [f"{value:>3} · {zh_name if zh else f'{en} {zh_name}'}" for zh_name, en, value in rows]
+    chunk: list[str] = []
+    for line in lines:
+        if sum(len(x) + 1 for x in chunk) + len(line) > page:
+            pages.append((t("ui.rules_fans", lang), "\n".join(chunk), None))
+            chunk = []
+        chunk.append(line)
+    if chunk:
+        pages.append((t("ui.rules_fans", lang), "\n".join(chunk), None))
+    return pages[:10]
