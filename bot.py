@@ -244,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="database URL for the local table (default: a temporary file)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=table_option,
                         help="table option, e.g. --option base_points=2 (repeatable)")
-    parser.add_argument("--lang", default="zh", choices=["zh", "en"], help="language of the local table")
+    parser.add_argument("--lang", default="zh", choices=["zh", "zh-TW", "en"],
+                        help="language of the local table: zh (Simplified), zh-TW (Traditional) or en")
     args = parser.parse_args(argv)
     try:
         from dotenv import load_dotenv
@@ -267,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
                        shard_ids=list(sharding.mine) if sharding else None)
         bot.run(token, log_handler=None)
         return 0
-    from terminal import play
+    from local import play
     return play(args)
 
 

@@ -18,7 +18,7 @@ from conftest import kinds
 import bot
 from engine.tiles import parse_kind
 from engine.variants import all_variants
-from terminal import CHANNEL, GUILD, ME, _human_turn
+from local.table import CHANNEL, GUILD, ME, _human_turn
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -395,7 +395,7 @@ def test_chinese_verbs_and_a_games_own_claim_names(capsys):
     never as a catalogue key."""
     from render.text import error_text
 
-    from terminal import CHINESE_VERBS
+    from local.table import CHINESE_VERBS
 
     assert CHINESE_VERBS["过"] == ("pass",) and "peng" in CHINESE_VERBS["碰"] and "chi" in CHINESE_VERBS["吃"]
     for lang in ("en", "zh"):

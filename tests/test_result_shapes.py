@@ -110,7 +110,7 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
         assert "✓" in r.content, r.content
 
         # the local table's words
-        from terminal import settlement_text
+        from local.table import settlement_text
 
         plain = settlement_text(result, names, "en", sc.game)
         for w in o["wins"]:

@@ -1,0 +1,248 @@
+"""The local table: play in the terminal through the same table service as the bot.
+
+You sit at seat 0 against AI seats (or, with ``--auto``, your seat plays itself).
+Every change writes the public table image to ``<out>/table.png``, your hand to
+``<out>/hand.png``, and each finished hand to ``<out>/hand-<n>-result.png``.
+
+Commands at the prompt: a tile (``5m``, ``五万``) discards it; ``ting 5m``;
+``chow 3m`` (the chow starting at 3m); ``pung``; ``kong`` / ``kong 7z``; ``hu``;
+``double``; ``pass``; ``hint``; ``quit``.  End of input (Ctrl-D) leaves like ``quit``;
+Ctrl-C leaves too, with exit code 130.  Every word it prints comes from ``render.text``
+(``render/text/local.py``), in ``--lang`` (``zh``, ``zh-TW`` or ``en``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import sys
+import tempfile
+from pathlib import Path
+
+from engine.errors import IllegalAction
+from engine.tiles import TileParseError, parse_kind
+from engine.variants import find_variant
+from render.hand import render_hand
+from render.table import render_table
+from render.text import describe_event, error_text, t, tile_label
+from render.text import local as words
+from service.store import Store
+from service.tables import HIDDEN_EVENTS, ServiceError, TableService
+
+from .prompt import interruptible, read_line
+
+CHANNEL, GUILD, ME = 1, 1, 1
+CHINESE_VERBS = words.CHINESE_VERBS
+
+
+def settlement_text(result: dict, names: list[str], lang: str, variant: str | None = None) -> str:
+    """The settlement of a hand as plain text (see ``render.text.local.settlement``)."""
+    return words.settlement(result, names, lang, variant)
+
+
+class StartupError(Exception):
+    """The local table cannot open; the message is already in the table's language."""
+
+
+async def _open_table(service: TableService, args, lang: str):
+    """Create the local table with you seated and the AI seats added.  Raises
+    :class:`StartupError` with a localized message (unknown game, bad option, seat count)."""
+    try:
+        info = find_variant(args.variant)
+    except KeyError:
+        info = None
+    try:
+        # a --db kept from an earlier local game may hold its table, unfinished: end it (its
+        # finished hands and scores stay) so this game can open
+        await service.load()
+        if CHANNEL in service.tables:
+            await service.end(CHANNEL, ME, is_admin=True)
+        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
+                                           variant=args.variant, options=dict(args.option), lang=lang)
+        seats = args.players or table.variant.max_players
+        if not table.variant.min_players <= seats <= table.variant.max_players:
+            raise StartupError(words.players(table.variant, lang))
+        while len(table.seats) < seats:
+            await service.add_ai(CHANNEL, ME)
+    except ServiceError as e:
+        raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
+    if args.auto:
+        table.seats[0].is_ai = True  # --auto: the AI plays your seat too
+    return table
+
+
+def play(args) -> int:
+    """Run the local table (``python bot.py`` without a token); returns the exit code:
+    0, 2 when it cannot open, 130 when Ctrl-C ended it."""
+    with interruptible():
+        try:
+            return asyncio.run(run_local(args))
+        except KeyboardInterrupt:  # pressed while the table was busy, outside the prompt
+            print("\n" + words.goodbye(args.lang))
+            return 130
+
+
+def _error(text: str, lang: str) -> None:
+    """A start-up error: one line on stderr."""
+    print(words.error(text, lang), file=sys.stderr)
+
+
+def _reason(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
+def _shown_url(url: str) -> str:
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
+
+
+async def run_local(args) -> int:
+    """Play ``args.hands`` hands at a local table; returns the process exit code
+    (``args.option``: ``(key, value)`` pairs, see ``bot.table_option``)."""
+    lang = args.lang
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _error(words.cannot_write_images(out, _reason(e), lang), lang)
+        return 2
+    tmp = None
+    url = args.db
+    if url is None:
+        tmp = tempfile.TemporaryDirectory()
+        url = f"sqlite:///{tmp.name}/local.db"
+    try:
+        store = None
+        try:
+            store = Store(url)
+            await store.init()
+        except Exception as e:  # a bad URL, a server that does not answer, a foreign schema …
+            _error(words.cannot_open_db(_shown_url(url), _reason(e), lang), lang)
+            if store is not None:
+                with contextlib.suppress(Exception):
+                    await store.close()
+            return 2
+        try:
+            return await _play(store, args, lang, out)
+        finally:
+            await store.close()
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+async def _play(store: Store, args, lang: str, out: Path) -> int:
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    service = TableService(store, seed_source=lambda: seed)
+    try:
+        table = await _open_table(service, args, lang)
+    except StartupError as e:
+        _error(str(e), lang)
+        return 2
+    print(words.opening(table.variant, seed, out, lang))
+
+    async def on_update(tb, update):
+        view = tb.public_view(lang)
+        (out / "table.png").write_bytes(render_table(view))
+        if tb.hand is not None and not args.auto:
+            hv = tb.view(0, lang)
+            (out / "hand.png").write_bytes(render_hand(hv))
+        notes = list(update.notices.get(0, [])) if update.actor == 0 else []
+        for ev in update.events:
+            if ev.get("type") in HIDDEN_EVENTS:
+                continue  # a pass tells what the AI seats could have done
+            line = describe_event(ev, tb.names(), lang, tb.variant.id)
+            if line and not args.auto:
+                print("  " + line)
+            if notes and ev.get("type") == "discard" and ev.get("seat") == 0 and ev.get("tile"):
+                for key in notes:  # what you must know of your own move, right after it
+                    print("  " + t(key, lang, tile=tile_label(ev["tile"], lang)))
+                notes = []
+        for key in notes:
+            print("  " + t(key, lang, tile="?"))
+
+    service.listeners.append(on_update)
+    await service.start(CHANNEL, ME)
+    played = 0
+    left = interrupted = False  # you left before the last hand (quit, end of input, Ctrl-C)
+    try:
+        while True:
+            hand = table.hand
+            if hand.is_over():
+                played += 1
+                result = table.last_result
+                view = table.view(None, lang)
+                (out / f"hand-{played}-result.png").write_bytes(render_table(view))
+                print(f"\n== {words.hand_over(played, lang)} ==")
+                print(settlement_text(result, table.names(), lang, table.variant.id))
+                if played >= args.hands:
+                    break
+                await service.next_hand(CHANNEL, ME)
+                continue
+            if 0 not in hand.pending_seats():
+                raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
+            if not await _human_turn(service, table, lang):
+                left = True
+                break
+    except KeyboardInterrupt:
+        print()
+        left = interrupted = True
+    print(f"\n== {words.totals(lang)} ==")
+    for name, pts in zip(table.names(), table.scores()):
+        print(f"  {name}: {pts:+d}")
+    if left:
+        print(words.goodbye(lang))
+    return 130 if interrupted else 0
+
+
+async def _human_turn(service: TableService, table, lang: str) -> bool:
+    """One prompt: show your hand, read a command and apply it.  Returns ``False`` when you
+    leave (``quit``, end of input); Ctrl-C raises ``KeyboardInterrupt``."""
+    view = table.view(0)
+    me = view["me"]
+    print()
+    choosing = view.get("phase") != "discard" and bool(view.get("last_discard"))
+    for line in words.hand_lines(me, choosing, lang):
+        print(line)
+    try:
+        line = read_line("> ").strip()
+    except EOFError:
+        print()
+        return False
+    if line in words.QUIT_WORDS:
+        return False
+    if line == "hint":
+        for text in words.hint_lines(me, lang):
+            print("  " + text)
+        return True
+    if line in words.HELP_WORDS:
+        print("  " + words.help_text(lang))
+        return True
+    typed = line.split()
+    if not typed:
+        return True
+    verb = words.VERBS.get(typed[0].lower())
+    tile = typed[1] if len(typed) > 1 else None
+    own = {a.split()[1] for a in me["legal"]}
+    if verb is None and typed[0] in words.CHINESE_VERBS:
+        meant = words.CHINESE_VERBS[typed[0]]
+        verb = next((v for v in meant if v in own), meant[0])
+    if verb is None and typed[0].lower() in own:
+        verb = typed[0].lower()  # a game's own action (dui, keep, peng, chi_…)
+    if verb is None:
+        verb, tile = "discard", typed[0]
+    try:
+        kind = parse_kind(tile) if tile else None
+        await service.act(CHANNEL, ME, verb, kind)  # its notices are printed with its events
+    except TileParseError:
+        print("  " + error_text("unknown_tile", lang, {"tile": tile}, table.variant.id) + words.unknown_tile_hint(lang))
+    except (ServiceError, IllegalAction) as e:
+        # the game's own catalogue first: codes only that game has (金湖 wait_not_allowed …)
+        print("  " + error_text(e.code, lang, e.params, table.variant.id))
+    return True
