@@ -31,7 +31,7 @@ from typing import AsyncIterator, Optional
 
 import discord
 
-from render.text import t
+from render.text import prompts, table_message
 from service.tables import HIDDEN_EVENTS, Table, Update
 
 from . import ui
@@ -203,7 +203,7 @@ class TableFeed:
         fan = self.fanout
         async with table.lock:  # only stored moves show
             if table.status == "closed":
-                kwargs = {"embed": discord.Embed(description=t("ui.closed", table.lang)), "view": None,
+                kwargs = {"embed": discord.Embed(description=table_message.closed(table.lang)), "view": None,
                           "attachments": []}
                 view = None
             else:
@@ -344,7 +344,7 @@ class Fanout:
         lang = self.lang_of_seat(table, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
-            await channel.send(t("ui.dm_fallback", lang, mention=f"<@{s.user_id}>"),
+            await channel.send(prompts.dm_fallback(f"<@{s.user_id}>", lang),
                                allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException:
             log.warning("could not post the DM fallback in %s", table.channel_id)
@@ -358,7 +358,7 @@ class Fanout:
             return
         lang = self.lang_of_seat(table, seat)
         try:
-            await self.dm(s.user_id, content=t("ui.auto_notice", lang, channel=f"<#{table.channel_id}>"),
+            await self.dm(s.user_id, content=prompts.auto_notice(f"<#{table.channel_id}>", lang),
                           view=ui.takeover_view(table, lang))
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)

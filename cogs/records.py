@@ -119,9 +119,6 @@ class Records(commands.Cog):
         except ServiceError as e:
             return await reply_error(interaction, e)
         view = dict(r.view, lang=lang_of(lang), log=log_lines(r.events, r.names, lang, r.variant))
-        if view.get("result") and view["result"].get("fans"):
-            i = 0 if view["lang"].startswith("zh") else 1
-            view["result"] = dict(view["result"], fans=[[f[i], f[2] * f[3]] for f in view["result"]["fans"]])
         file = await ui.table_image(view)
         buttons = discord.ui.View(timeout=None)
         for pos, target in enumerate((0, r.step - 1, r.step + 1, r.total)):

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.variants import all_variants, find_variant
-from render.text import game_name, t
+from render.text import prompts, table_message
 from service.tables import ServiceError
 
 from . import ui
@@ -124,7 +124,7 @@ class Tables(commands.Cog):
                 name=interaction.user.display_name, variant=variant, options=opts, lang=user_lang(interaction)))
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await reply(interaction, t("ui.created", user_lang(interaction), game=game_name(variant, user_lang(interaction))))
+        await reply(interaction, table_message.created(variant, user_lang(interaction)))
 
     @table.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -152,7 +152,7 @@ class Tables(commands.Cog):
             await self.service.end(interaction.channel_id, interaction.user.id, is_admin(interaction))
         except ServiceError as e:
             return await reply_error(interaction, e)
-        await reply(interaction, t("ui.closed", user_lang(interaction)))
+        await reply(interaction, table_message.closed(user_lang(interaction)))
 
     async def _lobby_op(self, interaction: discord.Interaction, op: str, channel_id: int | None = None,
                         arg: int | None = None) -> None:
@@ -180,15 +180,15 @@ class Tables(commands.Cog):
                 return await reply_error(interaction, e)
             if op == "takeover" or was_auto:
                 return await self._taken_over(interaction, ch, lang)
-            await answer(reply(interaction, t("ui.done", lang)))
+            await answer(reply(interaction, table_message.done(lang)))
 
     async def _taken_over(self, interaction: discord.Interaction, channel_id: int, lang: str) -> None:
         """Answer a take-over: the player's hand, and the buttons when they decide now."""
         table = self.service.tables.get(channel_id)
         seat = table.seat_of(interaction.user.id) if table is not None else None
         if table is None or seat is None or table.hand is None:
-            return await answer(reply(interaction, t("ui.taken_over", lang)))
-        kwargs = await ui.hand_message(table, seat, lang, head=t("ui.taken_over", lang))
+            return await answer(reply(interaction, prompts.taken_over(lang)))
+        kwargs = await ui.hand_message(table, seat, lang, head=prompts.taken_over(lang))
         if kwargs.get("view") is None:
             kwargs.pop("view")
         await answer(reply(interaction, ephemeral=True, **kwargs))

@@ -13,7 +13,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from render.text import LANGUAGES, t
+from render.text import LANGUAGES
+from render.text.table_message import command_description
 
 LOCALES = {discord.Locale.chinese: "zh-CN", discord.Locale.taiwan_chinese: "zh-TW"}
 
@@ -55,5 +56,5 @@ class CatalogueTranslator(app_commands.Translator):
             key = command_key(data.command.qualified_name) + "__" + data.name
         else:
             return None
-        text = t(key, lang)
-        return None if text.startswith("messages.") else text[:100]
+        text = command_description(key, lang)
+        return None if text is None else text[:100]

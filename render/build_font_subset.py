@@ -10,7 +10,9 @@ full font is ~20 MB per weight, so only the characters the bot can print are kep
   (tile names), ``render/*.py``, ``cogs/*.py``, ``service/*.py`` and every text file
   under ``data/`` (string catalogues, presets);
 * a fixed list of UI words (:data:`UI_WORDS`) and their traditional-Chinese forms
-  (:data:`TRADITIONAL`), so zh-TW labels can be added later without a new font.
+  (:data:`TRADITIONAL`), so zh-TW labels can be added later without a new font;
+* the Traditional (zh-TW) form of all of the above (OpenCC ``s2twp``, as
+  ``render.text.catalogue.zh_tw`` converts the games' own words at run time).
 
 It also writes ``data/fonts/charset.txt`` (the characters kept), which the renderer
 reads to replace characters the font lacks instead of drawing empty boxes.
@@ -79,7 +81,7 @@ def _is_cjk(ch: str) -> bool:
 def repo_text_files(root: Path, rules_dir: Path | None) -> list[Path]:
     """The text files whose characters the subset must cover (see module docstring)."""
     files: list[Path] = []
-    for sub in ("engine", "render", "cogs", "service"):
+    for sub in ("engine", "render", "cogs", "service", "local", "store"):
         d = root / sub
         if d.is_dir():
             files += sorted(d.rglob("*.py"))
@@ -111,7 +113,15 @@ def collect_chars(root: Path = ROOT, rules_dir: Path | None = None) -> str:
         except (UnicodeDecodeError, OSError):
             continue
         chars |= {ch for ch in text if _is_cjk(ch)}
+        chars |= {ch for ch in _traditional(text) if _is_cjk(ch)}
     return "".join(sorted(chars))
+
+
+def _traditional(text: str) -> str:
+    """The zh-TW form of a text (OpenCC ``s2twp``)."""
+    import opencc
+
+    return opencc.OpenCC("s2twp").convert(text)
 
 
 def build(source_dir: Path, rules_dir: Path | None, out_dir: Path = OUT_DIR) -> list[Path]:

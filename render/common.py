@@ -34,65 +34,6 @@ BLUE = (40, 90, 190)
 PURPLE = (128, 60, 200)
 GREY = (90, 100, 95)
 
-LABELS: dict[str, dict[str, str]] = {
-    "zh": {
-        "dealer": "庄", "ting": "听", "double": "加倍×{n}", "auto": "托管",
-        "wall": "牌墙 {n}", "treasure": "宝牌", "wild": "百搭", "wild_caishen": "财神",
-        "dice": "骰子", "hand_no": "第 {n} 局", "turn": "轮到 {name}", "last": "上一张",
-        "win": "{name} 胡", "self_drawn": "自摸", "on_discard": "点炮 {name}",
-        "draw": "流局", "fan_total": "共 {n} 番", "points": "得分", "win_tile": "胡牌",
-        "multipliers": "倍数", "phase_claim": "等待鸣牌", "phase_over": "本局结束",
-        "waits": "听牌", "fan": "{n}番", "left": "剩{n}", "hint": "打出可听",
-        "drawn": "摸", "melds": "副露", "flowers": "花", "hand": "手牌", "no_waits": "未听牌",
-        "score": "{n}分",
-    },
-    "en": {
-        "dealer": "Dealer", "ting": "Ready", "double": "Double ×{n}", "auto": "Auto",
-        "wall": "Wall {n}", "treasure": "Treasure", "wild": "Wild", "wild_caishen": "Wild",
-        "dice": "Dice", "hand_no": "Hand {n}", "turn": "{name} to play", "last": "Last",
-        "win": "{name} wins", "self_drawn": "self-drawn", "on_discard": "off {name}",
-        "draw": "Exhaustive draw", "fan_total": "{n} fan", "points": "Points",
-        "win_tile": "Winning tile", "multipliers": "Multipliers", "phase_claim": "Claims…",
-        "phase_over": "Hand over", "waits": "Waits", "fan": "{n} fan", "left": "{n} left",
-        "hint": "Discard → waits", "drawn": "Drawn", "melds": "Melds", "flowers": "Flowers",
-        "hand": "Hand", "no_waits": "Not ready", "score": "{n} pts",
-    },
-}
-#: Traditional Chinese (zh-TW) labels: the "zh" ones converted with OpenCC ``s2twp``
-LABELS["zh-TW"] = {
-    "dealer": "莊",
-    "ting": "聽",
-    "double": "加倍×{n}",
-    "auto": "託管",
-    "wall": "牌牆 {n}",
-    "treasure": "寶牌",
-    "wild": "百搭",
-    "wild_caishen": "財神",
-    "dice": "骰子",
-    "hand_no": "第 {n} 局",
-    "turn": "輪到 {name}",
-    "last": "上一張",
-    "win": "{name} 胡",
-    "self_drawn": "自摸",
-    "on_discard": "點炮 {name}",
-    "draw": "流局",
-    "fan_total": "共 {n} 番",
-    "points": "得分",
-    "win_tile": "胡牌",
-    "multipliers": "倍數",
-    "phase_claim": "等待鳴牌",
-    "phase_over": "本局結束",
-    "waits": "聽牌",
-    "fan": "{n}番",
-    "left": "剩{n}",
-    "hint": "打出可聽",
-    "drawn": "摸",
-    "melds": "副露",
-    "flowers": "花",
-    "hand": "手牌",
-    "no_waits": "未聽牌",
-    "score": "{n}分",
-}
 WIND_EN = {"东": "E", "南": "S", "西": "W", "北": "N", "東": "E"}
 WIND_TW = {"东": "東"}
 
@@ -106,8 +47,11 @@ def lang_of(view: dict) -> str:
 
 
 def label(view: dict, key: str, **kw) -> str:
-    """The ``key`` label in the view's language, formatted with ``kw``."""
-    return LABELS[lang_of(view)][key].format(**kw)
+    """The ``key`` label of the images (catalogue section ``img``) in the view's language,
+    formatted with ``kw``."""
+    from .text import t
+
+    return t(f"img.{key}", lang_of(view), **kw)
 
 
 def wind_text(view: dict, wind: str | None) -> str:

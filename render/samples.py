@@ -85,9 +85,10 @@ def two_player_over_view(lang: str = "zh") -> dict:
     v["seats"][1]["concealed"] = ["1z", "1z", "2m", "2m", "6m", "7m", "8m"]
     v["result"] = {
         "winner": 0, "self_drawn": True, "win_tile": "3m",
-        "fans": [["混一色", 6], ["箭刻", 2], ["花牌", 2], ["自摸", 1], ["幺九刻", 1],
-                 ["单钓将", 1]],
-        "fan_total": 13, "multipliers": {"加倍": 4, "宝牌": 4, "连庄": 1},
+        "fans": [["混一色", "Half flush", 6, 1], ["箭刻", "Dragon pung", 2, 1], ["花牌", "Flower", 1, 2],
+                 ["自摸", "Self-drawn", 1, 1], ["幺九刻", "Terminal pung", 1, 1], ["单钓将", "Single wait", 1, 1]],
+        "fan_total": 13,
+        "multiplier_rows": [["加倍", "Double", 4], ["宝牌", "Treasure", 4], ["连庄", "Dealer streak", 1]],
         "points": [208, -208], "draw": False,
     }
     v["log"] = ["Alice 自摸 三万"]

@@ -44,6 +44,9 @@ from .common import (
     to_png,
     wind_text,
 )
+from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
+
+from .text.results import fan_items, multiplier_items, summary_items
 from .tiles import tile_height, tile_image
 from . import zipai
 
@@ -328,41 +331,37 @@ def result_panel(view: dict, width: int) -> Layer | None:
     inner = width - 2 * PAD
     body = Layer(width, 0)
     y = PAD
-    if res.get("draw") or res.get("winner") is None:
+    o = outcome(res)
+    lang = view.get("lang")
+    if o["draw"]:
         body.text((PAD, y + 18), label(view, "draw"), 28, fill=GOLD, bold=True, anchor="lm")
         y += 40
-    else:
+    for w in o["wins"]:  # one line per winner (老五对: several on one discard)
         x = PAD
-        title = label(view, "win", name=names.get(res["winner"], "?"))
+        title = label(view, "win", name=names.get(w["seat"], "?"))
         x += body.text((x, y + 22), title, 28, fill=GOLD, bold=True, anchor="lm") + 12
-        if res.get("self_drawn"):
-            x += pill(body, x, y + 22 - pill_height(18) / 2, label(view, "self_drawn"), 18,
-                      RED) + 8
-        elif view.get("last_discard"):
-            loser = names.get((view.get("last_discard") or {}).get("seat"))
-            if loser is not None:
-                x += pill(body, x, y + 22 - pill_height(18) / 2,
-                          label(view, "on_discard", name=loser), 18, GREY) + 8
-        if res.get("win_tile") is not None:
-            k = kind(res["win_tile"])
+        src = names.get(w["from"], "?") if w["from"] is not None else ""
+        how = {SELF_DRAWN: (label(view, "self_drawn"), RED), DISCARD: (label(view, "on_discard", name=src), GREY),
+               ROB_KONG: (label(view, "rob", name=src), GREY), SHOWN: (label(view, "shown", name=src), GREY)}
+        text, colour = how[w["how"]]
+        x += pill(body, x, y + 22 - pill_height(18) / 2, text, 18, colour) + 8
+        if w.get("tile") is not None:
+            k = kind(w["tile"])
             t = tile_image(k, 34, tile_badge(view, k))
             body.image(t, x + 4, y + 22 - t.height / 2)
         y += 48
         # fan pills, wrapped
         x = PAD
         ph = pill_height(18)
-        for name, value in res.get("fans") or []:
-            text = f"{name} {value}"
-            w = pill_width(text, 18)
-            if x + w > PAD + inner:
+        for text in fan_items(res, lang, w["seat"] if len(o["wins"]) > 1 else None):
+            width_ = pill_width(text, 18)
+            if x + width_ > PAD + inner:
                 x, y = PAD, y + ph + 6
             x += pill(body, x, y, text, 18, (60, 70, 65)) + 6
         y += ph + 10
-        if res.get("summary"):
-            parts = [f"{name} {value}" for name, value in res["summary"]]
-        else:
-            parts = [label(view, "fan_total", n=res.get("fan_total", 0))]
-        parts += [f"{k}×{v}" for k, v in (res.get("multipliers") or {}).items()]
+    if o["wins"]:
+        parts = summary_items(res, lang) or [label(view, "fan_total", n=o["wins"][0]["fan"])]
+        parts += multiplier_items(res, lang)
         body.text((PAD, y + 12), "   ".join(parts), 20, fill=WHITE, bold=True, anchor="lm")
         y += 30
     pts = res.get("points") or []

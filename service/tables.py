@@ -185,9 +185,8 @@ class Table:
         """The engine view of the current hand (public if ``viewer`` is ``None``), with the
         table's names, scores and 托管 flags merged in; a lobby view when no hand runs.
 
-        ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) picks the labels of the images and the fan
-        names of the result:
-        ``result["fans"]`` becomes ``[[name, fan × count], …]``."""
+        ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) is the language the images are drawn in
+        (``view["lang"]``); ``result`` is the engine's, as it is."""
         if self.hand is None:
             v = {"variant": self.variant.id, "phase": "lobby" if self.status == LOBBY else "between",
                  "seats": [], "viewer": viewer, "me": None, "result": self.last_result}
@@ -209,12 +208,6 @@ class Table:
         v["recent"] = list(self.recent[-8:])
         v["seed_hash"] = self.seed_hash()
         v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
-        if v.get("result") and v["result"].get("winner") is not None:
-            i = 1 if v["lang"] == "en" else 0
-            res = v["result"]
-            v["result"] = dict(res, fans=[[f[i], f[2] * f[3]] for f in res.get("fans") or []],
-                               multipliers={row[i]: row[2] for row in res.get("multiplier_rows", []) if row[2] != 1},
-                               summary=[[row[i], row[2]] for row in res.get("summary_rows", [])])
         return v
 
 

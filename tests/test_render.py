@@ -217,7 +217,7 @@ def test_revealed_hand_differs_from_backs():
 def test_exhaustive_draw_result_renders():
     view = samples.two_player_over_view()
     view["result"] = {"winner": None, "self_drawn": False, "win_tile": None, "fans": [],
-                      "fan_total": 0, "multipliers": {}, "points": [0, 0], "draw": True}
+                      "fan_total": 0, "points": [0, 0], "draw": True}
     im = _open_png(render_table(view))
     assert im.width == 960
 
@@ -266,16 +266,20 @@ def test_hand_needs_me():
 
 
 def test_traditional_chinese_labels_for_zh_tw_views():
-    from render.common import LABELS, label, lang_of
-    from render.tiles import font  # noqa: F401  (the shipped subset must carry the glyphs)
-    from fontTools.ttLib import TTFont
+    import json
     from pathlib import Path
 
+    from fontTools.ttLib import TTFont
+
+    from render.common import label, lang_of
+    from render.tiles import font  # noqa: F401  (the shipped subset must carry the glyphs)
+
+    root = Path(__file__).resolve().parent.parent
     assert lang_of({"lang": "zh-TW"}) == "zh-TW" and lang_of({"lang": "zh-CN"}) == "zh"
-    assert set(LABELS["zh-TW"]) == set(LABELS["zh"]) == set(LABELS["en"])
     assert label({"lang": "zh-TW"}, "dealer") == "莊" and label({"lang": "zh"}, "dealer") == "庄"
-    cmap = TTFont(Path(__file__).resolve().parent.parent / "data/fonts/NotoSansCJKsc-Bold-subset.otf").getBestCmap()
-    missing = {c for text in LABELS["zh-TW"].values() for c in text if ord(c) > 127 and ord(c) not in cmap}
+    labels = json.loads((root / "data/i18n/messages.zh-TW.json").read_text(encoding="utf-8"))["zh-TW"]["img"]
+    cmap = TTFont(root / "data/fonts/NotoSansCJKsc-Bold-subset.otf").getBestCmap()
+    missing = {c for text in labels.values() for c in text if ord(c) > 127 and ord(c) not in cmap}
     assert not missing
 
 
@@ -286,3 +290,26 @@ def test_the_shipped_palette_is_the_one_fitted_to_the_images():
 
     assert shared_palette().getpalette() == fitted_palette().getpalette(), \
         "the images' colours changed: python -m render.build_palette"
+
+
+def test_the_font_subset_draws_the_games_own_words_in_traditional_chinese():
+    """zh-TW images show the games' own words (tile, fan, option names) converted at run time
+    (``render.text.catalogue.zh_tw``): the shipped font subset carries every character of
+    them."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from render.text.catalogue import zh_tw
+    from render.tiles import charset
+
+    root = Path(__file__).resolve().parent.parent
+    cs = charset()
+    texts = set()
+    for path in (root / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.search(r"[\u4e00-\u9fff]",
+                                                                                            node.value):
+                texts.add(node.value)
+    missing = {c for s in texts for c in zh_tw(s) if "\u4e00" <= c <= "\u9fff" and c not in cs}
+    assert len(texts) > 100 and not missing, "".join(sorted(missing))

@@ -8,6 +8,7 @@ English.  Keys are dotted: ``err.not_your_turn``, ``btn.pung``, ``ev.discard``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import i18n as _i18n
@@ -54,10 +55,10 @@ def tv(variant: str | None, key: str, lang: str | None = "en", /, **params) -> s
 
 
 def tile_label(tile: str, lang: str | None) -> str:
-    """``"5m"`` → ``"五万"`` (Chinese) or ``"5m"`` shown with its English name."""
+    """``"5m"`` → ``"五万"`` (Chinese; ``五萬`` in zh-TW) or ``"5m"`` shown with its English name."""
     kind = parse_kind(tile)
     if lang_of(lang).startswith("zh"):
-        return kind_name(kind, "zh")
+        return pick(kind_name(kind, "zh"), "", lang)
     return f"{tile} ({kind_name(kind, 'en')})"
 
 
@@ -102,8 +103,8 @@ def error_text(code: str, lang: str | None, params: dict | None = None, variant:
 
 
 def short_tile(tile: str, lang: str | None) -> str:
-    """A tile on a button: ``五万`` in Chinese, ``5m`` in English."""
-    return kind_name(parse_kind(tile), "zh") if lang_of(lang).startswith("zh") else tile
+    """A tile on a button: ``五万`` in Chinese (``五萬`` in zh-TW), ``5m`` in English."""
+    return pick(kind_name(parse_kind(tile), "zh"), tile, lang)
 
 
 def game_name(variant: str, lang: str | None) -> str:
@@ -115,4 +116,27 @@ def game_name(variant: str, lang: str | None) -> str:
         info = find_variant(variant)
     except KeyError:
         return variant
-    return info.name_zh if lang_of(lang).startswith("zh") else f"{info.name_en} ({info.name_zh})"
+    return pick(info.name_zh, f"{info.name_en} ({info.name_zh})", lang)
+
+
+@lru_cache(maxsize=1)
+def _traditional():
+    import opencc
+
+    return opencc.OpenCC("s2twp")
+
+
+@lru_cache(maxsize=8192)
+def zh_tw(text: str) -> str:
+    """Simplified Chinese → Traditional (Taiwan phrasing, OpenCC ``s2twp``): for the words the
+    games themselves carry (tile, fan and option names), which the catalogues do not hold."""
+    return _traditional().convert(text)
+
+
+def pick(zh: str, en: str, lang: str | None) -> str:
+    """The games' own words in ``lang``: their Simplified ``zh`` (converted for zh-TW) or
+    their ``en``."""
+    code = lang_of(lang)
+    if code == "en":
+        return en
+    return zh_tw(zh) if code == "zh-TW" else zh

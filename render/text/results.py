@@ -6,7 +6,7 @@ from typing import Optional
 
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
-from .catalogue import t, tile_label, tv
+from .catalogue import pick, t, tile_label, tv
 
 
 def how_text(win: dict, names: list[str], lang: str) -> str:
@@ -23,7 +23,6 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
     summary (胡 · 番 · total, 胡息 · 囤 …), the multipliers, who is liable, and every seat's
     points.  ``markdown=False`` for plain text (the local table)."""
     o = outcome(result)
-    zh = lang.startswith("zh")
     out: list[str] = []
     if o["draw"]:
         out.append(t("ui.result_draw", lang))
@@ -41,14 +40,14 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
             fl = by_seat.get(str(w["seat"]), by_seat.get(w["seat"])) if by_seat else result.get("fans")
             if not fl:
                 continue
-            text = " · ".join(f"{f[0] if zh else f[1]} {f[2]}" + (f"×{f[3]}" if len(f) > 3 and f[3] > 1 else "")
+            text = " · ".join(f"{pick(f[0], f[1], lang)} {f[2]}" + (f"×{f[3]}" if len(f) > 3 and f[3] > 1 else "")
                               for f in fl)
             out.append((f"{names[w['seat']]}: " if len(o["wins"]) > 1 else "") + text)
         if result.get("summary_rows"):
-            out.append(" · ".join(f"{r[0] if zh else r[1]} {r[2]}" for r in result["summary_rows"]))
-        rows = [r for r in result.get("multiplier_rows") or [] if r[2] != 1]
+            out.append(" · ".join(summary_items(result, lang)))
+        rows = multiplier_items(result, lang)
         if rows:
-            out.append("× " + " × ".join(f"{r[0] if zh else r[1]} {r[2]}" for r in rows))
+            out.append("× " + " × ".join(rows))
     if o["liable"] is not None:
         out.append(tv(variant, "ui.result_liable", lang, name=names[o["liable"]["seat"]], reason=o["liable"]["reason"]))
     out.append(" | ".join(t("ui.result_points", lang, name=names[i], points=f"{p:+d}")
@@ -56,4 +55,22 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
     return out
 
 
-__all__ = ["outcome", "result_lines", "how_text"]
+def fan_items(result: dict, lang: str, seat: Optional[int] = None) -> list[str]:
+    """The fans of a win (of ``seat`` when the result has several winners), each
+    ``<name> <value>``, named in ``lang``; a fan counted several times shows its total."""
+    by_seat = result.get("fans_by_seat") or {}
+    fl = (by_seat.get(str(seat), by_seat.get(seat)) if by_seat and seat is not None else None) or result.get("fans") or []
+    return [f"{pick(f[0], f[1], lang)} {f[2] * (f[3] if len(f) > 3 else 1)}" for f in fl]
+
+
+def summary_items(result: dict, lang: str) -> list[str]:
+    """The result's summary (胡 · 番 · total, 胡息 · 囤 …), ``<name> <value>`` each."""
+    return [f"{pick(r[0], r[1], lang)} {r[2]}" for r in result.get("summary_rows") or []]
+
+
+def multiplier_items(result: dict, lang: str) -> list[str]:
+    """The multipliers other than 1 (加倍, 宝牌, 连庄 …), ``<name> <factor>`` each."""
+    return [f"{pick(r[0], r[1], lang)} {r[2]}" for r in result.get("multiplier_rows") or [] if r[2] != 1]
+
+
+__all__ = ["outcome", "result_lines", "how_text", "fan_items", "summary_items", "multiplier_items"]

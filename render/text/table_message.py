@@ -58,3 +58,18 @@ def button(op: str, lang: str) -> str:
     ``hand``, ``takeover``, ``next``."""
     key = {"addai": "add_ai", "hand": "my_hand", "takeover": "take_over", "next": "next_hand"}.get(op, op)
     return t(f"btn.{key}", lang)
+
+
+def done(lang: str) -> str:
+    return t("ui.done", lang)
+
+
+def created(variant: str, lang: str) -> str:
+    return t("ui.created", lang, game=game_name(variant, lang))
+
+
+def command_description(key: str, lang: str) -> Optional[str]:
+    """A slash command's or option's description in ``lang`` (catalogue section ``cmd``), or
+    ``None`` when the catalogue has none."""
+    text = t(key, lang)
+    return None if text.startswith("messages.") else text
