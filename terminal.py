@@ -37,7 +37,7 @@ from render.table import render_table
 from cogs.ui import describe_event
 from service.i18n import error_text, t, tile_label
 from service.results import result_lines
-from service.store import Store
+from store import Store
 from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 
 CHANNEL, GUILD, ME = 1, 1, 1

@@ -30,8 +30,8 @@ from typing import Awaitable, Callable, Iterable, Optional
 
 from sqlalchemy import delete, insert, select
 
-from .models import RoutedActionRow
-from .store import Store
+from store import Store
+from store.models import RoutedActionRow
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class Sharding:
 
 @dataclass(frozen=True)
 class RoutedAction:
-    """A stored click (see :class:`service.models.RoutedActionRow` for the fields)."""
+    """A stored click (see :class:`store.models.RoutedActionRow` for the fields)."""
 
     id: int
     shard: int

@@ -18,7 +18,7 @@ can keep them across calls and tasks.
 Schema migrations
 -----------------
 The schema is versioned with Alembic; the environment and the revisions are in
-``service/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
+``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
 ``0005_player_streak``).  :meth:`Store.init` upgrades the database to the head
 revision in one transaction.  Two bots starting together migrate one after the other: a
@@ -27,7 +27,7 @@ the DDL inside the transaction, so a failed upgrade leaves no half-created table
 created before the bot had migrations (the five tables, no ``alembic_version``) is stamped
 ``0001_initial`` first and then upgraded, keeping its rows.  With ``schema=`` on PostgreSQL
 the version table lives in that schema next to the tables.  From the command line:
-``DATABASE_URL=… alembic -c service/migrations/alembic.ini upgrade head``.
+``DATABASE_URL=… alembic -c store/migrations/alembic.ini upgrade head``.
 
 Durability on SQLite
 --------------------
