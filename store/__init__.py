@@ -29,6 +29,7 @@ group-commit queue of :mod:`store.writer`.
 * :mod:`store.scores` — score, leaderboard, history, statistics, finished hands;
 * :mod:`store.guilds` — guild defaults, presets, channels;
 * :mod:`store.streaks` — the players' 连庄 counts;
+* :mod:`store.routed` — clicks routed between the processes of a sharded bot;
 * :mod:`store.migrate` — Alembic upgrade, downgrade and stamp;
 * :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions.
 
@@ -95,6 +96,7 @@ from .records import (
     TableExists,
     TableRecord,
 )
+from .routed import RoutedAction, RoutedMixin
 from .scores import ScoresMixin
 from .streaks import StreaksMixin
 from .tables import TablesMixin
@@ -111,6 +113,7 @@ __all__ = [
     "GuildConfig",
     "HistoryLine",
     "PlayerStats",
+    "RoutedAction",
     "MIGRATIONS_DIR",
     "INITIAL_REVISION",
     "alembic_config",
@@ -125,7 +128,9 @@ __all__ = [
 ]
 
 
-class Store(HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, MigrateMixin):
+class Store(
+    HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, MigrateMixin
+):
     """Async persistence of the bot (SQLAlchemy async engine over SQLModel tables).
 
     :param url: database URL, normalized by :func:`normalize_url`; e.g.
