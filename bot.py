@@ -51,9 +51,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from cogs.records import ReplayButton
     from cogs.ui import ActionButton, ActionSelect, TableButton
     from service.routing import Router, Sharding
-    from service.store import Store
     from service.guilds import GuildSettings
     from service.records import Records
+    from store import Store
     from service.tables import TableService
 
     sharding = Sharding(shard_count, tuple(shard_ids) if shard_ids is not None else None) if shard_count else None

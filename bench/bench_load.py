@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.variants import all_variants, find_variant  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
-from service.store import Store  # noqa: E402
+from store import Store  # noqa: E402
 from service.tables import TableService  # noqa: E402
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"

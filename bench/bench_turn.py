@@ -25,7 +25,7 @@ from render.common import warm_up  # noqa: E402
 from render.hand import render_hand  # noqa: E402
 from render.table import render_table  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
-from service.store import Store  # noqa: E402
+from store import Store  # noqa: E402
 from service.tables import TableService  # noqa: E402
 
 

@@ -27,7 +27,7 @@ from render.hand import render_hand
 from render.table import render_table
 from render.text import describe_event, error_text, t, tile_label
 from render.text import local as words
-from service.store import Store
+from store import Store
 from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 
 from .prompt import interruptible, read_line

@@ -10,9 +10,9 @@ Guild interactions arrive on the guild's shard, so at the owner.  Direct message
 shard 0, whatever the table: a button click in a DM for a table of another process is not
 handled from the receiving process's memory (it has none of that table).  The receiver
 acknowledges the interaction and stores the click as a ``routed_action`` row (migration
-``0004_routed_action``) with the owner's shard; the owner polls its shards' rows
-(:meth:`Router.poll_once`, every ~200 ms), claims each row by deleting it (so a click is
-applied at most once even if two pollers race), applies it through its ``TableService`` —
+``0004_routed_action``, :mod:`store.routed`) with the owner's shard; the owner polls its
+shards' rows (:meth:`Router.poll_once`, every ~200 ms), claims each row by deleting it (so a
+click is applied at most once even if two pollers race), applies it through its ``TableService`` —
 stored before it is acknowledged, as every action — and answers through the interaction's
 token (editing the clicked message), which any process of the application may use.
 
@@ -25,17 +25,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Awaitable, Callable, Iterable, Optional
 
-from sqlalchemy import delete, insert, select
-
-from .models import RoutedActionRow
-from .store import Store
+from store import Store
+from store.routed import RoutedAction
 
 log = logging.getLogger(__name__)
-
-_R = RoutedActionRow.__table__  # type: ignore[attr-defined]
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -85,25 +80,6 @@ class Sharding:
         return shard_of(guild_id or 0, self.shard_count) in self.mine
 
 
-@dataclass(frozen=True)
-class RoutedAction:
-    """A stored click (see :class:`service.models.RoutedActionRow` for the fields)."""
-
-    id: int
-    shard: int
-    token: str
-    application_id: int
-    user_id: int
-    channel_id: int
-    message_id: Optional[int]
-    action: str
-    tile: str
-    seq: int
-    locale: str
-    created_at: datetime
-    hand_id: Optional[int] = None
-
-
 Handler = Callable[[RoutedAction], Awaitable[None]]
 
 
@@ -124,40 +100,19 @@ class Router:
                      hand_id: Optional[int] = None) -> int:
         """Store a click for the process that owns ``guild_id``'s shard; returns the row id.
         Committed when the call returns (the receiver acknowledged the interaction already)."""
-        values = dict(shard=shard_of(guild_id, self.sharding.shard_count), token=token,
-                      application_id=application_id, user_id=user_id, channel_id=channel_id,
-                      message_id=message_id, action=action[:32], tile=tile[:16], seq=seq, locale=locale[:16],
-                      created_at=self.store._now(), hand_id=hand_id)
-
-        async def job(conn):
-            return await conn.scalar(insert(_R).values(**values).returning(_R.c.id))
-
-        return int(await self.store._submit(job))
+        return await self.store.add_routed_action(
+            shard=shard_of(guild_id, self.sharding.shard_count), token=token,
+            application_id=application_id, user_id=user_id, channel_id=channel_id,
+            message_id=message_id, action=action, tile=tile, seq=seq, locale=locale, hand_id=hand_id)
 
     async def claim(self, limit: int = 100) -> list[RoutedAction]:
         """Take (delete) up to ``limit`` stored clicks of this process's shards, oldest first.
         A row is returned to exactly one claimer."""
-        shards = list(self.sharding.mine)
-
-        async def job(conn):
-            rows = (await conn.execute(
-                select(_R).where(_R.c.shard.in_(shards)).order_by(_R.c.id).limit(limit))).all()
-            taken = []
-            for r in rows:
-                gone = await conn.execute(delete(_R).where(_R.c.id == r.id))
-                if gone.rowcount == 1:
-                    taken.append(RoutedAction(**{k: getattr(r, k) for k in RoutedAction.__dataclass_fields__}))
-            return taken
-
-        return await self.store._submit(job)
+        return await self.store.claim_routed_actions(self.sharding.mine, limit)
 
     async def pending(self, shards: Iterable[int] | None = None) -> int:
         """How many clicks wait (for ``shards``, default every shard)."""
-        async with self.store.engine.connect() as conn:
-            q = select(_R.c.id)
-            if shards is not None:
-                q = q.where(_R.c.shard.in_(list(shards)))
-            return len((await conn.execute(q)).all())
+        return await self.store.count_routed_actions(shards)
 
     async def poll_once(self, handler: Handler) -> int:
         """Claim this process's waiting clicks and ``await handler(row)`` for each, in order;

@@ -3,7 +3,7 @@ service.
 
 In a game whose :class:`~engine.variants.VariantInfo` says ``streak_per_player`` (二人麻将) the
 dealer's count of hands kept in a row is the player's, stored per player, server and game by
-:class:`~service.store.Store` (``player_streak``), not the table's:
+:class:`~store.Store` (``player_streak``), not the table's:
 
 * :func:`deal_context`, before a hand is dealt: when a seat holds another user than at the
   table's previous hand, the dealer is drawn again (``Match.redraw_dealer``: seeded, so the
@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .store import Store
+    from store import Store
     from .tables import Table
 
 #: match-state key: the user id of each seat (``None`` for an AI) when the last hand was dealt

@@ -51,10 +51,10 @@ from engine.match import Match
 from engine.rng import seed_commitment
 from engine.tiles import kind_str
 from engine.variants import VariantInfo, all_variants, find_variant
+from store import HandNotPlaying, SeatRecord, SettlementRecord, Store, TableExists
 
 from . import streaks
 from .clock import SystemClock
-from .store import HandNotPlaying, SeatRecord, SettlementRecord, Store, TableExists
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +243,7 @@ Listener = Callable[[Table, Update], Awaitable[None]]
 class TableService:
     """All open tables of this process.
 
-    :param store: the persistence (``service.store.Store``), already initialised.
+    :param store: the persistence (``store.Store``), already initialised.
     :param clock: ``now() -> float`` seconds; :class:`service.clock.SystemClock` by default.
     :param seed_source: ``() -> int`` for new table seeds (63-bit); ``secrets`` by default.
     """

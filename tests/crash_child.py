@@ -268,7 +268,7 @@ async def main_async(args) -> int:
     clock = ManualClock()
     bot = make_bot(args.db, clock=clock, timer_interval=0)
     if args.schema:
-        from service.store import Store
+        from store import Store
 
         bot.store = Store(args.db, schema=args.schema)
         bot.service.store = bot.store

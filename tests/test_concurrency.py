@@ -12,7 +12,7 @@ import pytest
 from engine.actions import Action
 from engine.errors import IllegalAction
 from service.clock import ManualClock
-from service.store import Store
+from store import Store
 from service.tables import ServiceError, TableService
 
 

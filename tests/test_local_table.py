@@ -115,7 +115,7 @@ def test_database_or_image_folder_that_cannot_be_opened_is_a_clear_error(lang, u
 @pytest.fixture
 def closed_stores(monkeypatch):
     """The stores closed during the test (``Store.close`` still runs)."""
-    from service.store import Store
+    from store import Store
 
     closed = []
     real = Store.close
@@ -229,7 +229,7 @@ async def local_table(monkeypatch, tmp_path, variant, hands, *, players=None, op
     ``hands`` per seat, ``draws`` off the front, ``spec`` more of the variant's stacking keys,
     ``deal`` more hand context (``dealer``, ``hand_no``, …)."""
     from engine.match import Match
-    from service.store import Store
+    from store import Store
     from service.tables import TableService
 
     stacked = {"hands": [kinds(h) for h in hands], "draws": kinds(draws), **(spec or {})}

@@ -1,4 +1,4 @@
-"""Alembic migrations of the store (service/migrations), on SQLite and PostgreSQL.
+"""Alembic migrations of the store (store/migrations), on SQLite and PostgreSQL.
 
 Uses the ``backend`` fixture of ``tests/test_store.py`` (a SQLite file, or a fresh PostgreSQL
 schema dropped after the test).  A database at revision ``0001_initial`` is built either by the
@@ -22,8 +22,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, inspect, text
 
-from service.models import ALL_TABLES
-from service.store import (
+from store.models import ALL_TABLES
+from store import (
     INITIAL_REVISION,
     MIGRATIONS_DIR,
     GuildConfig,
@@ -55,7 +55,7 @@ async def stored_versions(store: Store) -> list[str]:
 
 
 def alembic_cli(backend, *args: str) -> None:
-    """Run ``alembic -c service/migrations/alembic.ini …`` on the backend's database."""
+    """Run ``alembic -c store/migrations/alembic.ini …`` on the backend's database."""
     if backend.schema is None:
         Path(backend.url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     schema = ["-x", f"schema={backend.schema}"] if backend.schema else []
@@ -389,7 +389,7 @@ async def test_0006_adds_the_hand_of_routed_clicks_and_drops_it_again(backend):
 async def test_0007_keeps_what_each_seat_was_prompted_for(backend):
     """A seat's last prompted decision is stored and read back; a seat stored before the
     revision reads as None."""
-    from service.store import SeatRecord
+    from store import SeatRecord
 
     store = Store(backend.url, schema=backend.schema, clock=backend.clock)
     backend.stores.append(store)

@@ -19,7 +19,7 @@ from sqlalchemy import text
 from engine.match import Match
 from engine.variants import all_variants, find_variant
 from service.clock import ManualClock
-from service.store import HandNotPlaying, SeatRecord, SettlementRecord, Store
+from store import HandNotPlaying, SeatRecord, SettlementRecord, Store
 from service.tables import TableService
 from test_store import ALICE, BOB, GUILD, GUILD2, backend, new_hand, new_table  # noqa: F401 (backend: fixture)
 

@@ -46,7 +46,7 @@ async def db(request, tmp_path):
         return
     schema = "shard_" + uuid.uuid4().hex[:10]
     yield PG_URL, schema
-    from service.store import Store
+    from store import Store
 
     s = Store(PG_URL)
     async with s.engine.begin() as conn:

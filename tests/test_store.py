@@ -1,4 +1,4 @@
-"""Tests of service.store on SQLite (a file under tmp_path) and PostgreSQL.
+"""Tests of the store package on SQLite (a file under tmp_path) and PostgreSQL.
 
 Every store test runs twice through the parametrized ``backend`` fixture.  The PostgreSQL run
 uses ``TEST_DATABASE_URL`` (default ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and a
@@ -29,8 +29,8 @@ import pytest_asyncio  # noqa: E402
 from sqlalchemy import insert, text  # noqa: E402
 from sqlalchemy.exc import IntegrityError  # noqa: E402
 
-from service.models import TableRow  # noqa: E402
-from service.store import (  # noqa: E402
+from store.models import TableRow  # noqa: E402
+from store import (  # noqa: E402
     ActionConflict,
     HandInProgress,
     HandNotPlaying,
@@ -397,7 +397,7 @@ async def test_acknowledged_actions_survive_process_kill(backend):
     child = f"""
 import asyncio, sys
 sys.path.insert(0, {str(ROOT)!r})
-from service.store import Store
+from store import Store
 async def main():
     store = Store({backend.url!r}, schema={backend.schema!r})
     await store.init()

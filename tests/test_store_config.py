@@ -1,4 +1,4 @@
-"""Guild configuration, player history and statistics of service.store (SQLite and PostgreSQL).
+"""Guild configuration, player history and statistics of the store package (SQLite and PostgreSQL).
 
 Uses the ``backend``/``store`` fixtures of ``tests/test_store.py``: every test runs on a SQLite
 file and on a fresh PostgreSQL schema.
@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from service.store import (
+from store import (
     GuildConfig,
     HistoryLine,
     PlayerStats,

@@ -45,7 +45,7 @@ async def _open(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int,
 
 
 async def _stored_hands(bot, table_id: int) -> list[tuple[int, str]]:
-    from service.store import _H
+    from store.base import _H
 
     async with bot.store.engine.connect() as conn:
         rows = await conn.execute(select(_H.c.hand_no, _H.c.status).where(_H.c.table_id == table_id)
@@ -55,7 +55,7 @@ async def _stored_hands(bot, table_id: int) -> list[tuple[int, str]]:
 
 async def _settlement_rows(bot, table_id: int) -> dict[int, int]:
     """hand id -> number of settlement rows."""
-    from service.store import _P
+    from store.base import _P
 
     async with bot.store.engine.connect() as conn:
         rows = await conn.execute(select(_P.c.hand_id).where(_P.c.table_id == table_id))

@@ -27,7 +27,8 @@ from engine.actions import Action
 from engine.errors import IllegalAction
 from engine.variants import all_variants
 from service.clock import ManualClock
-from service.store import Store, _H, _P
+from store import Store
+from store.base import _H, _P
 from service.tables import ServiceError, TableService
 
 GAMES = [v.id for v in all_variants()]

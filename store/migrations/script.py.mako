@@ -4,7 +4,7 @@ Revision ID: ${up_revision}
 Revises: ${down_revision | comma,n}
 Create Date: ${create_date}
 
-Write the DDL out explicitly (no imports from ``service.models``): a revision is frozen once
+Write the DDL out explicitly (no imports from ``store.models``): a revision is frozen once
 released, whatever the models become later.
 """
 

@@ -2,12 +2,12 @@
 
 Two ways in:
 
-* programmatic (:meth:`service.store.Store.init`, :meth:`~service.store.Store.upgrade`,
-  :meth:`~service.store.Store.downgrade`): the caller opens a connection on its async engine
+* programmatic (:meth:`store.Store.init`, :meth:`~store.Store.upgrade`,
+  :meth:`~store.Store.downgrade`): the caller opens a connection on its async engine
   and passes it, through ``connection.run_sync``, as ``config.attributes["connection"]``, with
   the PostgreSQL schema (or ``None``) as ``config.attributes["schema"]``.  The migrations then
   run inside the caller's transaction, which commits or rolls back the whole upgrade;
-* command line (``alembic -c service/migrations/alembic.ini …``): the URL is ``DATABASE_URL``
+* command line (``alembic -c store/migrations/alembic.ini …``): the URL is ``DATABASE_URL``
   or ``sqlalchemy.url``, normalized to the async drivers, and ``-x schema=NAME`` selects a
   PostgreSQL schema.
 
@@ -32,7 +32,7 @@ def _target_metadata() -> Any:
     # Only used by `alembic revision --autogenerate` to compare the models with the database.
     from sqlmodel import SQLModel
 
-    import service.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+    import store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
     return SQLModel.metadata
 
@@ -60,7 +60,7 @@ def _cli_schema() -> Optional[str]:
 
 
 def _cli_url() -> str:
-    from service.store import normalize_url
+    from store import normalize_url
 
     url = os.environ.get("DATABASE_URL") or config.get_main_option("sqlalchemy.url")
     if not url:

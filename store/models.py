@@ -28,7 +28,7 @@ Tables
     A player's count of hands kept in a row as dealer (连庄), per guild and game, for the games
     whose count belongs to the player rather than the table (二人麻将).
 
-The schema is created and upgraded by the Alembic revisions in ``service/migrations/versions``
+The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
@@ -36,7 +36,7 @@ a new revision, and ``tests/test_migrations.py`` checks that the head revision m
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
 ``BIGINT`` columns.  Every timestamp is stored in UTC (:class:`UTCDateTime`).
 
-The models are plain table definitions; :mod:`service.store` is the only module that queries
+The models are plain table definitions; the :mod:`store` package is the only one that queries
 them and hands out frozen dataclasses instead of ORM objects.
 """
 

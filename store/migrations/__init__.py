@@ -1,5 +1,5 @@
 """Alembic migrations of the bot's database (``env.py``, ``versions/``).
 
-:meth:`service.store.Store.init` runs them to head; ``alembic.ini`` here serves the
+:meth:`store.Store.init` runs them to head; ``alembic.ini`` here serves the
 ``alembic`` command line.
 """

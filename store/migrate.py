@@ -1,0 +1,122 @@
+"""Schema migrations of a store: Alembic upgrade, downgrade and stamp, one transaction each,
+taken one at a time (see "Schema migrations" in :mod:`store`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect, text
+
+from .base import StoreBase
+from .records import StoreError
+
+__all__ = ["MIGRATIONS_DIR", "INITIAL_REVISION", "alembic_config", "head_revision", "MigrateMixin"]
+
+#: The Alembic environment (``env.py``, ``versions/``) of the bot's database.
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+#: The revision of the schema the bot had before migrations (the first five tables).
+INITIAL_REVISION = "0001_initial"
+_INITIAL_TABLES = frozenset({"game_table", "seat", "hand", "hand_action", "settlement"})
+_VERSION_TABLE = "alembic_version"
+
+
+def alembic_config(connection: Optional[Connection] = None, schema: Optional[str] = None) -> Config:
+    """Return an Alembic :class:`~alembic.config.Config` for the bot's migrations.
+
+    :param connection: a synchronous SQLAlchemy connection (inside ``AsyncConnection.run_sync``)
+        the migrations run on, in its current transaction; ``None`` for commands that only
+        read the scripts (``heads``, ``history``).
+    :param schema: PostgreSQL schema of the tables and of ``alembic_version``.
+    """
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR).replace("%", "%%"))
+    cfg.attributes["connection"] = connection
+    cfg.attributes["schema"] = schema
+    return cfg
+
+
+def head_revision() -> str:
+    """The head revision of the migrations (e.g. ``'0002_guild_config'``)."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+class MigrateMixin(StoreBase):
+    """Creating and upgrading a store's schema."""
+
+    async def init(self) -> None:
+        """Create the PostgreSQL schema (``schema=``) if missing and upgrade to the head revision.
+
+        For a SQLite file the parent directory is created too.  A database made before
+        migrations existed (the five first tables, no ``alembic_version``) is stamped
+        ``0001_initial`` and upgraded; its rows are kept.  Idempotent; one transaction.
+
+        :raises StoreError: some but not all of the five first tables exist without a version
+            table (not a database of the bot).
+        """
+        await self.upgrade("head")
+
+    async def upgrade(self, revision: str = "head") -> None:
+        """Run the migrations up to ``revision`` (``'head'``, ``'0001'``, …) in one transaction.
+
+        A revision may be given by a unique prefix (``'0001'`` for ``'0001_initial'``).  An
+        unversioned database holding the five first tables is stamped ``0001_initial`` first.
+
+        :raises StoreError: unrecognised unversioned database (see :meth:`init`).
+        :raises alembic.util.CommandError: unknown revision.
+        """
+        await self._migrate(lambda cfg: command.upgrade(cfg, revision))
+
+    async def downgrade(self, revision: str) -> None:
+        """Run the migrations down to ``revision`` (``'0001'``; ``'base'`` drops every table).
+
+        :raises alembic.util.CommandError: unknown revision.
+        """
+        await self._migrate(lambda cfg: command.downgrade(cfg, revision))
+
+    async def current_revision(self) -> Optional[str]:
+        """The revision stored in ``alembic_version`` (``None`` for an unversioned database)."""
+        async with self._engine.connect() as conn:
+            return await conn.run_sync(
+                lambda c: MigrationContext.configure(
+                    c, opts={"version_table_schema": self._schema}
+                ).get_current_revision()
+            )
+
+    async def _migrate(self, run: Callable[[Config], None]) -> None:
+        if self._is_sqlite and self._url.database not in (None, "", ":memory:"):
+            Path(self._url.database).parent.mkdir(parents=True, exist_ok=True)
+        async with self._engine.begin() as conn:
+            if self._is_sqlite:
+                # Take the write lock first (waiting up to the busy timeout): the DDL then runs
+                # in this one transaction (the driver would otherwise autocommit each CREATE)
+                # and two bots starting together migrate one after the other.
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                # Serialise concurrent migrations of the same schema (released at commit).
+                key = f"mahjong-bot migrations {self._schema or ''}"
+                await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+            if self._schema is not None:
+                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"'))
+            await conn.run_sync(self._migrate_sync, run)
+
+    def _migrate_sync(self, conn: Connection, run: Callable[[Config], None]) -> None:
+        cfg = alembic_config(conn, self._schema)
+        names = set(inspect(conn).get_table_names(schema=self._schema))
+        if _VERSION_TABLE not in names:
+            present = _INITIAL_TABLES & names
+            if present == _INITIAL_TABLES:
+                command.stamp(cfg, INITIAL_REVISION)
+            elif present:
+                raise StoreError(
+                    "unversioned database with only some of the bot's tables "
+                    f"({', '.join(sorted(present))}); refusing to migrate it"
+                )
+        run(cfg)
