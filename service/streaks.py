@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
     from store import Store
-    from .tables import Table
+    from .table import Table
 
 #: match-state key: the user id of each seat (``None`` for an AI) when the last hand was dealt
 SEAT_USERS = "seat_users"

@@ -1,0 +1,313 @@
+"""Dealing, acting, storing and settling hands: the play part of the table service (one hand settled once, nothing unstored kept)"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Awaitable, Optional
+
+from engine.actions import Action
+from engine.errors import IllegalAction
+from store import HandNotPlaying, SettlementRecord
+
+from . import streaks
+from .table import (HIDDEN_EVENTS, PLAYING, ServiceError, Table,
+                    TableFault, Update, note_decisions, public_log, replay)
+
+log = logging.getLogger("service.tables")
+
+
+class Hands:
+    """Part of :class:`service.tables.TableService` (dealing, acting, storing and settling hands)."""
+
+    # ------------------------------------------------------------------ hands
+    def _deal_extra(self, t: Table) -> dict:
+        """Context added to the next hand at the deal (see :attr:`deal_context`)."""
+        return dict(self.deal_context(t) or {}) if self.deal_context is not None else {}
+
+    async def _start_hand(self, t: Table) -> Update:
+        """Deal the next hand (the lock is held): nothing of it is in memory before the store
+        accepted it, so a failed write leaves the table as it was (the timer deals again)."""
+        saved_state = dict(t.match.state)
+        try:
+            extra = await streaks.deal_context(self.store, t)  # may draw the dealer again
+            extra.update(self._deal_extra(t))
+            hand = t.match.new_hand(extra)
+            hand_id = await self.store.start_hand(
+                table_id=t.id, hand_no=t.match.hand_no, seed=hand.seed, variant=t.variant.id,
+                options=t.options, dealer=hand.dealer,
+                seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
+                context=dict(hand.context))
+        except BaseException:
+            t.match.state = saved_state
+            raise
+        t.hand, t.hand_id = hand, hand_id
+        t.decisions = {}
+        note_decisions(t.decisions, t.hand, None)
+        t.actions = []
+        t.unsaved = []
+        t.last_result = None
+        t.next_hand_at = None
+        t.recent = public_log(t.hand)
+        reopened = [s for s in t.seats if not s.is_ai and not s.dms_open]
+        for s in reopened:  # a new hand: try their DMs again (a closed DM answers 50007 at once)
+            s.dms_open = True
+        upd = Update("start", events=list(t.recent), seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id)
+
+        async def rest() -> Update:
+            await self.store.update_table(t.id, hand_no=t.match.hand_no, state=t.match.state)
+            if reopened:
+                await self._save_seats(t)
+            return await self._run_automatic(t, upd)
+
+        return await self._guarded(t, rest())
+
+    def _arm_timer(self, t: Table) -> None:
+        hand = t.hand
+        if hand is None or hand.is_over():
+            t.deadline = None
+            return
+        key = f"{hand.timer_kind()}_timeout"
+        t.deadline = self.clock.now() + t.options.get(key, 15)
+
+    async def act(self, channel_id: int, user_id: int, action_type: str, kind: Optional[int] = None,
+                  seq: Optional[int] = None, hand_id: Optional[int] = None) -> Update:
+        """Apply a player's action (``discard``, ``ting``, ``chow`` …, see ``engine.actions``).
+
+        :param seq: the hand's ``seq`` the player saw (buttons carry it); a different value is a
+            stale click: ``ServiceError("stale")``.
+        :param hand_id: the stored id of the hand the player saw (buttons carry it); another
+            hand's: ``ServiceError("stale")``.
+        :returns: the update that was also sent to the listeners; ``notices[seat]`` holds what
+            the player must be told beside the new state (``notice.ting_ignored``).
+        :raises ServiceError: as :meth:`may_act`, and ``tile_missing`` for a discard or 听
+            without a tile.
+        :raises IllegalAction: the engine's refusal (state unchanged).
+        """
+        t = self.table_in(channel_id)
+        async with t.lock:
+            seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq)
+            if action_type in ("discard",) and kind is None:
+                raise ServiceError("tile_missing")
+            action = Action(seat, action_type, kind)
+            upd = Update("action", actor=seat, hand_id=t.hand_id)
+
+            async def run() -> Update:
+                await self._apply(t, action, upd)
+                s = t.seats[seat]
+                s.timeouts = 0
+                return await self._run_automatic(t, upd)
+
+            upd = await self._guarded(t, run())
+        await self._notify(t, upd)
+        return upd
+
+    async def set_auto(self, channel_id: int, user_id: int, auto: bool) -> None:
+        """Turn 托管 (auto-play) on or off for a player's seat."""
+        if not auto:
+            t = self.table_in(channel_id)
+            seat = t.seat_of(user_id)
+            if seat is not None and not t.seats[seat].auto:
+                return
+            await self.take_over(channel_id, user_id)
+            return
+        t = self.table_in(channel_id)
+        async with t.lock:
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("not_seated")
+            upd = Update("action", hand_id=t.hand_id)
+            if not t.seats[seat].auto:
+                t.seats[seat].auto = True
+                t.seats[seat].timeouts = 0
+                await self._save_seats(t)
+                self._public_event(t, upd, {"type": "auto", "seat": seat})
+            if t.hand is not None and not t.hand.is_over():
+                upd = await self._guarded(t, self._run_automatic(t, upd))
+        await self._notify(t, upd)
+
+    async def _apply(self, t: Table, action: Action, upd: Update) -> None:
+        """Validate on the hand and queue it for :meth:`_flush` (the lock is held); every
+        caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
+        events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
+        note_decisions(t.decisions, t.hand, action.seat)
+        t.unsaved.append(str(action))
+        evs = [e.to_json() for e in events]
+        t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)
+        del t.recent[:-30]
+        upd.events.extend(evs)
+        upd.seats_to_notify.add(action.seat)
+        for e in evs:
+            if "seat" in e:
+                upd.seats_to_notify.add(e["seat"])
+        upd.seats_to_notify.update(t.hand.pending_seats())
+        if action.type == "ting" and not any(e.get("type") == "ting" and e.get("seat") == action.seat for e in evs):
+            # two_player.md §Play: 听 with a discard that leaves no ready hand is ignored
+            upd.notices.setdefault(action.seat, []).append("notice.ting_ignored")
+
+    async def _flush(self, t: Table) -> None:
+        """Store the actions applied since the last flush, in one transaction; on failure the
+        hand is rebuilt from the stored log and the error raised (nothing unstored is kept)."""
+        if not t.unsaved:
+            return
+        lines = list(t.unsaved)
+        try:
+            await self.store.append_actions(t.hand_id, len(t.actions), lines)
+        except BaseException:
+            self._rollback(t)
+            raise
+        t.actions.extend(lines)
+        t.unsaved.clear()
+
+    def _rollback(self, t: Table) -> None:
+        """Forget the applied but unstored actions: rebuild the hand from the stored log."""
+        if t.unsaved:
+            t.unsaved.clear()
+            t.hand, t.decisions = replay(t.match, t.actions, t.hand.context if t.hand is not None else None)
+            t.recent = public_log(t.hand)
+
+    async def _guarded(self, t: Table, work: Awaitable[Update]) -> Update:
+        """Run a change of ``t`` (the lock is held): a refusal (``IllegalAction``,
+        ``ServiceError``) keeps the state as stored; anything else is a fault — the table is
+        rebuilt from the store before the error goes on (:class:`TableFault`)."""
+        try:
+            return await work
+        except (IllegalAction, ServiceError):
+            self._rollback(t)
+            raise
+        except asyncio.CancelledError:
+            self._rollback(t)
+            raise
+        except Exception as exc:
+            try:
+                await self._reload(t)
+            except Exception:  # the store is failing too: keep what memory has
+                log.exception("could not rebuild table %s from the store", t.id)
+                self._rollback(t)
+            await self._notify(t, Update("action", hand_id=t.hand_id))  # front ends redraw what is stored
+            raise TableFault(t, exc) from exc
+
+    async def _reload(self, t: Table) -> None:
+        """Rebuild ``t`` in place from the store: seats, match state, the running hand
+        replayed from its stored log (after an unexpected error left memory in doubt)."""
+        found = await self.store.load_open_tables(t.id)
+        if not found:
+            return
+        fresh = await self._table_from_store(found[0], settle=False)
+        if fresh is None:
+            return
+        # the same hand at the same point: its timers run on (a reload must not grant time)
+        same = fresh.hand_id == t.hand_id and fresh.actions == t.actions
+        for name in ("seats", "match", "hand", "hand_id", "actions", "status", "last_result",
+                     "settled_hand_id", "decisions", "recent"):
+            setattr(t, name, getattr(fresh, name))
+        t.unsaved = []
+        if not same:
+            t.deadline, t.next_hand_at = fresh.deadline, fresh.next_hand_at
+
+    async def _run_automatic(self, t: Table, upd: Update) -> Update:
+        """Play AI and 托管 seats while one is pending, store every action applied so far (one
+        transaction), then arm the timer or settle."""
+        guard = 0
+        try:
+            while t.hand is not None and not t.hand.is_over():
+                pending = t.hand.pending_seats()
+                auto = [s for s in pending if t.seats[s].is_ai or t.seats[s].auto]
+                if not auto:
+                    break
+                s = auto[0]
+                if t.seats[s].is_ai:
+                    action = t.hand.ai_action(s)
+                else:
+                    action = t.hand.timeout_action(s)  # 托管: discard the drawn tile, win when possible
+                await self._apply(t, action, upd)
+                guard += 1
+                if guard > 1000:  # a hand never needs this many automatic moves
+                    raise RuntimeError("automatic play did not converge")
+        except BaseException:
+            self._rollback(t)
+            raise
+        await self._flush(t)
+        if t.hand is not None and t.hand.is_over():
+            if t.settled_hand_id != t.hand_id:
+                try:
+                    await self._settle(t, upd)
+                except Exception:
+                    # the moves are stored: they stand; the settlement is tried again by the
+                    # timer (``tick``) and at the next hand, and a restart settles it too
+                    log.exception("table %s: hand %s could not be settled now; will retry", t.id, t.hand_id)
+                    t.deadline = t.next_hand_at = None
+        else:
+            self._arm_timer(t)
+        return upd
+
+    async def _settle(self, t: Table, upd: Update) -> None:
+        """Settle the finished hand once: the settlement and the next match state are stored
+        in one transaction, and only then adopted in memory."""
+        if t.settled_hand_id == t.hand_id:
+            return
+        result = dict(t.hand.result)
+        points = result["points"]
+        winners = result.get("winners")
+        if winners is None:
+            winners = [] if result.get("winner") is None else [result["winner"]]
+        discarder = result.get("discarder")
+        fans = result.get("fan_by_seat") or {}
+        settlements = [
+            SettlementRecord(seat=i, user_id=s.user_id, name=s.name, points=points[i], is_ai=s.is_ai,
+                             is_winner=i in winners, self_drawn=bool(i in winners and result.get("self_drawn")),
+                             dealt_in=discarder == i and bool(winners),
+                             fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total"))
+                             if i in winners else None)
+            for i, s in enumerate(t.seats)
+        ]
+        state = t.match.finished_state(result)
+        result["seed"] = t.hand.seed
+        try:
+            await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
+                                         table_updates={"state": state, "hand_no": state["hand_no"]},
+                                         streaks=streaks.settled_counts(t, result))
+        except HandNotPlaying:
+            # settled already (by an earlier run of the bot): the store is right, memory behind
+            log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)
+            await self._reload(t)
+            t.settled_hand_id = t.hand_id
+            return
+        t.match.state = state
+        t.settled_hand_id = t.hand_id
+        t.last_result = result
+        t.deadline = None
+        t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
+        upd.kind = "hand_over"
+        upd.seats_to_notify.update(range(len(t.seats)))
+
+    async def next_hand(self, channel_id: int, user_id: int | None = None, after_hand: int | None = None) -> Update:
+        """Deal the next hand now (a seated player, or the result timer).
+
+        :param after_hand: the stored id of the finished hand the request was made after (the
+            **Next hand** button carries it): when another hand was dealt since,
+            ``ServiceError("next_already_dealt")``.
+        :raises ServiceError: ``not_seated``, ``hand_running``, ``next_already_dealt``."""
+        t = self.table_in(channel_id)
+        async with t.lock:
+            if user_id is not None and t.seat_of(user_id) is None:
+                raise ServiceError("not_seated")
+            if after_hand is not None and t.hand_id is not None and after_hand != t.hand_id:
+                raise ServiceError("next_already_dealt")
+            if t.status != PLAYING or (t.hand is not None and not t.hand.is_over()):
+                raise ServiceError("next_already_dealt" if after_hand is not None else "hand_running")
+            if t.hand is not None and t.settled_hand_id != t.hand_id:
+                await self._guarded(t, self._settle_only(t))  # a settlement the store refused before
+            if not any(not s.is_ai and not s.auto for s in t.seats) and user_id is None:
+                # everybody left: the table closes instead of playing AI against AI
+                await self._close(t)
+                upd = Update("closed")
+            else:
+                upd = await self._guarded(t, self._start_hand(t))
+        await self._notify(t, upd)
+        return upd
+
+    async def _settle_only(self, t: Table) -> Update:
+        upd = Update("hand_over", hand_id=t.hand_id)
+        await self._settle(t, upd)
+        return upd

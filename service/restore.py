@@ -1,0 +1,107 @@
+"""Tables rebuilt from the store (after a restart or a fault), and what front ends keep with a table: the restore part of the table service"""
+
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from engine.match import Match
+from engine.variants import find_variant
+
+from .table import (PLAYING, Seat, Table,
+                    Update, public_log, replay)
+
+log = logging.getLogger("service.tables")
+
+
+class Restore:
+    """Part of :class:`service.tables.TableService` (tables rebuilt from the store (after a restart or a fault), and what front ends keep with a table)."""
+
+    # ------------------------------------------------------------------ restart
+    async def _table_from_store(self, ot, settle: bool = True) -> Optional[Table]:
+        """A :class:`Table` rebuilt from a stored open table (``Store.load_open_tables``):
+        seats, match state, and the unfinished hand replayed from its stored log with the
+        context it was dealt with.  ``None`` for an unknown variant."""
+        rec = ot.table
+        try:
+            info = find_variant(rec.variant)
+        except KeyError:
+            log.error("table %s has unknown variant %s", rec.id, rec.variant)
+            return None
+        t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
+                  lang=rec.lang, status=rec.status, message_id=rec.message_id)
+        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
+                   for s in ot.seats]
+        if rec.status == PLAYING:
+            t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
+            if ot.hand is not None:
+                t.hand_id = ot.hand.id
+                context = dict(ot.hand.context) if ot.hand.context else None
+                t.hand, t.decisions = replay(t.match, list(ot.hand.actions), context)
+                t.actions = list(ot.hand.actions)
+                t.recent = public_log(t.hand)
+                if t.hand.is_over():
+                    if settle:
+                        # stopped after the hand's last action was stored, before its settlement
+                        await self._settle(t, Update("hand_over"))
+                else:
+                    self._arm_timer(t)
+            elif ot.last_hand is not None and ot.last_hand.result is not None:
+                # between hands: the result screen of the last hand, its timeout in full
+                last = ot.last_hand
+                t.hand, t.decisions = replay(t.match, list(last.actions), dict(last.context) or None, last.seed)
+                t.hand_id, t.actions = last.id, list(last.actions)
+                t.recent = public_log(t.hand)
+                t.last_result = dict(last.result)
+                t.settled_hand_id = last.id
+                t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
+            else:
+                t.next_hand_at = self.clock.now()
+        return t
+
+    async def load(self) -> list[Table]:
+        """Resume every open table from the database (after a restart): seats, match state, and
+        the unfinished hand rebuilt by replaying its stored actions; timers restart in full.
+        With ``owns`` set, only the tables of this process's guilds (shards)."""
+        loaded = []
+        for ot in await self.store.load_open_tables():
+            if self.owns is not None and not self.owns(ot.table.guild_id):
+                continue  # another process (shard) runs this table
+            t = await self._table_from_store(ot)
+            if t is None:
+                continue
+            self.tables[t.channel_id] = t
+            loaded.append(t)
+        return loaded
+
+    async def reload(self, channel_id: int) -> None:
+        """Rebuild a channel's table from the store (after an unexpected error)."""
+        t = self.tables.get(channel_id)
+        if t is None:
+            return
+        async with t.lock:
+            await self._reload(t)
+
+    async def set_dms_open(self, t: Table, seat: int, dms_open: bool) -> None:
+        """Remember (and persist) whether the bot can DM a seat's player (a 50007 closes it)."""
+        async with t.lock:
+            if seat < len(t.seats) and t.seats[seat].dms_open != dms_open:
+                t.seats[seat].dms_open = dms_open
+                await self._save_seats(t)
+
+    async def set_prompted(self, t: Table, seat: int, prompted: str) -> None:
+        """Remember (and persist) the decision a front end just prompted a seat for, so that a
+        restarted bot prompts only what was not (``Seat.prompted``)."""
+        if seat < len(t.seats) and t.seats[seat].prompted != prompted:
+            t.seats[seat].prompted = prompted
+            await self.store.set_seat_prompted(t.id, seat, prompted)
+
+    async def announce(self, t: Table) -> None:
+        """Tell the front ends about a table as it is now (after a restart): they redraw it
+        and send what the stopped process had not (``Update("resume")``)."""
+        await self._notify(t, Update("resume", seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id))
+
+    async def set_message(self, t: Table, message_id: int) -> None:
+        """Remember (and persist) the public table message that a front end edits in place."""
+        t.message_id = message_id
+        await self.store.update_table(t.id, message_id=message_id)

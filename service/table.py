@@ -1,0 +1,231 @@
+"""What a table is, for the table service and its front ends: seats, the table with its views
+(:meth:`Table.view`, :meth:`Table.public_view`), what changed (:class:`Update`), the errors of
+requests (:class:`ServiceError`, :class:`TableFault`), and the hand-log helpers shared by the
+service's parts.  See ``service/tables.py`` for the service itself."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Optional
+
+from engine.actions import Action
+from engine.match import Match
+from engine.rng import seed_commitment
+from engine.variants import VariantInfo
+from store import SeatRecord
+
+LOBBY, PLAYING, CLOSED = "lobby", "playing", "closed"
+AUTO_AFTER_TIMEOUTS = 3  #: two_player.md §Timeouts: the third timeout puts the seat in 托管
+#: events that tell the public a seat had a choice: never shown publicly
+HIDDEN_EVENTS = frozenset({"pass", "timeout"})
+#: engine phases in which the hand waits on claims nobody else may know of
+WINDOW_PHASES = frozenset({"claim", "rob"})
+#: engine phases in which every seat decides at once (老五对 买庄/折庄, 字牌 飘)
+OPENING_PHASES = frozenset({"opening", "piao"})
+
+
+class ServiceError(Exception):
+    """A request the table service refuses; ``code`` is a message-catalogue key."""
+
+    def __init__(self, code: str, **params: Any):
+        super().__init__(code + (f" {params}" if params else ""))
+        self.code = code
+        self.params = params
+
+
+class TableFault(RuntimeError):
+    """An unexpected error while changing a table (a bug, a failing database): the table was
+    rebuilt from the store before this was raised, so nothing stored is lost and nothing
+    unstored kept.  ``table_id``/``hand_id`` say where it happened."""
+
+    def __init__(self, table: "Table", cause: BaseException):
+        super().__init__(f"table {table.id} hand {table.hand_id}: {type(cause).__name__}: {cause}")
+        self.table_id = table.id
+        self.hand_id = table.hand_id
+        self.cause = cause
+
+
+@dataclass
+class Seat:
+    """A seat at a table: a human (``user_id``) or an AI seat (``user_id is None``)."""
+
+    user_id: Optional[int]
+    name: str
+    is_ai: bool = False
+    auto: bool = False  #: 托管: played by the AI until the player acts again
+    dms_open: bool = True
+    timeouts: int = 0
+    prompted: Optional[str] = None  #: the last decision a front end prompted this seat for
+
+    def record(self, seat: int) -> SeatRecord:
+        return SeatRecord(seat=seat, user_id=self.user_id, name=self.name, is_ai=self.is_ai,
+                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted)
+
+
+@dataclass
+class Update:
+    """What changed, for the front ends.
+
+    :ivar kind: ``"lobby"``, ``"start"``, ``"action"``, ``"hand_over"``, ``"closed"``.
+    :ivar events: engine events (JSON dicts) since the last update, in order.
+    :ivar seats_to_notify: seats whose private hand changed or who must act now.
+    :ivar actor: the seat whose request caused the update (it gets its answer directly).
+    :ivar notices: per seat, message-catalogue keys (``notice.…``) to tell that seat only,
+        e.g. ``notice.ting_ignored`` when a 听 the rules ignore was played as a discard.
+    :ivar hand_id: the stored id of the hand the update is about.
+    """
+
+    kind: str
+    events: list[dict] = field(default_factory=list)
+    seats_to_notify: set[int] = field(default_factory=set)
+    actor: Optional[int] = None
+    notices: dict[int, list[str]] = field(default_factory=dict)
+    hand_id: Optional[int] = None
+
+
+@dataclass
+class Table:
+    """One table in one channel."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    variant: VariantInfo
+    options: dict
+    seed: int
+    lang: str = "zh"
+    status: str = LOBBY
+    seats: list[Seat] = field(default_factory=list)
+    message_id: Optional[int] = None
+    match: Optional[Match] = None
+    hand: Any = None
+    hand_id: Optional[int] = None
+    actions: list[str] = field(default_factory=list)  #: the stored action log of the hand
+    unsaved: list[str] = field(default_factory=list, repr=False)  #: applied, not yet stored (lock held)
+    deadline: Optional[float] = None
+    next_hand_at: Optional[float] = None
+    last_result: Optional[dict] = None
+    settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
+    #: per seat the hand waits for: the action counter when its current decision began (it
+    #: became pending, or acted itself); buttons carry it, so another seat's pass in the same
+    #: claim window does not make them stale, while a click from an earlier decision is
+    decisions: dict[int, int] = field(default_factory=dict)
+    recent: list[dict] = field(default_factory=list)  #: recent public events (the table log)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
+
+    def seat_of(self, user_id: int) -> Optional[int]:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.seats)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def scores(self) -> list[int]:
+        if self.match is None:
+            return [0] * len(self.seats)
+        return list(self.match.state["scores"])
+
+    def seed_hash(self) -> Optional[str]:
+        """SHA-256 commitment to the current hand's seed (shown before the hand)."""
+        return seed_commitment(self.hand.seed) if self.hand is not None else None
+
+    def view(self, viewer: Optional[int] = None, lang: str = "zh") -> dict:
+        """The engine view of the current hand (public if ``viewer`` is ``None``), with the
+        table's names, scores and 托管 flags merged in; a lobby view when no hand runs.
+
+        ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) is the language the images are drawn in
+        (``view["lang"]``); ``result`` is the engine's, as it is."""
+        if self.hand is None:
+            v = {"variant": self.variant.id, "phase": "lobby" if self.status == LOBBY else "between",
+                 "seats": [], "viewer": viewer, "me": None, "result": self.last_result}
+            for i, s in enumerate(self.seats):
+                v["seats"].append({"seat": i, "name": s.name, "is_ai": s.is_ai})
+        else:
+            v = self.hand.view(viewer)
+        scores = self.scores()
+        for sv in v["seats"]:
+            s = self.seats[sv["seat"]]
+            sv.update(name=s.name, is_ai=s.is_ai, auto=s.auto,
+                      score=scores[sv["seat"]] if sv["seat"] < len(scores) else 0)
+        v["table_id"] = self.id
+        # 1-based: the hand being played, or the last one dealt once it is over
+        v["hand_no"] = (self.match.hand_no + (0 if self.hand is None or self.hand.is_over() else 1)
+                        if self.match else 0)
+        v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
+        v["status"] = self.status
+        v["recent"] = list(self.recent[-8:])
+        v["seed_hash"] = self.seed_hash()
+        v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
+        return v
+
+
+    def public_view(self, lang: str = "zh") -> dict:
+        """What everybody at the table may see, as :meth:`view` for the public, without what
+        would tell a hidden decision: ``pending`` and the action counter ``seq`` are dropped,
+        during a claim window (``phase`` ``claim``/``rob``) nobody is named as on turn, and a
+        shown card's ``waiting`` flag goes.  Adds ``to_act``: the seats the table publicly
+        waits for (the seat on turn, or every seat during an opening decision), and ``log``:
+        the recent public events (no passes, no claim timeouts)."""
+        v = self.view(None, lang)
+        v.pop("pending", None)
+        v.pop("seq", None)
+        phase = v.get("phase")
+        if phase in WINDOW_PHASES:
+            v["turn"] = None
+        if isinstance(v.get("shown"), dict):
+            v["shown"] = {k: x for k, x in v["shown"].items() if k != "waiting"}
+        if self.hand is None or self.hand.is_over():
+            v["to_act"] = []
+        elif phase in OPENING_PHASES:
+            v["to_act"] = list(range(len(self.seats)))
+        elif phase not in WINDOW_PHASES and v.get("turn") is not None:
+            v["to_act"] = [v["turn"]]
+        else:
+            v["to_act"] = []
+        return v
+
+
+Listener = Callable[[Table, Update], Awaitable[None]]
+
+
+def public_log(hand: Any, keep: int = 30) -> list[dict]:
+    """The last ``keep`` public events of a hand (no passes), as the table log shows them."""
+    return [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS][-keep:]
+
+
+def note_decisions(decisions: dict[int, int], hand: Any, actor: Optional[int]) -> None:
+    """Keep ``decisions`` (see ``Table.decisions``) after an action of ``actor`` (``None``:
+    the deal): a seat the hand waits for keeps the counter its decision began at, unless it is
+    new or it acted itself; seats no longer waited for are dropped."""
+    pending = [] if hand.is_over() else hand.pending_seats()
+    kept = {p: (hand.seq if p == actor or p not in decisions else decisions[p]) for p in pending}
+    decisions.clear()
+    decisions.update(kept)
+
+
+def replay(match: Match, actions: list[str], context: Optional[dict],
+           seed: Optional[int] = None) -> tuple[Any, dict[int, int]]:
+    """The hand rebuilt from its stored log (dealt with ``context``, and ``seed`` for a hand
+    of an earlier number than the match's), and its decisions."""
+    hand = match.new_hand(context=context, seed=seed)
+    decisions: dict[int, int] = {}
+    note_decisions(decisions, hand, None)
+    for line in actions:
+        a = Action.parse(line)
+        hand.apply(a)
+        note_decisions(decisions, hand, a.seat)
+    return hand, decisions
+
+
+__all__ = ["LOBBY", "PLAYING", "CLOSED", "AUTO_AFTER_TIMEOUTS", "HIDDEN_EVENTS", "WINDOW_PHASES", "OPENING_PHASES",
+           "ServiceError", "TableFault", "Seat", "Update", "Table", "Listener", "public_log", "note_decisions",
+           "replay"]
