@@ -248,11 +248,12 @@ def die_image(size: int, value: int) -> Image.Image:
 
 
 @lru_cache(maxsize=1)
-def shared_palette() -> Image.Image:
+def shared_palette() -> Image.Image | None:
     """The 256-colour palette every PNG is mapped onto: the shipped
-    ``data/tiles/palette.png`` (built by ``python -m render.build_palette`` from
-    :func:`fitted_palette`; a test checks it is up to date), so the first image after a
-    start costs no fitting (about 0.8 s); :func:`fitted_palette` when the file is missing."""
+    ``data/tiles/palette.png`` (built by ``python -m render.build_palette``, which fits it to
+    the renderer's own output; a test checks it is up to date), so the first image after a
+    start costs no fitting (about 0.8 s).  ``None`` when the file is missing (each image then
+    gets a palette of its own, which is slower)."""
     from .tiles import TILE_DIR
 
     path = TILE_DIR / "palette.png"
@@ -260,44 +261,7 @@ def shared_palette() -> Image.Image:
         with Image.open(path) as im:
             im.load()
             return im.copy()
-    return fitted_palette()
-
-
-def fitted_palette() -> Image.Image:
-    """A 256-colour palette image fitted to the renderer's own output.
-
-    Made by quantizing (fast octree) a calibration sheet: every tile kind at the drawn sizes,
-    backs, and the sample tables of :mod:`render.samples` (all felt, panel, badge and text
-    colours).  Mapping a frame onto a fixed palette takes ~2 ms against ~10 ms for fitting a
-    palette per frame, and gives the same look on every image.  Returns a small ``P`` image
-    carrying the palette.
-    """
-    from . import samples
-    from .table import table_image
-
-    tiles = [tile_image(k, w, b) for w in (34, 44) for k in range(70)
-             for b in (None, "treasure", "wild") if b is None or k < 34]
-    tiles += [back_image(w) for w in (22, 34, 44, 60)]
-    frames = [table_image(v) for v in samples.all_samples().values()]
-    width = max(f.width for f in frames)
-    sheet_h = sum(f.height for f in frames) + 2 * 160
-    sheet = Image.new("RGB", (width, sheet_h), FELT)
-    y = 0
-    for f in frames:
-        sheet.paste(f, (0, y))
-        y += f.height
-    x = 0
-    for im in tiles:
-        if x + im.width > width:
-            x, y = 0, y + 160
-            if y + 160 > sheet_h:
-                break
-        sheet.paste(im, (x, y), im)
-        x += im.width
-    fitted = sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    small = Image.new("P", (16, 16))
-    small.putpalette(fitted.getpalette())
-    return small
+    return None
 
 
 def warm_up() -> None:
@@ -322,7 +286,9 @@ def to_png(img: Image.Image, palette: bool = True) -> bytes:
     if img.mode != "RGB":
         img = img.convert("RGB")
     if palette:
-        img = img.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+        shared = shared_palette()
+        img = (img.quantize(palette=shared, dither=Image.Dither.NONE) if shared is not None
+               else img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
     buf = io.BytesIO()
     img.save(buf, "PNG", compress_level=1)
     return buf.getvalue()

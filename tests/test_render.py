@@ -286,7 +286,8 @@ def test_traditional_chinese_labels_for_zh_tw_views():
 def test_the_shipped_palette_is_the_one_fitted_to_the_images():
     """``data/tiles/palette.png`` (loaded at start-up instead of fitting a palette, about
     0.8 s) is what ``python -m render.build_palette`` makes from today's images."""
-    from render.common import fitted_palette, shared_palette
+    from render.build_palette import fitted_palette
+    from render.common import shared_palette
 
     assert shared_palette().getpalette() == fitted_palette().getpalette(), \
         "the images' colours changed: python -m render.build_palette"
