@@ -30,6 +30,7 @@ group-commit queue of :mod:`store.writer`.
 * :mod:`store.guilds` — guild defaults, presets, channels;
 * :mod:`store.streaks` — the players' 连庄 counts;
 * :mod:`store.routed` — clicks routed between the processes of a sharded bot;
+* :mod:`store.state` — named values kept between starts (the synced commands' hash);
 * :mod:`store.migrate` — Alembic upgrade, downgrade and stamp;
 * :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions.
 
@@ -40,7 +41,7 @@ Schema migrations
 The schema is versioned with Alembic; the environment and the revisions are in
 ``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
-``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``).  :meth:`Store.init`
+``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``).  :meth:`Store.init`
 upgrades the database to the head revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
@@ -98,6 +99,7 @@ from .records import (
 )
 from .routed import RoutedAction, RoutedMixin
 from .scores import ScoresMixin
+from .state import StateMixin
 from .streaks import StreaksMixin
 from .tables import TablesMixin
 
@@ -129,7 +131,7 @@ __all__ = [
 
 
 class Store(
-    HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, MigrateMixin
+    HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, StateMixin, MigrateMixin
 ):
     """Async persistence of the bot (SQLAlchemy async engine over SQLModel tables).
 

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .models import (
     ActionRow,
+    BotStateRow,
     GuildConfigRow,
     HandRow,
     PlayerStreakRow,
@@ -32,6 +33,7 @@ _A = ActionRow.__table__  # type: ignore[attr-defined]
 _P = SettlementRow.__table__  # type: ignore[attr-defined]
 _G = GuildConfigRow.__table__  # type: ignore[attr-defined]
 _K = PlayerStreakRow.__table__  # type: ignore[attr-defined]
+_B = BotStateRow.__table__  # type: ignore[attr-defined]
 
 
 def _utc(value: datetime) -> datetime:

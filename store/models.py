@@ -27,10 +27,14 @@ Tables
 ``player_streak``
     A player's count of hands kept in a row as dealer (连庄), per guild and game, for the games
     whose count belongs to the player rather than the table (二人麻将).
+``bot_state``
+    Small named values the bot keeps between starts, e.g. the hash of the slash commands last
+    synced to Discord (so an unchanged set is not synced again).
 
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
-``0004_routed_action``; ``0005_player_streak``); a change to these models needs
+``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
+``0008_bot_state``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -326,6 +330,18 @@ class PlayerStreakRow(SQLModel, table=True):
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
+class BotStateRow(SQLModel, table=True):
+    """``bot_state``: one named value the bot keeps between starts (revision
+    ``0008_bot_state``), e.g. ``commands:<scope>`` → the SHA-256 of the command payload last
+    synced to Discord for that scope."""
+
+    __tablename__: ClassVar[str] = "bot_state"  # type: ignore[misc]
+
+    key: str = Field(sa_column=Column(String(128), primary_key=True))
+    value: str = Field(sa_column=Column(String, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
 #: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
@@ -336,4 +352,5 @@ ALL_TABLES = [
     GuildConfigRow.__table__,  # type: ignore[attr-defined]
     RoutedActionRow.__table__,  # type: ignore[attr-defined]
     PlayerStreakRow.__table__,  # type: ignore[attr-defined]
+    BotStateRow.__table__,  # type: ignore[attr-defined]
 ]

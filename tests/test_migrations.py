@@ -35,9 +35,9 @@ from store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0007_seat_prompted"
+HEAD = "0008_bot_state"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
-ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "alembic_version"}
+ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "alembic_version"}
 
 
 def day(d: int) -> datetime:
@@ -209,7 +209,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0007():
+def test_head_revision_is_0008():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
@@ -394,7 +394,7 @@ async def test_0007_keeps_what_each_seat_was_prompted_for(backend):
     store = Store(backend.url, schema=backend.schema, clock=backend.clock)
     backend.stores.append(store)
     await store.upgrade("head")
-    assert await store.current_revision() == "0007_seat_prompted" == HEAD
+    assert await store.current_revision() == HEAD
     tid = await store.create_table(guild_id=GUILD, channel_id=4242, creator_id=ALICE, variant="two_player",
                                    options={}, seed=1)
     await store.set_seats(tid, [SeatRecord(0, ALICE, "alice"), SeatRecord(1, BOB, "bob")])
@@ -404,3 +404,26 @@ async def test_0007_keeps_what_each_seat_was_prompted_for(backend):
     await store.downgrade("0006")
     await store.upgrade("head")
     assert [s.prompted for s in await store.get_seats(tid)] == [None, None]
+
+
+@pytest.mark.asyncio
+async def test_0008_keeps_named_values_between_starts(backend):
+    """A named value is stored, overwritten and read back by a second store on the same
+    database; a missing key reads as None; downgrading to 0007 drops the table."""
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("head")
+    assert await store.get_state("commands:global") is None
+    await store.set_state("commands:global", "a" * 64)
+    await store.set_state("commands:global", "b" * 64)
+    again = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(again)
+    assert await again.get_state("commands:global") == "b" * 64
+    with pytest.raises(ValueError):
+        await store.set_state("", "x")
+    with pytest.raises(TypeError):
+        await store.set_state("commands:global", 3)
+    await store.downgrade("0007")
+    assert await store.current_revision() == "0007_seat_prompted"
+    await store.upgrade("head")
+    assert await store.get_state("commands:global") is None
