@@ -23,7 +23,7 @@ import os
 import sys
 
 DEFAULT_DB = "sqlite:///mahjong.db"
-COGS = ("cogs.tables", "cogs.play", "cogs.records", "cogs.config", "cogs.rules")
+COGS = ("cogs.commands", "cogs.play")
 
 log = logging.getLogger("bot")
 
@@ -35,7 +35,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
 
     :param store_url: database URL (``DATABASE_URL`` or the default SQLite file when ``None``).
     :param clock: the table timers' clock (``service.clock.SystemClock`` by default).
-    :param sync: sync the slash commands at start-up (to ``guild_id`` if given, else globally).
+    :param sync: sync the slash commands at start-up (to ``guild_id`` if given, else globally)
+        when their definitions changed since the last sync (``cogs/sync.py``); in a sharded
+        bot only the process running shard 0 syncs.
     :param timer_interval: seconds between timer checks; ``0`` disables the timer task (tests
         call ``bot.service.tick()`` themselves).
     :param shard_count: run sharded (an ``AutoShardedBot``) with this many shards in all;
@@ -48,8 +50,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     import discord
     from discord.ext import commands
 
-    from cogs.records import ReplayButton
-    from cogs.ui import ActionButton, ActionSelect, TableButton
+    from cogs import components
+    from cogs.fanout import Fanout
     from service.routing import Router, Sharding
     from service.guilds import GuildSettings
     from service.records import Records
@@ -76,6 +78,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             #: seconds between two edits of a table message (Discord's pace: about one a second)
             self.public_edit_interval = 1.0
             self._timer_task: asyncio.Task | None = None
+            #: what each table shows (public message, DMs), in the table's own task
+            self.fanout = Fanout(self)
+            self.service.listeners.append(self.fanout.on_update)
 
         async def setup_hook(self) -> None:
             await self.store.init()
@@ -93,104 +98,34 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
 
             for name in COGS:
                 await self.load_extension(name)
-            self.add_dynamic_items(ActionButton, ActionSelect, TableButton, ReplayButton)
+            self.add_dynamic_items(*components.ITEMS)
             for table in getattr(self, "_resumed", []):
                 # redraw each resumed table and send what the stopped process had not sent
                 await self.service.announce(table)
-            if sync:
+            if sync and (sharding is None or 0 in sharding.mine):
+                # one process syncs (shard 0's), and only when the commands changed
+                from cogs.sync import sync_if_changed
+
                 guild = discord.Object(guild_id) if guild_id else None
                 if guild:
                     self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
+                if await sync_if_changed(self.tree, guild, self.store.get_state, self.store.set_state):
+                    log.info("slash commands synced")
             if timer_interval:
                 self._timer_task = asyncio.create_task(self._timers())
             if self.router is not None and route_interval:
                 self.router.start(self.apply_routed, route_interval)
 
         # ------------------------------------------------------------ routed clicks (sharding)
-        async def forward_click(self, interaction: discord.Interaction, button) -> bool:
-            """A DM click on an action button of a table this process does not run: if another
-            process owns it, acknowledge the click (deferred update) and store it for that
-            process (``service.routing``); returns ``True`` when forwarded."""
-            if self.router is None:
-                return False
-            guild_id = await self.service.stored_guild_of(button.ch)
-            if guild_id is None or self.sharding.owns(guild_id):
-                return False
-            await interaction.response.defer()
-            await self.router.submit(
-                guild_id=guild_id, token=interaction.token, application_id=interaction.application_id,
-                user_id=interaction.user.id, channel_id=button.ch,
-                message_id=interaction.message.id if interaction.message is not None else None,
-                action=button.act, tile=button.tile, seq=button.seq, locale=str(interaction.locale),
-                hand_id=button.hand)
-            return True
-
         async def poll_routed(self) -> int:
             """Apply the clicks routed to this process's shards now; returns how many."""
             return await self.router.poll_once(self.apply_routed) if self.router is not None else 0
 
         async def apply_routed(self, row) -> None:
-            """Apply one routed click as ``Play.on_action_button`` would, and answer through
-            the interaction's token: the clicked message redrawn, or a private error."""
-            from cogs import ui
-            from engine.errors import IllegalAction
-            from engine.tiles import TileParseError, parse_kind
-            from render.text import error_text, lang_of
-            from service.tables import ServiceError
+            """Apply one click routed here by another process (``cogs.routing``)."""
+            from cogs.routing import apply_routed
 
-            lang = lang_of(row.locale)
-            # the interaction's webhook, as ``Interaction.followup`` builds it (type 3: application)
-            hook = discord.Webhook.from_state(
-                data={"id": row.application_id, "type": 3, "token": row.token}, state=self._connection)
-            variant = None
-            try:
-                table = self.service.table_in(row.channel_id)
-                variant = table.variant.id
-                act = row.action
-                seat = self.service.may_act(table, row.user_id, hand_id=row.hand_id, seq=row.seq,
-                                            waited=act not in ("prompt", "ting_menu"))
-                upd = None
-                if act in ("prompt", "ting_menu"):
-                    kwargs = await ui.hand_message(table, seat, lang, ting_menu=act == "ting_menu")
-                elif act == "discard" and table.hand.view(seat).get("wild") \
-                        and ui.is_wild(table.hand.view(seat), row.tile) \
-                        and not getattr(table.hand, "CONFIRMS_WILD_DISCARD", False):
-                    kwargs = await ui.hand_message(table, seat, lang, confirm_wild=row.tile)
-                else:
-                    try:
-                        kind = None if row.tile in ("", "-") else parse_kind(row.tile)
-                    except TileParseError:
-                        raise ServiceError("unknown_tile", tile=row.tile) from None
-                    upd = await self.service.act(row.channel_id, row.user_id, "discard" if act == "wdiscard" else act,
-                                                 kind, seq=row.seq, hand_id=row.hand_id)
-                    kwargs = await ui.hand_message(table, seat, lang, notices=upd.notices.get(seat))
-            except (ServiceError, IllegalAction) as e:
-                await hook.send(error_text(e.code, lang, e.params, variant), ephemeral=True)
-                return
-            if row.message_id is None:
-                return
-            await hook.edit_message(row.message_id, content=kwargs["content"], attachments=[kwargs["file"]],
-                                    view=kwargs["view"])
-
-        async def on_interaction(self, interaction: discord.Interaction) -> None:
-            """A click on a component that no button class or view of this bot handles (a
-            message drawn by an older version of the bot, or a tampered id) gets a private
-            "that button is out of date" instead of Discord's "This interaction failed"."""
-            if interaction.type is not discord.InteractionType.component:
-                return
-            data = interaction.data or {}
-            cid, ctype = str(data.get("custom_id", "")), data.get("component_type")
-            views = self._connection._view_store
-            if any(pattern.fullmatch(cid) for pattern in views._dynamic_items):
-                return
-            mid = interaction.message.id if interaction.message is not None else None
-            if views._views.get(mid, {}).get((ctype, cid)) or views._views.get(None, {}).get((ctype, cid)):
-                return
-            from cogs.common import reply_error
-            from service.tables import ServiceError
-
-            await reply_error(interaction, ServiceError("outdated"))
+            await apply_routed(self, row)
 
         async def _timers(self) -> None:
             while True:
@@ -205,6 +140,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 self._timer_task.cancel()
             if self.router is not None:
                 self.router.stop()
+            self.fanout.stop()
             await super().close()
             await self.store.close()
 

@@ -80,8 +80,7 @@ def answering(client, channel_id: int):
     table's fan-out waits until the interaction is answered (``cogs/fanout.py``)."""
     import contextlib
 
-    tables = client.get_cog("Tables") if hasattr(client, "get_cog") else None
-    fanout = getattr(tables, "fanout", None)
+    fanout = getattr(client, "fanout", None)
     return fanout.answering(channel_id) if fanout is not None else contextlib.nullcontext()
 
 

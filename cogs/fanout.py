@@ -34,7 +34,7 @@ import discord
 from render.text import prompts, table_message
 from service.tables import HIDDEN_EVENTS, Table, Update
 
-from . import ui
+from . import messages
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ class TableFeed:
                     continue
                 self.prompted[seat] = decision if seat in pending else now  # a new hand: everybody sees their tiles
                 if s.dms_open:
-                    sends.append((seat, ui.hand_parts(table, seat, fan.lang_of_seat(table, seat))))
+                    sends.append((seat, messages.hand_parts(table, seat, fan.lang_of_seat(table, seat))))
                 elif seat in pending and self.mentionable(seat):
                     mentions.append(seat)
             # if a DM fails (closed DMs), the channel instead, when the table waits for them
@@ -207,9 +207,9 @@ class TableFeed:
                           "attachments": []}
                 view = None
             else:
-                view = ui.public_view(table)
-                embed = ui.table_embed(table, view)
-                buttons = ui.TableButtons(table)
+                view = messages.public_view(table)
+                embed = messages.table_embed(table, view)
+                buttons = messages.TableButtons(table)
                 image = table.hand is not None
         if view is None:
             if table.message_id:
@@ -220,7 +220,7 @@ class TableFeed:
                                          ensure_ascii=False).encode()).hexdigest()
         if digest == self.last_public and table.message_id:
             return
-        files = [await ui.table_image(view)] if image else []
+        files = [await messages.table_image(view)] if image else []
         self.last_edit = asyncio.get_running_loop().time()
         if await fan.edit_public(table, {"embed": embed, "view": buttons, "attachments": files}):
             self.last_public = digest
@@ -323,11 +323,11 @@ class Fanout:
 
     async def send_prompt(self, table: Table, seat: int, parts: tuple) -> bool:
         """DM a player their hand (with the buttons when they must decide), drawn from
-        ``parts`` (``ui.hand_parts``); ``False`` when it could not be sent (their DMs are
+        ``parts`` (``messages.hand_parts``); ``False`` when it could not be sent (their DMs are
         closed: remembered)."""
         s = table.seats[seat]
         try:
-            kwargs = await ui.render_parts(parts)
+            kwargs = await messages.render_parts(parts)
             if kwargs.get("view") is None:
                 kwargs.pop("view")
             await self.dm(s.user_id, **kwargs)
@@ -359,7 +359,7 @@ class Fanout:
         lang = self.lang_of_seat(table, seat)
         try:
             await self.dm(s.user_id, content=prompts.auto_notice(f"<#{table.channel_id}>", lang),
-                          view=ui.takeover_view(table, lang))
+                          view=messages.takeover_view(table, lang))
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)
         except discord.HTTPException:

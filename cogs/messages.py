@@ -1,39 +1,23 @@
-"""What the bot shows in Discord: embeds, images and buttons built from table views.
-
-Buttons carry everything they need in their ``custom_id`` so they keep working
-after a restart (discord.py ``DynamicItem``):
-
-* action buttons (in a player's DM or ephemeral "my hand" message):
-  ``mj:<channel>:<hand>:<seq>:<action>:<tile or ->`` — ``hand`` is the stored id of the hand
-  (unique) and ``seq`` its action counter when the button was drawn; a click from another
-  hand or an older turn is a stale button (``TableService.may_act``);
-* action menus: ``mjs:<channel>:<hand>:<seq>`` with values ``<action>:<tile or ->``;
-* table buttons (on the public message, and the take-over button of a DM):
-  ``mjt:<channel>:<op>[:<hand>]`` — **Next hand** carries the finished hand's id.
-
-Ids of an older format (``mj:<channel>:<seq>:…``) match no template: they get the "out of
-date" answer.  The public message is built from ``Table.public_view`` only.
-"""
+"""The Discord payloads the bot builds from table views: the public table message (its embed,
+image and buttons, from ``Table.public_view`` only) and a player's private hand message (its
+text, hand image and action buttons).  Words come from ``render.text``, images from
+``render``; the components and their id formats are in ``cogs/components.py``."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-from typing import Optional
 
 import discord
 
 from render.hand import render_hand
 from render.table import render_table
 from render.text import lang_of, prompts, table_message
-from render.text.events import describe_event, log_lines
+from render.text.events import log_lines
 from service.tables import Table
 
-from .common import Guarded
+from .components import ActionButton, ActionSelect, TableButton
 
-ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
-SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
-TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 
 HANDLED = set(prompts.SHARED_ACTIONS)
 
@@ -82,67 +66,6 @@ def table_embed(table: Table, view: dict) -> discord.Embed:
     if not lobby:
         e.set_image(url="attachment://table.png")
     return e
-
-
-class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
-    """A player's action button; survives restarts (the custom_id says it all)."""
-
-    def __init__(self, ch: int, hand: int, seq: int, act: str, tile: str = "-", label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None):
-        super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
-                                           custom_id=f"mj:{ch}:{hand}:{seq}:{act}:{tile}"[:100]))
-        self.ch, self.hand, self.seq, self.act, self.tile = ch, hand, seq, act, tile
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        # the template only lets digits and short words through: nothing here can raise
-        return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), match["act"], match["tile"],
-                   label=getattr(item, "label", None) or "?")
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Play").on_action_button(interaction, self)
-
-
-class ActionSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):
-    """A select menu of a player's actions when they are too many for buttons (values
-    ``"<type>:<tile or ->"``)."""
-
-    def __init__(self, ch: int, hand: int, seq: int, options: list | None = None, placeholder: str = "…",
-                 row: int | None = None):
-        super().__init__(discord.ui.Select(custom_id=f"mjs:{ch}:{hand}:{seq}", options=options or [
-            discord.SelectOption(label="-", value="pass:-")], placeholder=placeholder, row=row))
-        self.ch, self.hand, self.seq = ch, hand, seq
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        options = list(getattr(item, "options", None) or []) or None
-        return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), options,
-                   getattr(item, "placeholder", None) or "…")
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        values = list(self.item.values or [])
-        act, _, tile = (values[0] if values else "").partition(":")
-        button = ActionButton(self.ch, self.hand, self.seq, act or "?", tile or "-")
-        await interaction.client.get_cog("Play").on_action_button(interaction, button)
-
-
-class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=TABLE_ID):
-    """A button of the public table message (join, add AI, start, leave, my hand, next hand,
-    take over); **Next hand** carries the id of the hand it follows."""
-
-    def __init__(self, ch: int, op: str, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 arg: int | None = None):
-        cid = f"mjt:{ch}:{op}" + (f":{arg}" if arg is not None else "")
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=cid))
-        self.ch, self.op, self.arg = ch, op, arg
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        arg = int(match["arg"]) if match["arg"] else None
-        return cls(int(match["ch"]), match["op"], label=getattr(item, "label", None) or "?", arg=arg)
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Tables").on_table_button(interaction, self)
 
 
 def takeover_view(table: Table, lang: str) -> discord.ui.View:

@@ -4,7 +4,7 @@
 Keys in the catalogues (``data/i18n/messages.<lang>.json``, section ``cmd``):
 ``cmd.<command>`` for a command or group description and ``cmd.<command>__<parameter>`` for
 a parameter description, where ``<command>`` is the qualified name with spaces and dashes
-written as underscores (``table create`` → ``table_create``).  Command *names* stay the same
+written as underscores (``mj table create`` → ``mj_table_create``).  Command *names* stay the same
 in every language, so ``/discard`` works for everybody.
 """
 

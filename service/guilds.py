@@ -1,6 +1,6 @@
 """A server's settings for tables — default options per game, named presets, the channels
 that may host tables — and the options of a new table (the use cases behind the settings
-commands and ``/table create``; the front ends never query the store themselves)."""
+commands and ``/mj table create``; the front ends never query the store themselves)."""
 
 from __future__ import annotations
 

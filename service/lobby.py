@@ -91,7 +91,7 @@ class Lobby:
     async def leave(self, channel_id: int, user_id: int) -> Table:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
         left); once the game runs the player's seat goes to 托管 (auto-play) and stays theirs
-        (``/table join`` or :meth:`take_over` gives it back).  A finished hand is left alone:
+        (``/mj table join`` or :meth:`take_over` gives it back).  A finished hand is left alone:
         only a running hand is played on for the seat."""
         t = self.table_in(channel_id)
         closed = False

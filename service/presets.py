@@ -1,7 +1,7 @@
 """Table options from presets and server defaults.
 
 The options of a new table are, in order of precedence: what the player types at
-``/table create``, then the chosen preset (one the server's admins saved, or one
+``/mj table create``, then the chosen preset (one the server's admins saved, or one
 shipped in ``data/presets/<variant>.json``), then the server's defaults for the
 variant, then the variant's own defaults.  Every value is checked against the
 variant's declarations (``engine.options``), so a preset can never carry a value the

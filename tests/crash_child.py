@@ -70,7 +70,7 @@ def plan() -> list[tuple[str, int, int]]:
 def warm_up() -> None:
     """Draw one table image and one hand image, so the font and the tile art are loaded
     (the test forks every bot process from a process that did this once)."""
-    from cogs import ui
+    from cogs import messages as ui
     from engine.match import Match
     from render.hand import render_hand
     from render.table import render_table
@@ -170,16 +170,16 @@ class Player:
         svc = self.bot.service
         t = svc.tables.get(ch)
         if t is None or t.status == "closed":
-            await self.fd.slash(humans[0], "table create", {"variant": game}, channel_id=ch)
+            await self.fd.slash(humans[0], "mj table create", {"variant": game}, channel_id=ch)
             t = svc.table_in(ch)
         if t.status == "lobby":
             for u in humans:
                 if t.seat_of(u.id) is None:
-                    await self.fd.slash(u, "table join", channel_id=ch)
+                    await self.fd.slash(u, "mj table join", channel_id=ch)
             creator = next(u for u in humans if t.seat_of(u.id) is not None)
             while sum(s.is_ai for s in t.seats) < n_ai:
-                await self.fd.slash(creator, "table add-ai", channel_id=ch)
-            await self.fd.slash(creator, "table start", channel_id=ch)
+                await self.fd.slash(creator, "mj table add-ai", channel_id=ch)
+            await self.fd.slash(creator, "mj table start", channel_id=ch)
 
     def _find(self, user, cid: str):
         msgs = self.fd.dms_to(user) + self.fd.ephemeral_replies_to(user)
@@ -221,7 +221,7 @@ class Player:
                 self.clicks += 1
                 return True
             if attempt == 0:
-                await self.fd.slash(user, "hand", channel_id=ch)
+                await self.fd.slash(user, "mj hand", channel_id=ch)
                 self.hand_fetches += 1
         return False
 

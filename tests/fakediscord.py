@@ -951,7 +951,7 @@ class FakeDiscord:
                     locale: Optional[str] = None, check: Optional[bool] = None,
                     wait: str = "settled") -> InteractionResult:
         """Run a slash command as ``user``: ``command`` is the full name with subcommand
-        groups (``"table create"``), ``options`` maps option names (Discord or Python
+        groups (``"mj table create"``), ``options`` maps option names (Discord or Python
         names) to values (``FakeUser``/ids for user options, ``Choice`` or raw values).
         ``wait="answered"`` returns once the interaction got its first response (a user
         typing the next command right away), ``"settled"`` once the bot is idle."""

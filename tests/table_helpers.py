@@ -24,15 +24,15 @@ async def open_table(tmp_path, variant: str, seed: int, humans: list[str], n_ai:
     await fd.start()
     bot.service.seed_source = lambda: seed
     users = [fd.user(uid0 + i, name, dms_open=name not in closed) for i, name in enumerate(humans)]
-    await fd.slash(users[0], "table create", {"variant": variant, **({"options": options} if options else {})})
+    await fd.slash(users[0], "mj table create", {"variant": variant, **({"options": options} if options else {})})
     for u in users[1:]:
-        await fd.slash(u, "table join")
+        await fd.slash(u, "mj table join")
     for _ in range(n_ai):
-        await fd.slash(users[0], "table add-ai")
+        await fd.slash(users[0], "mj table add-ai")
     fd.latency = latency
     if not start:
         return bot, fd, bot.service.table_in(fd.channel_id), users, {}
-    await fd.slash(users[0], "table start", check=False)
+    await fd.slash(users[0], "mj table start", check=False)
     table = bot.service.table_in(fd.channel_id)
     by_seat = {table.seat_of(u.id): u for u in users}
     return bot, fd, table, users, by_seat

@@ -3,7 +3,7 @@
 ``cogs/common.py`` and ``cogs/fanout.py`` say a click is answered before the table message
 and the other players' DMs go out.  But the service notifies the fan-out (``_notify``) before
 ``Play.on_action_button`` draws its answer, and drawing the answer awaits a worker thread
-(``ui.hand_message`` → ``hand_image``): the table's fan-out task runs meanwhile, draws the next
+(``messages.hand_message`` → ``hand_image``): the table's fan-out task runs meanwhile, draws the next
 player's prompt in another thread and sends it.  With every REST call taking the same time,
 the next player's DM usually reaches Discord before the clicking player's own answer (and the
 two drawings compete for the same threads and ``render.tiles.DRAW_LOCK``).

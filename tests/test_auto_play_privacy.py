@@ -57,9 +57,9 @@ async def _run(tmp_path, extra: dict, tag: str):
 
         bot.service.deal_context = stack
         alice, bob = fd.user(900, "alice"), fd.user(901, "bob")
-        await fd.slash(alice, "table create", {"variant": "two_player"})
-        await fd.slash(bob, "table join")
-        await fd.slash(alice, "table start")
+        await fd.slash(alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table start")
         table = bot.service.table_in(fd.channel_id)
         assert table.seat_of(alice.id) == 0
 

@@ -37,12 +37,12 @@ async def test_full_four_player_hand_to_settlement(db_url):
     try:
         bot.service.seed_source = lambda: seed
         people = [fd.user(201, "ann"), fd.user(202, "bo", locale="zh-CN"), fd.user(203, "cy")]
-        r = await fd.slash(people[0], "table create", {"variant": "caishen"})
+        r = await fd.slash(people[0], "mj table create", {"variant": "caishen"})
         assert r.ephemeral
         for u in people[1:]:
-            await fd.slash(u, "table join")
-        await fd.slash(people[0], "table add-ai")
-        await fd.slash(people[0], "table start")
+            await fd.slash(u, "mj table join")
+        await fd.slash(people[0], "mj table add-ai")
+        await fd.slash(people[0], "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)
         assert table.hand is not None and table.hand.VARIANT == "caishen"
@@ -64,7 +64,7 @@ async def test_full_four_player_hand_to_settlement(db_url):
         for seat, u in users.items():
             line = await bot.store.score(fd.guild_id, u.id)
             assert line.points == result["points"][seat] and line.hands == 1
-            r = await fd.slash(u, "score")
+            r = await fd.slash(u, "mj score")
             assert f"{result['points'][seat]:+d}" in r.content
         print(f"\ncaishen Discord hand: seed {seed}, {pressed} button presses, points {result['points']}, "
               f"specials {result.get('specials')}")

@@ -270,14 +270,14 @@ async def test_stop_between_last_action_and_settlement_resumes_settled(tmp_path)
     await fd.start()
     try:
         alice = fd.user(101, "alice")
-        await fd.slash(alice, "table create", {"variant": "two_player"})
-        await fd.slash(alice, "table add-ai")
+        await fd.slash(alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(alice, "mj table add-ai")
 
         async def dies(*a, **kw):
             raise RuntimeError("process killed before the settlement was written")
 
         bot.store.finish_hand = dies
-        await fd.slash(alice, "table start", check=False)
+        await fd.slash(alice, "mj table start", check=False)
         table = bot.service.table_in(fd.channel_id)
         while not table.hand.is_over():  # alice plays as the AI would
             action = table.hand.ai_action(table.hand.pending_seats()[0])

@@ -36,9 +36,9 @@ async def game(tmp_path):
 async def _start_two(fd, bot, *, bob_dms=True):
     alice = fd.user(101, "alice")
     bob = fd.user(102, "bob", locale="zh-CN", dms_open=bob_dms)
-    await fd.slash(alice, "table create", {"variant": "two_player"})
-    await fd.slash(bob, "table join")
-    await fd.slash(alice, "table start")
+    await fd.slash(alice, "mj table create", {"variant": "two_player"})
+    await fd.slash(bob, "mj table join")
+    await fd.slash(alice, "mj table start")
     table = bot.service.table_in(fd.channel_id)
     return alice, bob, table
 
@@ -51,19 +51,19 @@ def _snapshot(table):
 async def test_lobby_errors(game):
     fd, bot = game
     alice, bob, carol = fd.user(101, "alice"), fd.user(102, "bob", locale="zh-CN"), fd.user(103, "carol")
-    await fd.slash(alice, "table create", {"variant": "two_player"})
-    r = await fd.slash(alice, "table start")
+    await fd.slash(alice, "mj table create", {"variant": "two_player"})
+    r = await fd.slash(alice, "mj table start")
     assert r.ephemeral and "At least 2 players" in r.content
-    r = await fd.slash(bob, "table create", {"variant": "two_player"})
-    assert r.ephemeral and r.content == "本频道已有牌桌。用 /table join 加入，或用 /table end 结束。"
-    await fd.slash(bob, "table join")
-    r = await fd.slash(carol, "table join")
+    r = await fd.slash(bob, "mj table create", {"variant": "two_player"})
+    assert r.ephemeral and r.content == "本频道已有牌桌。用 /mj table join 加入，或用 /mj table end 结束。"
+    await fd.slash(bob, "mj table join")
+    r = await fd.slash(carol, "mj table join")
     assert r.ephemeral and "full (2 players)" in r.content
-    r = await fd.slash(alice, "table join")
+    r = await fd.slash(alice, "mj table join")
     assert "already seated" in r.content
-    r = await fd.slash(alice, "table create", {"variant": "two_player", "options": "min_fan=abc"})
+    r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "min_fan=abc"})
     assert r.ephemeral  # the channel already has a table: refused before options are read
-    r = await fd.slash(carol, "table end")
+    r = await fd.slash(carol, "mj table end")
     assert r.ephemeral and "creator or a server admin" in r.content
     assert bot.service.table_in(fd.channel_id).status == "lobby"
 
@@ -72,11 +72,11 @@ async def test_lobby_errors(game):
 async def test_bad_options_are_refused(game):
     fd, bot = game
     alice = fd.user(101, "alice")
-    r = await fd.slash(alice, "table create", {"variant": "two_player", "options": "min_fan=0"})
+    r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "min_fan=0"})
     assert r.ephemeral and "min_fan" in r.content
-    r = await fd.slash(alice, "table create", {"variant": "two_player", "options": "colour=blue"})
+    r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "colour=blue"})
     assert r.ephemeral and "Unknown option colour" in r.content
-    r = await fd.slash(alice, "table create", {"variant": "two_player", "options": "base_points=3"})
+    r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "base_points=3"})
     assert bot.service.table_in(fd.channel_id).options["base_points"] == 3
 
 
@@ -116,9 +116,9 @@ async def test_in_game_errors_leave_the_state_unchanged(game):
     assert prompt is not None
     assert _snapshot(table) == snap
 
-    # a stale button: /hand gives a second copy of the prompt; play from the DM, then press
-    # the same button on the /hand copy
-    r = await fd.slash(player, "hand")
+    # a stale button: /mj hand gives a second copy of the prompt; play from the DM, then press
+    # the same button on the /mj hand copy
+    r = await fd.slash(player, "mj hand")
     copy = r.message
     assert copy.ephemeral and forged in copy.custom_ids
     dm = next(m for m in reversed(fd.dms_to(player)) if forged in m.custom_ids)
@@ -166,9 +166,9 @@ async def test_closed_dms_fall_back_to_the_my_hand_button(game):
 async def test_third_timeout_puts_the_seat_on_auto_play(game):
     fd, bot = game
     alice = fd.user(101, "alice")
-    await fd.slash(alice, "table create", {"variant": "two_player"})
-    await fd.slash(alice, "table add-ai")
-    await fd.slash(alice, "table start")
+    await fd.slash(alice, "mj table create", {"variant": "two_player"})
+    await fd.slash(alice, "mj table add-ai")
+    await fd.slash(alice, "mj table start")
     table = bot.service.table_in(fd.channel_id)
     seat = table.seat_of(alice.id)
     timeouts = 0

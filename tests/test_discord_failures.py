@@ -40,9 +40,9 @@ class Game:
         bot.service.seed_source = lambda: SEED
         self.alice = fd.user(501, "alice")
         self.bob = fd.user(502, "bob", dms_open=bob_dms_open)
-        await fd.slash(self.alice, "table create", {"variant": "two_player"})
-        await fd.slash(self.bob, "table join")
-        await fd.slash(self.alice, "table start")
+        await fd.slash(self.alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(self.bob, "mj table join")
+        await fd.slash(self.alice, "mj table start")
         self.ch = fd.channel_id
         self.table = bot.service.table_in(self.ch)
         return self
@@ -133,7 +133,7 @@ async def test_dm_lost_to_persistent_5xx_player_uses_hand(tmp_path):
         nxt_action = g.table.hand.ai_action(seat)
         assert g.button_msg(other, g.cid(nxt_action)) is None
         # the player fetches the hand with /hand and plays from that reply
-        r = await g.fd.slash(other, "hand")
+        r = await g.fd.slash(other, "mj hand")
         assert r.ephemeral and r.message.attachments[0].name == "hand.png"
         seq = g.table.hand.seq
         r, _ = await g.press_next()
@@ -195,7 +195,7 @@ async def test_expired_token_on_a_click_keeps_the_action(tmp_path):
                 if nxt is other:  # the other player was prompted as usual
                     assert g.button_msg(other, g.cid(g.table.hand.ai_action(seat))) is not None
             # the presser gets the hand again with /hand
-            r = await g.fd.slash(presser, "hand")
+            r = await g.fd.slash(presser, "mj hand")
             assert r.ephemeral and r.message.attachments[0].name == "hand.png"
             tried.append(f"{status}/{code}")
             if g.table.hand.is_over():

@@ -33,11 +33,11 @@ async def _seat_players(fd, bot, seed):
     bot.service.seed_source = lambda: seed
     alice = fd.user(101, "alice")
     bob = fd.user(102, "bob", locale="zh-CN")
-    r = await fd.slash(alice, "table create", {"variant": "two_player"})
+    r = await fd.slash(alice, "mj table create", {"variant": "two_player"})
     assert r.ephemeral
-    r = await fd.slash(bob, "table join")
+    r = await fd.slash(bob, "mj table join")
     assert r.ephemeral
-    r = await fd.slash(alice, "table start")
+    r = await fd.slash(alice, "mj table start")
     assert r.ephemeral
     return alice, bob
 
@@ -81,11 +81,11 @@ async def test_full_game_with_claim_win_settlement_and_score(db_url):
         assert pts > 0 and result["points"][1 - result["winner"]] == -pts
         line = await bot.store.score(fd.guild_id, winner_user.id)
         assert (line.points, line.hands, line.wins) == (pts, 1, 1)
-        r = await fd.slash(winner_user, "score")
+        r = await fd.slash(winner_user, "mj score")
         assert f"{pts:+d}" in r.content
-        r = await fd.slash(loser_user, "score")
+        r = await fd.slash(loser_user, "mj score")
         assert f"{-pts:+d}" in r.content
-        r = await fd.slash(alice, "leaderboard")
+        r = await fd.slash(alice, "mj leaderboard")
         assert winner_user.name in r.message.embeds[0]["description"]
         # the public message was edited in place: still one message in the channel
         assert len([m for m in fd.messages_in(ch) if m.attachments]) == 1

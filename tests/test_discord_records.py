@@ -36,17 +36,17 @@ async def _auto_hand(fd, bot, user, channel_id, variant, when: datetime, ai_seat
     args = {"variant": variant}
     if options:
         args["options"] = options
-    r = await fd.slash(user, "table create", args, channel_id=channel_id)
+    r = await fd.slash(user, "mj table create", args, channel_id=channel_id)
     assert "created" in r.content.lower() or "开" in r.content, r.content
     for _ in range(ai_seats):
-        await fd.slash(user, "table add-ai", channel_id=channel_id)
-    await fd.slash(user, "table start", channel_id=channel_id)
+        await fd.slash(user, "mj table add-ai", channel_id=channel_id)
+    await fd.slash(user, "mj table start", channel_id=channel_id)
     table = bot.service.table_in(channel_id)
     await bot.service.set_auto(channel_id, user.id, True)
     await fd.settle()
     assert table.hand.is_over()
     result, hand_id = table.last_result, table.hand_id
-    await fd.slash(user, "table end", channel_id=channel_id)
+    await fd.slash(user, "mj table end", channel_id=channel_id)
     return result, hand_id, table.seat_of(user.id)
 
 
@@ -55,37 +55,37 @@ async def test_admin_defaults_and_presets(fd_bot):
     fd, bot = fd_bot
     admin = fd.user(1, "admin", admin=True)
     bob = fd.user(2, "bob")
-    r = await fd.slash(bob, "config default", {"variant": "two_player", "options": "min_fan=8"})
+    r = await fd.slash(bob, "mj config default", {"variant": "two_player", "options": "min_fan=8"})
     assert r.ephemeral and "Only server admins" in r.content
-    r = await fd.slash(admin, "config default", {"variant": "two_player", "options": "min_fan=0"})
+    r = await fd.slash(admin, "mj config default", {"variant": "two_player", "options": "min_fan=0"})
     assert "min_fan" in r.content  # refused: out of range
-    r = await fd.slash(admin, "config default", {"variant": "two_player", "options": "base_points=2"})
+    r = await fd.slash(admin, "mj config default", {"variant": "two_player", "options": "base_points=2"})
     assert r.content == "Saved."
-    r = await fd.slash(admin, "config preset", {"name": "quick", "variant": "two_player",
+    r = await fd.slash(admin, "mj config preset", {"name": "quick", "variant": "two_player",
                                                 "options": "min_fan=8 discard_timeout=30"})
     assert r.content == "Saved."
-    choices = await fd.autocomplete(bob, "table create", {"variant": "two_player"}, "preset")
+    choices = await fd.autocomplete(bob, "mj table create", {"variant": "two_player"}, "preset")
     assert [c["value"] for c in choices][:1] == ["quick"] and "relaxed" in [c["value"] for c in choices]
-    choices = await fd.autocomplete(bob, "table create", {"variant": "two_player", "options": "min_fan="},
+    choices = await fd.autocomplete(bob, "mj table create", {"variant": "two_player", "options": "min_fan="},
                                     "options")
     assert choices and all(c["value"].startswith("min_fan=") for c in choices)
     assert "min_fan=15" in [c["value"] for c in choices]
-    r = await fd.slash(bob, "table create", {"variant": "two_player", "preset": "quick",
+    r = await fd.slash(bob, "mj table create", {"variant": "two_player", "preset": "quick",
                                              "options": "claim_timeout=20"})
     opts = bot.service.table_in(fd.channel_id).options
     # preset (min_fan 8, discard 30), server default (base 2), typed (claim 20)
     assert (opts["min_fan"], opts["discard_timeout"], opts["base_points"], opts["claim_timeout"]) == (8, 30, 2, 20)
-    r = await fd.slash(admin, "config show")
+    r = await fd.slash(admin, "mj config show")
     assert "quick" in r.message.embeds[0]["description"]
     # channels: allow only another channel, then this one is refused
     other = fd.add_channel("mahjong")
-    await fd.slash(bob, "table end")
-    await fd.slash(admin, "table end")
-    r = await fd.slash(admin, "config channel", {"channel": other, "allow": True})
+    await fd.slash(bob, "mj table end")
+    await fd.slash(admin, "mj table end")
+    r = await fd.slash(admin, "mj config channel", {"channel": other, "allow": True})
     assert r.content == "Saved."
-    r = await fd.slash(bob, "table create", {"variant": "two_player"})
+    r = await fd.slash(bob, "mj table create", {"variant": "two_player"})
     assert r.ephemeral and "not allowed in this channel" in r.content
-    r = await fd.slash(bob, "table create", {"variant": "two_player"}, channel_id=other)
+    r = await fd.slash(bob, "mj table create", {"variant": "two_player"}, channel_id=other)
     assert not r.content.startswith("Tables are not allowed")
 
 
@@ -107,7 +107,7 @@ async def test_scores_periods_history_replay_verify(fd_bot):
     mine = [(when, variant, res["points"][seat], hid) for when, variant, res, hid, seat in results]
 
     async def board(period):
-        r = await fd.slash(alice, "leaderboard", {"period": period})
+        r = await fd.slash(alice, "mj leaderboard", {"period": period})
         if not r.message.embeds:
             return None
         line = r.message.embeds[0]["description"].splitlines()
@@ -118,18 +118,18 @@ async def test_scores_periods_history_replay_verify(fd_bot):
         hands = sum(1 for when, *_ in mine if since is None or when >= since)
         line = await board(period)
         assert line is not None and f"{expected:+d} (" in line and f"/{hands})" in line, (period, line)
-    r = await fd.slash(alice, "score")
+    r = await fd.slash(alice, "mj score")
     total = sum(p for *_, p, _ in mine)
     assert f"{total:+d}" in r.content and "3 hands" in r.content
-    r = await fd.slash(alice, "score", {"variant": "zipai"})
+    r = await fd.slash(alice, "mj score", {"variant": "zipai"})
     assert f"{mine[2][2]:+d}" in r.content and "1 hands" in r.content
-    r = await fd.slash(alice, "history")
+    r = await fd.slash(alice, "mj history")
     desc = r.message.embeds[0]["description"]
     assert all(f"#{hid}" in desc and f"{p:+d}" in desc for *_, p, hid in mine)
 
     # replay: every hand face up, step by step
     hid = mine[0][3]
-    r = await fd.slash(alice, "replay", {"hand": hid})
+    r = await fd.slash(alice, "mj replay", {"hand": hid})
     assert not r.ephemeral and r.message.attachments[0].name == "table.png"
     assert "step 0/" in r.content
     msg = r.message
@@ -142,7 +142,7 @@ async def test_scores_periods_history_replay_verify(fd_bot):
     assert f"step {total_steps}/{total_steps}" in r3.message.content
 
     # verify: the seed is revealed with its SHA-256 and the log replays to the stored result
-    r = await fd.slash(alice, "verify", {"hand": hid})
+    r = await fd.slash(alice, "mj verify", {"hand": hid})
     record = await bot.store.get_hand(hid)
     assert str(record.seed) in r.content
     assert hashlib.sha256(str(record.seed).encode()).hexdigest() in r.content
@@ -153,9 +153,9 @@ async def test_scores_periods_history_replay_verify(fd_bot):
 async def test_zh_tw_user_sees_traditional_chinese(fd_bot):
     fd, bot = fd_bot
     carol = fd.user(3, "carol", locale="zh-TW")
-    r = await fd.slash(carol, "score")
+    r = await fd.slash(carol, "mj score")
     assert r.content == "carol 在本伺服器還沒有記錄。"
-    r = await fd.slash(carol, "table start")
+    r = await fd.slash(carol, "mj table start")
     assert r.content == "本頻道還沒有牌桌。用 /table create 開一桌。"
-    r = await fd.slash(carol, "rules", {"variant": "two_player"})
+    r = await fd.slash(carol, "mj rules", {"variant": "two_player"})
     assert "國標" in r.message.embeds[0]["description"]

@@ -27,9 +27,9 @@ async def test_restart_mid_hand_resumes_exactly(tmp_path):
     await fd.start()
     try:
         alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
-        await fd.slash(alice, "table create", {"variant": "two_player"})
-        await fd.slash(bob, "table join")
-        await fd.slash(alice, "table start")
+        await fd.slash(alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)
         users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
@@ -75,9 +75,9 @@ async def test_restart_keeps_timers_working(tmp_path):
     await fd.start()
     try:
         alice = fd.user(101, "alice")
-        await fd.slash(alice, "table create", {"variant": "two_player"})
-        await fd.slash(alice, "table add-ai")
-        await fd.slash(alice, "table start")
+        await fd.slash(alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table start")
         bot2 = new_bot(db_url, clock)
         await fd.restart(bot2)
         table = bot2.service.table_in(fd.channel_id)

@@ -35,9 +35,9 @@ async def _two_player(tmp_path, seed: int = 7):
     await fd.start()
     bot.service.seed_source = lambda: seed
     alice, bob = fd.user(701, "alice"), fd.user(702, "bob")
-    await fd.slash(alice, "table create", {"variant": "two_player"})
-    await fd.slash(bob, "table join")
-    await fd.slash(alice, "table start")
+    await fd.slash(alice, "mj table create", {"variant": "two_player"})
+    await fd.slash(bob, "mj table join")
+    await fd.slash(alice, "mj table start")
     table = bot.service.table_in(fd.channel_id)
     return bot, fd, table, {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
 

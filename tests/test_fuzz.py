@@ -206,9 +206,9 @@ class _World:
         fd = self.fd
         self.alice, self.bob = fd.user(101, "alice"), fd.user(102, "bob", locale="zh-CN")
         self.stranger = fd.user(103, "carol")
-        await fd.slash(self.alice, "table create", {"variant": "two_player"})
-        await fd.slash(self.bob, "table join")
-        await fd.slash(self.alice, "table start")
+        await fd.slash(self.alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(self.bob, "mj table join")
+        await fd.slash(self.alice, "mj table start")
         self.table = self.bot.service.table_in(fd.channel_id)
         self.spare = fd.add_channel("spare")  # /table create goes here
 
@@ -291,13 +291,13 @@ def test_discord_table_create_with_random_options(world):
     def run(variant, options):
         _count("discord /table create")
         before = w.snapshot()
-        r = w.run(w.fd.slash(w.alice, "table create", {"variant": variant, "options": options},
+        r = w.run(w.fd.slash(w.alice, "mj table create", {"variant": variant, "options": options},
                              channel_id=w.spare))
         assert r.ephemeral and r.content
         opened = w.bot.service.tables.get(w.spare)
         if opened is not None:  # the options were all valid: the table opened with them
             assert opened.variant.id == variant
-            w.run(w.fd.slash(w.alice, "table end", channel_id=w.spare))
+            w.run(w.fd.slash(w.alice, "mj table end", channel_id=w.spare))
             assert w.spare not in w.bot.service.tables
         assert w.snapshot() == before  # the game in the other channel is untouched
 

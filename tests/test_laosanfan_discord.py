@@ -49,12 +49,12 @@ async def test_full_four_player_hand(tmp_path, variant, options):
         bot.service.seed_source = lambda: seed
         alice = fd.user(201, "alice")
         bob = fd.user(202, "bob", locale="zh-CN")
-        r = await fd.slash(alice, "table create", {"variant": variant, "options": options})
+        r = await fd.slash(alice, "mj table create", {"variant": variant, "options": options})
         assert r.ephemeral
-        await fd.slash(bob, "table join")
-        await fd.slash(alice, "table add-ai")
-        await fd.slash(alice, "table add-ai")
-        await fd.slash(alice, "table start")
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)
         assert table.variant.id == variant and len(table.seats) == 4
@@ -78,7 +78,7 @@ async def test_full_four_player_hand(tmp_path, variant, options):
             assert pts % 100 == 0  # 推倒八 pays 100 × 2^fan per loser
         line = await bot.store.score(fd.guild_id, winner.id)
         assert (line.points, line.hands, line.wins) == (pts, 1, 1)
-        r = await fd.slash(winner, "score")
+        r = await fd.slash(winner, "mj score")
         assert f"{pts:+d}" in r.content
         loser = users[1 - result["winner"]]
         lp = result["points"][1 - result["winner"]]

@@ -51,11 +51,11 @@ async def test_three_player_hand_to_settlement(db_url):
         bot.service.seed_source = lambda: seed
         alice = fd.user(201, "alice")
         bob = fd.user(202, "bob", locale="zh-CN")
-        r = await fd.slash(alice, "table create", {"variant": "laowudui"})
+        r = await fd.slash(alice, "mj table create", {"variant": "laowudui"})
         assert r.ephemeral
-        await fd.slash(bob, "table join")
-        await fd.slash(alice, "table add-ai")
-        await fd.slash(alice, "table start")
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)
         hand = table.hand
@@ -79,7 +79,7 @@ async def test_three_player_hand_to_settlement(db_url):
             line = await bot.store.score(fd.guild_id, user.id)
             assert (line.points, line.hands) == (result["points"][seat], 1)
             assert line.wins == (1 if seat in result["winners"] else 0)
-            r = await fd.slash(user, "score")
+            r = await fd.slash(user, "mj score")
             assert f"{result['points'][seat]:+d}" in r.content
         # the match moved on: the next hand is dealt by seat 1
         assert table.match.state["dealer"] == 1

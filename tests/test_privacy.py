@@ -3,7 +3,7 @@
 For each game one hand is played through the fake Discord (human seats pressing the buttons
 the bot sent them, AI seats), and everything that leaves the bot is inspected:
 
-* every image's source view (``cogs.ui.render_table`` / ``render_hand`` are wrapped, so the
+* every image's source view (``cogs.messages.render_table`` / ``render_hand`` are wrapped, so the
   bytes of each PNG are tied to the view it was drawn from): while the hand runs a table
   image shows no seat's concealed tiles or drawn/dealt tile and no face-down meld; a hand
   image drawn for seat *s* holds exactly *s*'s own concealed tiles and nobody else's — except
@@ -28,7 +28,7 @@ import random
 
 import pytest
 
-import cogs.ui as ui_module
+import cogs.messages as ui_module
 from engine.match import Match
 from engine.tiles import kind_str
 from engine.variants import all_variants, find_variant
@@ -297,12 +297,12 @@ async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
         bot.service.seed_source = lambda: seed
         users = [fd.user(300 + j, f"p{j}") for j in range(humans)]
         ch = fd.channel_id
-        await fd.slash(users[0], "table create", {"variant": game})
+        await fd.slash(users[0], "mj table create", {"variant": game})
         for u in users[1:]:
-            await fd.slash(u, "table join")
+            await fd.slash(u, "mj table join")
         for _ in range(ais):
-            await fd.slash(users[0], "table add-ai")
-        await fd.slash(users[0], "table start")
+            await fd.slash(users[0], "mj table add-ai")
+        await fd.slash(users[0], "mj table start")
         table = bot.service.table_in(ch)
         player = Player(fd, bot, clock, random.Random(seed))
         steps = 0
@@ -312,7 +312,7 @@ async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
             user = fd.users[table.seats[seat].user_id]
             if steps % 9 == 4:  # now and then the player asks for the hand: /hand or My hand
                 if steps % 2:
-                    await fd.slash(user, "hand")
+                    await fd.slash(user, "mj hand")
                 else:
                     public = fd.messages_in(ch)[0]
                     await fd.click(user, public, f"mjt:{ch}:hand")
@@ -354,9 +354,9 @@ async def test_only_seated_players_act_creator_or_admin_ends_admins_configure(tm
         carol = fd.user(403, "carol")  # not seated
         dave = fd.user(404, "dave", admin=True)  # server admin, not seated
         ch = fd.channel_id
-        await fd.slash(alice, "table create", {"variant": "two_player"})
-        await fd.slash(bob, "table join")
-        await fd.slash(alice, "table start")
+        await fd.slash(alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table start")
         table = bot.service.table_in(ch)
         seq = table.hand.seq
         actor = table.hand.pending_seats()[0]
@@ -371,7 +371,7 @@ async def test_only_seated_players_act_creator_or_admin_ends_admins_configure(tm
 
         # an outsider: commands, the My hand button, a copied action button — all refused
         tile = kind_str(action.kind) if action.kind is not None else "1m"
-        for r in [await fd.slash(carol, "discard", {"tile": tile}), await fd.slash(carol, "hand"),
+        for r in [await fd.slash(carol, "discard", {"tile": tile}), await fd.slash(carol, "mj hand"),
                   await fd.slash(carol, "pass"),
                   await fd.click(carol, fd.messages_in(ch)[0], f"mjt:{ch}:hand")]:
             assert r.ephemeral and "not seated" in r.content, r.content
@@ -388,22 +388,22 @@ async def test_only_seated_players_act_creator_or_admin_ends_admins_configure(tm
         refused += 1
         # ending: not an outsider, not a seated non-creator; the creator or an admin may
         for u in (carol, bob):
-            r = await fd.slash(u, "table end")
+            r = await fd.slash(u, "mj table end")
             assert "creator" in r.content and bot.service.table_in(ch) is table
             refused += 1
         # configuring: admins only
         before = await bot.store.get_guild_config(fd.guild_id)
-        r = await fd.slash(alice, "config default", {"variant": "two_player", "options": "min_fan=8"})
+        r = await fd.slash(alice, "mj config default", {"variant": "two_player", "options": "min_fan=8"})
         assert r.ephemeral and await bot.store.get_guild_config(fd.guild_id) == before
         refused += 1
-        r = await fd.slash(dave, "config default", {"variant": "two_player", "options": "min_fan=8"})
+        r = await fd.slash(dave, "mj config default", {"variant": "two_player", "options": "min_fan=8"})
         assert (await bot.store.get_guild_config(fd.guild_id)).defaults["two_player"]["min_fan"] == 8
         # the turn was never taken from the actor: their button still works
         assert table.hand.seq == seq
         msg = next(m for m in reversed(fd.dms_to(actor_user)) if cid in m.custom_ids)
         r = await fd.click(actor_user, msg, cid)
         assert r.response_type == 7 and table.hand.seq > seq
-        r = await fd.slash(dave, "table end")
+        r = await fd.slash(dave, "mj table end")
         assert r.ephemeral
         assert bot.service.tables.get(ch) is None or bot.service.tables[ch].status == "closed"
         print(f"\n[authorization] {refused} refused requests (outsider commands and buttons, a copied "

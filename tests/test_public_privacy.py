@@ -113,10 +113,10 @@ async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatc
         closed = fd.user(600 + n - 1, f"p{n - 1}")
         closed.dms_open = False
         rec = PublicRecorder(fd, bot, monkeypatch, closed.id)
-        await fd.slash(users[0], "table create", {"variant": game})
+        await fd.slash(users[0], "mj table create", {"variant": game})
         for u in users[1:]:
-            await fd.slash(u, "table join")
-        await fd.slash(users[0], "table start")
+            await fd.slash(u, "mj table join")
+        await fd.slash(users[0], "mj table start")
         await _play(fd, bot, users, closed)
         assert rec.sent, "nothing public was sent"
         by_key: dict[str, set[str]] = {}
@@ -157,7 +157,7 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
     copy of the table, keyed like :class:`PublicRecorder` (public events, 托管 flags)."""
     import copy
 
-    import cogs.ui as ui
+    import cogs.messages as ui
     from engine.actions import Action
     from service.tables import public_log
     from render.table import render_table
@@ -221,10 +221,10 @@ async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
         hidden.dms_open = False
         rec = PublicRecorder(fd, bot, monkeypatch, hidden.id)
         opts = " ".join(f"{k}={v}" for k, v in twin.options.items())
-        await fd.slash(users[0], "table create", {"variant": twin.game, **({"options": opts} if opts else {})})
+        await fd.slash(users[0], "mj table create", {"variant": twin.game, **({"options": opts} if opts else {})})
         for u in users[1:]:
-            await fd.slash(u, "table join")
-        await fd.slash(users[0], "table start")
+            await fd.slash(u, "mj table join")
+        await fd.slash(users[0], "mj table start")
         table = bot.service.table_in(fd.channel_id)
         for line in run.actions:
             a = Action.parse(line)

@@ -40,7 +40,7 @@ async def test_a_failed_my_hand_answer_keeps_the_result_screen(tmp_path):
         fd.fail_next(404, route=CALLBACK, code=10062)
         msg, cid = table_button(fd, fd.channel_id, "hand")
         await fd.click(alice, msg, cid, check=False)
-        r = await fd.slash(bob, "table leave", check=False)
+        r = await fd.slash(bob, "mj table leave", check=False)
         assert r.response_type is not None and not r.errors
         text = embed_text(table_message(fd, fd.channel_id))
         assert "Exhaustive draw — nobody pays" in text, text

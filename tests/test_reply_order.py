@@ -31,9 +31,9 @@ async def _four_humans(tmp_path, *, latency, public_edit_interval=None, seed=5):
     await fd.start()
     bot.service.seed_source = lambda: seed
     users = [fd.user(500 + i, n) for i, n in enumerate(["ann", "ben", "cat", "dan"])]
-    await fd.slash(users[0], "table create", {"variant": "laosanfan"})
+    await fd.slash(users[0], "mj table create", {"variant": "laosanfan"})
     for u in users[1:]:
-        await fd.slash(u, "table join")
+        await fd.slash(u, "mj table join")
     fd.latency = latency
     return bot, fd, users
 
@@ -65,7 +65,7 @@ async def test_a_command_is_answered_before_the_fan_out(tmp_path):
     move are still answered within the 3 seconds, before the other players' DMs."""
     bot, fd, users = await _four_humans(tmp_path, latency=lambda call: 1.2 if "/channels/" in call.path else 0.0)
     try:
-        r = await fd.slash(users[0], "table start", check=False)
+        r = await fd.slash(users[0], "mj table start", check=False)
         assert r.response_type is not None and not r.interaction.late
         table = bot.service.table_in(fd.channel_id)
         by_seat = {table.seat_of(u.id): u for u in users}
@@ -92,7 +92,7 @@ async def test_fifty_quick_moves_at_350_ms_per_call(tmp_path):
     table message shows the final state."""
     bot, fd, users = await _four_humans(tmp_path, latency=0.35, public_edit_interval=1.0)
     try:
-        r = await fd.slash(users[0], "table start", wait="answered", check=False)
+        r = await fd.slash(users[0], "mj table start", wait="answered", check=False)
         assert r.response_type is not None and not r.interaction.late
         table = bot.service.table_in(fd.channel_id)
         by_seat = {table.seat_of(u.id): u for u in users}

@@ -85,7 +85,7 @@ async def test_a_restart_on_the_result_screen_keeps_the_result_on_the_table_mess
         assert "Exhaustive draw" in embed_text(table_message(fd, fd.channel_id))
         bot2 = new_bot(f"sqlite:///{tmp_path}/bot.db", bot.service.clock)
         await fd.restart(bot2)
-        r = await fd.slash(bob, "table leave", check=False)
+        r = await fd.slash(bob, "mj table leave", check=False)
         assert r.response_type is not None and not r.errors
         text = embed_text(table_message(fd, fd.channel_id))
         assert "Exhaustive draw" in text, text
@@ -134,7 +134,7 @@ async def test_a_decision_prompted_before_a_restart_is_not_prompted_again(tmp_pa
         await fd.restart(bot2)
         t2 = bot2.service.table_in(fd.channel_id)
         other = next(u for s, u in by_seat.items() if s != seat)
-        r = await fd.slash(other, "table leave", check=False)
+        r = await fd.slash(other, "mj table leave", check=False)
         assert not r.errors
         assert t2.hand.pending_seats() == [seat] and t2.decisions[seat] == dec
         assert len(_prompts_for(fd, waiting, fd.channel_id, t2.hand_id, dec)) == 1

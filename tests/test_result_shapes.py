@@ -63,10 +63,10 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
         bot.service.deal_context = stack
         users = [fd.user(800 + i, f"p{i}") for i in range(sc.n_seats)]
         opts = _options(sc.options)
-        await fd.slash(users[0], "table create", {"variant": sc.game, **({"options": opts} if opts else {})})
+        await fd.slash(users[0], "mj table create", {"variant": sc.game, **({"options": opts} if opts else {})})
         for u in users[1:]:
-            await fd.slash(u, "table join")
-        await fd.slash(users[0], "table start")
+            await fd.slash(u, "mj table join")
+        await fd.slash(users[0], "mj table start")
         table = bot.service.table_in(fd.channel_id)
         assert [table.seat_of(u.id) for u in users] == list(range(sc.n_seats))
         for line in sc.actions:
@@ -100,13 +100,13 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
 
         # /replay and /verify of the stored hand
         hid = table.hand_id
-        r = await fd.slash(users[0], "replay", {"hand": hid})
+        r = await fd.slash(users[0], "mj replay", {"hand": hid})
         assert not r.errors and r.message is not None and r.message.attachments, r.content
         assert f"#{hid}" in r.content
         last = r.message.custom_ids[-1]
         r2 = await fd.click(users[0], r.message, last)
         assert r2.response_type == 7 and not r2.errors
-        r = await fd.slash(users[0], "verify", {"hand": hid})
+        r = await fd.slash(users[0], "mj verify", {"hand": hid})
         assert "✓" in r.content, r.content
 
         # the local table's words

@@ -33,12 +33,12 @@ async def _open(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int,
     await fd.start()
     bot.service.seed_source = lambda: seed
     users = [fd.user(300 + i, name) for i, name in enumerate(humans)]
-    await fd.slash(users[0], "table create", {"variant": variant, **({"options": options} if options else {})})
+    await fd.slash(users[0], "mj table create", {"variant": variant, **({"options": options} if options else {})})
     for u in users[1:]:
-        await fd.slash(u, "table join")
+        await fd.slash(u, "mj table join")
     for _ in range(n_ai):
-        await fd.slash(users[0], "table add-ai")
-    await fd.slash(users[0], "table start")
+        await fd.slash(users[0], "mj table add-ai")
+    await fd.slash(users[0], "mj table start")
     table = bot.service.table_in(fd.channel_id)
     by_seat = {table.seat_of(u.id): u for u in users}
     return bot, fd, table, users, by_seat
@@ -81,7 +81,7 @@ async def test_leave_on_the_result_screen_does_not_settle_the_hand_again(tmp_pat
         first = list(table.last_result["points"])
         state = dict(table.match.state)
         assert sum(first) == 0 and state["hand_no"] == 1
-        r = await fd.slash(bob, "table leave", check=False)
+        r = await fd.slash(bob, "mj table leave", check=False)
         assert r.response_type is not None and not r.errors, [str(e) for e in r.errors]
         assert table.scores() == first and table.match.state == state
         msg, cid = table_button(fd, fd.channel_id, "next")
@@ -207,15 +207,15 @@ async def test_a_command_in_a_dm_goes_to_the_table_where_the_player_may_act(tmp_
         bot.service.seed_source = lambda: 5
         alice, bob = fd.user(401, "alice"), fd.user(402, "bob")
         ch_a, ch_b = fd.channel_id, fd.add_channel("second")
-        await fd.slash(alice, "table create", {"variant": "laosanfan"}, channel_id=ch_a)
-        await fd.slash(bob, "table join", channel_id=ch_a)
+        await fd.slash(alice, "mj table create", {"variant": "laosanfan"}, channel_id=ch_a)
+        await fd.slash(bob, "mj table join", channel_id=ch_a)
         for _ in range(2):
-            await fd.slash(alice, "table add-ai", channel_id=ch_a)
-        await fd.slash(alice, "table start", channel_id=ch_a)
-        await fd.slash(alice, "table create", {"variant": "laosanfan"}, channel_id=ch_b)
+            await fd.slash(alice, "mj table add-ai", channel_id=ch_a)
+        await fd.slash(alice, "mj table start", channel_id=ch_a)
+        await fd.slash(alice, "mj table create", {"variant": "laosanfan"}, channel_id=ch_b)
         for _ in range(3):
-            await fd.slash(alice, "table add-ai", channel_id=ch_b)
-        await fd.slash(alice, "table start", channel_id=ch_b)
+            await fd.slash(alice, "mj table add-ai", channel_id=ch_b)
+        await fd.slash(alice, "mj table start", channel_id=ch_b)
         ta, tb = bot.service.table_in(ch_a), bot.service.table_in(ch_b)
         users_a = {ta.seat_of(alice.id): alice, ta.seat_of(bob.id): bob}
         sa, sb = ta.seat_of(alice.id), tb.seat_of(alice.id)
@@ -308,9 +308,9 @@ async def test_a_player_who_left_comes_back_with_join(tmp_path):
     bot, fd, table, (alice, bob), users = await _open(tmp_path, "laosanfan", 5, ["alice", "bob"], 2)
     try:
         sa = table.seat_of(alice.id)
-        r = await fd.slash(alice, "table leave")
+        r = await fd.slash(alice, "mj table leave")
         assert table.seats[sa].auto
-        r = await fd.slash(alice, "table join", check=False)
+        r = await fd.slash(alice, "mj table join", check=False)
         assert not r.errors and r.ephemeral and not table.seats[sa].auto, r.content
         while not table.hand.is_over() and sa not in table.hand.pending_seats():
             other = table.hand.pending_seats()[0]

@@ -8,7 +8,7 @@
   showing the refused move.
   The same at a deal: ``TableService._start_hand`` sets ``Table.hand`` to the new hand, then
   awaits the store for its id; a prompt drawn meanwhile carries the previous hand's id
-  (``ui.ActionButtons`` reads ``Table.hand_id``), so its buttons are refused as out of date.
+  (``messages.ActionButtons`` reads ``Table.hand_id``), so its buttons are refused as out of date.
   Worse, a prompt drawn from a refused move keeps its decision number: the same number is
   given to the next real decision (``Table.decisions`` is the action counter), so the prompt
   about a discard that never happened is taken for the prompt of the real one — which is
@@ -141,7 +141,7 @@ async def test_the_first_prompt_of_a_hand_works(tmp_path):
         fd.latency = lambda call: 0.2 if "/channels" in call.path else 0.0
         msg, cid = table_button(fd, fd.channel_id, "next")
         before = len(fd.dms_to(dan))
-        r1, r2 = await asyncio.gather(fd.slash(bob, "table leave", check=False),
+        r1, r2 = await asyncio.gather(fd.slash(bob, "mj table leave", check=False),
                                       fd.click(alice, msg, cid, check=False))
         assert not r1.errors and not r2.errors
         await fd.settle()

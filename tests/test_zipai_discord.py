@@ -51,10 +51,10 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
         bot.service.seed_source = lambda: seed
         alice = fd.user(201, "alice")
         bob = fd.user(202, "bob", locale="zh-CN")
-        await fd.slash(alice, "table create", {"variant": "zipai"})
-        await fd.slash(bob, "table join")
-        await fd.slash(alice, "table add-ai")
-        await fd.slash(alice, "table start")
+        await fd.slash(alice, "mj table create", {"variant": "zipai"})
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)
         assert table.variant.id == "zipai" and table.n_players == 3
@@ -74,7 +74,7 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
         for seat, user in users.items():
             line = await bot.store.score(fd.guild_id, user.id)
             assert (line.points, line.hands) == (result["points"][seat], 1)
-            r = await fd.slash(user, "score")
+            r = await fd.slash(user, "mj score")
             assert f"{result['points'][seat]:+d}" in r.content
         # the public table message is one image message edited in place
         assert len([m for m in fd.messages_in(ch) if m.attachments]) == 1
@@ -86,7 +86,7 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
 async def test_several_ways_to_chi_are_offered_in_a_select_menu(tmp_path):
     """When a card can be taken in several sentences (吃 with 比牌), the prompt carries one
     select menu listing each way, not a row of look-alike buttons."""
-    from cogs.ui import ActionButtons, ActionSelect
+    from cogs.messages import ActionButtons, ActionSelect
     from engine.tiles import kind_str
     from service.tables import Seat, Table
 

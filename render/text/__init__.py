@@ -5,9 +5,9 @@ own words in ``data/i18n/<game>.<lang>.json``); the modules here put them togeth
 """
 
 from . import events, prompts, table_message
-from .catalogue import LANGUAGES, error_text, game_name, lang_of, quote, short_tile, t, tile_label, tv
+from .catalogue import LANGUAGES, error_text, game_name, lang_of, pick, quote, short_tile, t, tile_label, tv
 from .events import describe_event
 from .results import how_text, result_lines
 
-__all__ = ["LANGUAGES", "describe_event", "error_text", "events", "game_name", "how_text", "lang_of", "prompts",
+__all__ = ["LANGUAGES", "describe_event", "error_text", "events", "game_name", "how_text", "lang_of", "pick", "prompts",
            "quote", "result_lines", "short_tile", "t", "table_message", "tile_label", "tv"]

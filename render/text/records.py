@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .catalogue import game_name, t, tv
+from .catalogue import game_name, lang_of, pick, t, tv
 
 
 def no_hands(name: str, lang: str) -> str:
@@ -59,7 +59,7 @@ def replay_caption(r: Any, lang: str) -> str:
 
 
 def verification(v: Any, lang: str) -> str:
-    """``/verify``'s text (``service.records.Verification``)."""
+    """``/mj verify``'s text (``service.records.Verification``)."""
     return t("ui.verify_text", lang, hand=v.hand_id, seed=v.seed, commitment=v.commitment, tiles=v.tiles,
              wall=v.wall_sha256[:16], actions=v.actions,
              outcome=t("ui.verify_ok" if v.same_result else "ui.verify_bad", lang))
@@ -90,16 +90,16 @@ def rules(info: Any, lang: str, page: int = 3800) -> list[tuple[str, str, Option
     """The pages of a game's rules: ``[(title, text, (field name, field text) or None)]`` —
     the summary with the table options first, then the fan/score table (``info.fan_table``:
     ``[(zh, en, value)]``)."""
-    zh = lang.startswith("zh")
+    zh = lang_of(lang) != "en"
     summary = tv(info.id, f"rules.{info.id}", lang)
     if summary.startswith("messages."):
         summary = ""
-    opts = "\n".join(f"`{o.name}` = {str(o.default).lower() if o.type is bool else o.default} — {o.zh if zh else o.en}"
+    opts = "\n".join(f"`{o.name}` = {str(o.default).lower() if o.type is bool else o.default} — {pick(o.zh, o.en, lang)}"
                      for o in info.options)
     pages: list[tuple[str, str, Optional[tuple[str, str]]]] = [
         (game_name(info.id, lang), summary[:page], (t("ui.rules_options", lang), opts[:1024] or "—"))]
     rows = list(getattr(info, "fan_table", None) or [])
-    lines = [f"{value:>3} · {zh_name if zh else f'{en} {zh_name}'}" for zh_name, en, value in rows]
+    lines = [f"{value:>3} · {pick(zh_name, en, lang) if zh else f'{en} {zh_name}'}" for zh_name, en, value in rows]
     chunk: list[str] = []
     for line in lines:
         if sum(len(x) + 1 for x in chunk) + len(line) > page:

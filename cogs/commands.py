@@ -1,0 +1,169 @@
+"""Every command of the bot but the play verbs, under one group, ``/mj``:
+
+* ``/mj table create|join|leave|add-ai|start|takeover|end`` — a channel's table
+  (``cogs/tables.py``);
+* ``/mj hand`` — your hand, privately (``cogs/play.py``);
+* ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
+* ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
+* ``/mj config default|preset|preset-delete|channel|show`` — server settings, for admins
+  (``cogs/config.py``).
+
+The play verbs (``/discard``, ``/pung``, ``/pass`` …) stay one short top-level word each
+(``cogs/play.py``); nothing else takes a top-level name.  Command and option names are the
+same in every language; their descriptions are translated (``cogs/translator.py``).  Each
+command only parses and hands over to the module that answers it; games are offered by
+autocomplete over the registered games, so a game registered later is offered too.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from service.records import PERIODS
+
+from . import config as settings
+from . import records, rules, tables
+from .play import send_hand
+from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
+
+
+class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong and paper-card tables"):
+    """The ``/mj`` group; its handlers live in the modules named above."""
+
+    table = app_commands.Group(name="table", description="This channel's table: create, join, start, end",
+                               guild_only=True)
+    config = app_commands.Group(name="config", description="Server settings for tables (admins)",
+                                guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self, bot):
+        self.bot = bot
+        super().__init__()
+
+    # ------------------------------------------------------------------ the table
+    @table.command(name="create", description="Open a table in this channel")
+    @app_commands.describe(variant="The game", preset="A saved or shipped preset of options",
+                           options="House options, e.g. base_points=2 min_fan=10")
+    @app_commands.autocomplete(variant=game_autocomplete, preset=preset_autocomplete, options=options_autocomplete)
+    async def table_create(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME,
+                           preset: str | None = None, options: str | None = None) -> None:
+        await tables.create(self.bot, interaction, variant, preset, options)
+
+    @table.command(name="join", description="Sit down at this channel's table")
+    async def table_join(self, interaction: discord.Interaction) -> None:
+        await tables.lobby_op(self.bot, interaction, "join")
+
+    @table.command(name="leave", description="Leave this channel's table")
+    async def table_leave(self, interaction: discord.Interaction) -> None:
+        await tables.lobby_op(self.bot, interaction, "leave")
+
+    @table.command(name="add-ai", description="Add an AI player")
+    async def table_add_ai(self, interaction: discord.Interaction) -> None:
+        await tables.lobby_op(self.bot, interaction, "addai")
+
+    @table.command(name="start", description="Start the game")
+    async def table_start(self, interaction: discord.Interaction) -> None:
+        await tables.lobby_op(self.bot, interaction, "start")
+
+    @table.command(name="takeover", description="Take back your seat from auto-play")
+    async def table_takeover(self, interaction: discord.Interaction) -> None:
+        await tables.lobby_op(self.bot, interaction, "takeover")
+
+    @table.command(name="end", description="Close this channel's table (its creator or an admin)")
+    async def table_end(self, interaction: discord.Interaction) -> None:
+        await tables.end(self.bot, interaction)
+
+    async def on_table_button(self, interaction: discord.Interaction, button) -> None:
+        """A button of the public table message (``cogs.components.TableButton``)."""
+        await tables.on_table_button(self.bot, interaction, button)
+
+    # ------------------------------------------------------------------ your hand
+    @app_commands.command(name="hand", description="Show your hand (only you can see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await send_hand(self.bot, interaction)
+
+    # ------------------------------------------------------------------ records
+    @app_commands.command(name="score", description="Cumulative score and statistics in this server")
+    @app_commands.describe(player="Whose score (default: yours)", variant="Only this game")
+    @app_commands.autocomplete(variant=game_autocomplete)
+    @app_commands.guild_only()
+    async def score(self, interaction: discord.Interaction, player: discord.User | None = None,
+                    variant: str | None = None) -> None:
+        await records.score(self.bot, interaction, player, variant)
+
+    @app_commands.command(name="leaderboard", description="Top players of this server")
+    @app_commands.describe(variant="Only this game", period="All time, this month or this week")
+    @app_commands.autocomplete(variant=game_autocomplete)
+    @app_commands.choices(period=[app_commands.Choice(name=p, value=p) for p in PERIODS])
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, variant: str | None = None,
+                          period: str = "all") -> None:
+        await records.leaderboard(self.bot, interaction, variant, period)
+
+    @app_commands.command(name="history", description="Your last hands (or a player's)")
+    @app_commands.describe(player="Whose hands (default: yours)", variant="Only this game")
+    @app_commands.autocomplete(variant=game_autocomplete)
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction, player: discord.User | None = None,
+                      variant: str | None = None) -> None:
+        await records.history(self.bot, interaction, player, variant)
+
+    @app_commands.command(name="replay", description="Step through a finished hand, every hand face up")
+    @app_commands.describe(hand="The hand number (see /mj history)")
+    @app_commands.autocomplete(hand=records.hand_autocomplete)
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, hand: int) -> None:
+        await records.show_replay(self.bot, interaction, hand, 0, edit=False)
+
+    async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, edit: bool) -> None:
+        """A step button of a replay (``cogs.components.ReplayButton``)."""
+        await records.show_replay(self.bot, interaction, hand_id, step, edit)
+
+    @app_commands.command(name="verify", description="Reveal a finished hand's seed and rebuild its wall")
+    @app_commands.describe(hand="The hand number (see /mj history)")
+    @app_commands.autocomplete(hand=records.hand_autocomplete)
+    @app_commands.guild_only()
+    async def verify(self, interaction: discord.Interaction, hand: int) -> None:
+        await records.verify(self.bot, interaction, hand)
+
+    # ------------------------------------------------------------------ rules
+    @app_commands.command(name="rules", description="A game's rules summary, options and fan table")
+    @app_commands.describe(variant="The game")
+    @app_commands.autocomplete(variant=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME) -> None:
+        await rules.rules(self.bot, interaction, variant)
+
+    # ------------------------------------------------------------------ server settings
+    @config.command(name="default", description="Set this server's default options of a game")
+    @app_commands.describe(variant="The game", options="key=value … (empty: back to the rule file's defaults)")
+    @app_commands.autocomplete(variant=game_autocomplete, options=options_autocomplete)
+    async def config_default(self, interaction: discord.Interaction, variant: str, options: str | None = None) -> None:
+        await settings.default(self.bot, interaction, variant, options)
+
+    @config.command(name="preset", description="Save a named preset of options")
+    @app_commands.describe(name="Preset name", variant="The game", options="key=value …")
+    @app_commands.autocomplete(variant=game_autocomplete, options=options_autocomplete)
+    async def config_preset(self, interaction: discord.Interaction, name: str, variant: str,
+                            options: str | None = None) -> None:
+        await settings.preset(self.bot, interaction, name, variant, options)
+
+    @config.command(name="preset-delete", description="Delete a saved preset")
+    @app_commands.describe(name="Preset name")
+    async def config_preset_delete(self, interaction: discord.Interaction, name: str) -> None:
+        await settings.preset_delete(self.bot, interaction, name)
+
+    @config.command(name="channel", description="Allow or forbid tables in a channel")
+    @app_commands.describe(channel="The channel", allow="Allow tables there (the first allowed channel "
+                                                         "restricts tables to the allowed ones)")
+    async def config_channel(self, interaction: discord.Interaction, channel: discord.TextChannel,
+                             allow: bool) -> None:
+        await settings.channel(self.bot, interaction, channel, allow)
+
+    @config.command(name="show", description="Show this server's table settings")
+    async def config_show(self, interaction: discord.Interaction) -> None:
+        await settings.show(self.bot, interaction)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Mj(bot))

@@ -1,0 +1,134 @@
+"""Every persistent button and menu of the bot, and the formats of their ids.
+
+Buttons carry everything they need in their ``custom_id`` so they keep working after a
+restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj``:
+
+* ``mj:<channel>:<hand>:<decision>:<action>:<tile or ->`` — an action button in a player's
+  DM or private "my hand" message; ``hand`` is the stored id of the hand (unique) and
+  ``decision`` the action counter when the seat's decision began (``Table.decisions``); a
+  click from another hand or decision is refused (``TableService.may_act``);
+* ``mjs:<channel>:<hand>:<decision>`` — an action menu, values ``<action>:<tile or ->``;
+* ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over
+  button of a DM); **Next hand** carries the finished hand's id;
+* ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭).
+
+Any other id with the prefix (an older format, a tampered one) matches :class:`Outdated`,
+which answers privately that the button is out of date.  Each class answers through the one
+error path (:class:`cogs.common.Guarded`); ``from_custom_id`` reads only what its template
+matched (digits and short words), so it cannot fail.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from service.tables import ServiceError
+
+from .common import Guarded, reply_error
+
+ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
+SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
+TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
+REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)"
+#: every other id with the bot's prefix: an older format or a tampered id
+OUTDATED_ID = r"(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID))) + r")$)mj[a-z]?:.*"
+REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
+
+
+class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
+    """A player's action button; survives restarts (the custom_id says it all)."""
+
+    def __init__(self, ch: int, hand: int, seq: int, act: str, tile: str = "-", label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
+                                           custom_id=f"mj:{ch}:{hand}:{seq}:{act}:{tile}"[:100]))
+        self.ch, self.hand, self.seq, self.act, self.tile = ch, hand, seq, act, tile
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        # the template only lets digits and short words through: nothing here can raise
+        return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), match["act"], match["tile"],
+                   label=getattr(item, "label", None) or "?")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Play").on_action_button(interaction, self)
+
+
+class ActionSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):
+    """A select menu of a player's actions when they are too many for buttons (values
+    ``"<type>:<tile or ->"``)."""
+
+    def __init__(self, ch: int, hand: int, seq: int, options: list | None = None, placeholder: str = "…",
+                 row: int | None = None):
+        super().__init__(discord.ui.Select(custom_id=f"mjs:{ch}:{hand}:{seq}", options=options or [
+            discord.SelectOption(label="-", value="pass:-")], placeholder=placeholder, row=row))
+        self.ch, self.hand, self.seq = ch, hand, seq
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        options = list(getattr(item, "options", None) or []) or None
+        return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), options,
+                   getattr(item, "placeholder", None) or "…")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values or [])
+        act, _, tile = (values[0] if values else "").partition(":")
+        button = ActionButton(self.ch, self.hand, self.seq, act or "?", tile or "-")
+        await interaction.client.get_cog("Play").on_action_button(interaction, button)
+
+
+class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=TABLE_ID):
+    """A button of the public table message (join, add AI, start, leave, my hand, next hand,
+    take over); **Next hand** carries the id of the hand it follows."""
+
+    def __init__(self, ch: int, op: str, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 arg: int | None = None):
+        cid = f"mjt:{ch}:{op}" + (f":{arg}" if arg is not None else "")
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=cid))
+        self.ch, self.op, self.arg = ch, op, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        arg = int(match["arg"]) if match["arg"] else None
+        return cls(int(match["ch"]), match["op"], label=getattr(item, "label", None) or "?", arg=arg)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Mj").on_table_button(interaction, self)
+
+
+class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_ID):
+    """A step button of a replay: ``mjr:<hand id>:<step>:<position 0-3>`` (⏮ ◀ ▶ ⏭)."""
+
+    def __init__(self, hand_id: int, step: int, pos: int, disabled: bool = False):
+        super().__init__(discord.ui.Button(label=REPLAY_LABELS[pos], style=discord.ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"mjr:{hand_id}:{step}:{pos}"))
+        self.hand_id, self.step = hand_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["hand"]), int(match["step"]), int(match["pos"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Mj").show_replay(interaction, self.hand_id, self.step, edit=True)
+
+
+class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTDATED_ID):
+    """Any component with the bot's prefix and an id of no current format: a message drawn
+    by an older version of the bot, or a tampered id.  Answers privately that it is out of
+    date (instead of Discord's "This interaction failed")."""
+
+    def __init__(self, custom_id: str = "mj:-"):
+        super().__init__(discord.ui.Button(label="?", custom_id=custom_id[:100]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match.string)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await reply_error(interaction, ServiceError("outdated"))
+
+
+#: the bot's persistent components, registered at start-up (``Client.add_dynamic_items``)
+ITEMS = (ActionButton, ActionSelect, TableButton, ReplayButton, Outdated)

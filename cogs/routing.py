@@ -1,0 +1,64 @@
+"""Clicks routed between the processes of a sharded bot (``service/routing.py`` says why).
+
+A DM click arrives at the process of shard 0; when another process owns the table,
+:func:`forward_click` acknowledges it and stores it for that process; the owner applies it
+with :func:`apply_routed` — the same checks and moves as a click it received itself
+(``cogs.press``) — and answers through the
+interaction's token with discord.py's public ``Webhook.partial``: the clicked message is
+redrawn, or a refusal is sent as a follow-up in the DM (a webhook made this way cannot send
+ephemeral messages; a DM is private anyway).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from engine.errors import IllegalAction
+from render.text import error_text, lang_of
+from service.tables import ServiceError
+
+from . import messages
+from .press import check_press, press_move, redraw_only
+
+
+async def forward_click(bot, interaction: discord.Interaction, button) -> bool:
+    """A DM click on an action button of a table this process does not run: if another
+    process owns it, acknowledge the click (deferred update) and store it for that process;
+    returns ``True`` when forwarded, ``False`` when the click is this process's to answer."""
+    router = getattr(bot, "router", None)
+    if router is None:
+        return False
+    guild_id = await bot.service.stored_guild_of(button.ch)
+    if guild_id is None or bot.sharding.owns(guild_id):
+        return False
+    await interaction.response.defer()
+    await router.submit(
+        guild_id=guild_id, token=interaction.token, application_id=interaction.application_id,
+        user_id=interaction.user.id, channel_id=button.ch,
+        message_id=interaction.message.id if interaction.message is not None else None,
+        action=button.act, tile=button.tile, seq=button.seq, locale=str(interaction.locale),
+        hand_id=button.hand)
+    return True
+
+
+async def apply_routed(bot, row) -> None:
+    """Apply one routed click (a ``store.routed.RoutedAction`` row) as a click received here
+    would be, and answer through the interaction's token."""
+    lang = lang_of(row.locale)
+    hook = discord.Webhook.partial(row.application_id, row.token, client=bot)
+    variant = None
+    try:
+        table, seat = check_press(bot.service, row.channel_id, row.user_id, row.action, row.hand_id, row.seq)
+        variant = table.variant.id
+        kwargs = await redraw_only(table, seat, row.action, row.tile, lang)
+        if kwargs is None:
+            act, kind = press_move(row.action, row.tile)
+            upd = await bot.service.act(row.channel_id, row.user_id, act, kind, seq=row.seq, hand_id=row.hand_id)
+            kwargs = await messages.hand_message(table, seat, lang, notices=upd.notices.get(seat))
+    except (ServiceError, IllegalAction) as e:
+        await hook.send(error_text(e.code, lang, e.params, variant))
+        return
+    if row.message_id is None:
+        return
+    await hook.edit_message(row.message_id, content=kwargs["content"], attachments=[kwargs["file"]],
+                            view=kwargs["view"])

@@ -1,0 +1,92 @@
+"""Slash commands are synced to Discord only when what would be sent changed: a second start
+with the same commands makes no sync call; a changed description in a catalogue (the payload
+after translation) makes exactly one; a guild sync is kept apart from the global one; in a
+sharded bot only the process running shard 0 syncs."""
+
+from __future__ import annotations
+
+import pytest
+
+try:
+    from fakediscord import FakeDiscord
+except ImportError:  # pragma: no cover
+    from tests.fakediscord import FakeDiscord
+
+from bot import make_bot
+from service.clock import ManualClock
+
+SYNC = ("PUT /applications/{application_id}/commands", "PUT /applications/{application_id}/guilds/{guild_id}/commands")
+
+
+def syncs(fd: FakeDiscord) -> list:
+    return [c for c in fd.calls if c.key in SYNC]
+
+
+def synced_bot(db_url: str, **kwargs):
+    return make_bot(db_url, clock=ManualClock(), timer_interval=0, sync=True, **kwargs)
+
+
+@pytest.mark.asyncio
+async def test_unchanged_commands_are_not_synced_again_and_a_catalogue_change_is(tmp_path, monkeypatch):
+    db_url = f"sqlite:///{tmp_path}/bot.db"
+    fd = FakeDiscord(synced_bot(db_url))
+    await fd.start()
+    try:
+        first = syncs(fd)
+        assert len(first) == 1 and first[0].key == SYNC[0]
+        names = sorted(c["name"] for c in first[0].json)
+        assert names == ["chow", "discard", "double", "hu", "kong", "mj", "pass", "pung", "ting"]
+        mj = next(c for c in first[0].json if c["name"] == "mj")
+        assert mj["description_localizations"]["zh-CN"] == "中国麻将与字牌的牌桌"
+
+        await fd.restart(synced_bot(db_url))  # same commands, same catalogues
+        assert len(syncs(fd)) == 1
+
+        # a description changed in a catalogue: the translated payload differs
+        import cogs.translator as translator
+
+        real = translator.command_description
+
+        def changed(key: str, lang: str):
+            text = real(key, lang)
+            return text + "！" if key == "cmd.pung" and lang == "zh-CN" else text
+
+        monkeypatch.setattr(translator, "command_description", changed)
+        await fd.restart(synced_bot(db_url))
+        assert len(syncs(fd)) == 2
+        pung = next(c for c in syncs(fd)[-1].json if c["name"] == "pung")
+        assert pung["description_localizations"]["zh-CN"].endswith("！")
+
+        await fd.restart(synced_bot(db_url))  # the changed catalogue again: nothing new
+        assert len(syncs(fd)) == 2
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_a_guild_sync_is_kept_apart_from_the_global_one(tmp_path):
+    db_url = f"sqlite:///{tmp_path}/bot.db"
+    fd = FakeDiscord(synced_bot(db_url))
+    await fd.start()
+    try:
+        assert [c.key for c in syncs(fd)] == [SYNC[0]]
+        await fd.restart(synced_bot(db_url, guild_id=fd.guild_id))
+        assert [c.key for c in syncs(fd)] == [SYNC[0], SYNC[1]]
+        await fd.restart(synced_bot(db_url, guild_id=fd.guild_id))
+        await fd.restart(synced_bot(db_url))
+        assert [c.key for c in syncs(fd)] == [SYNC[0], SYNC[1]]
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_only_the_process_of_shard_0_syncs(tmp_path):
+    db_url = f"sqlite:///{tmp_path}/bot.db"
+    fd = FakeDiscord(synced_bot(db_url, shard_count=2, shard_ids=[1], route_interval=0))
+    await fd.start()
+    try:
+        assert syncs(fd) == []
+        await fd.restart(synced_bot(db_url, shard_count=2, shard_ids=[0], route_interval=0))
+        assert len(syncs(fd)) == 1
+    finally:
+        await fd.close()
