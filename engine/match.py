@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .actions import Action
 from .rng import dealer_draw_seed, hand_seed, make_rng
-from .variants import VariantInfo, find_variant
+from .variant import VariantInfo
+from .variants import find_variant
 
 
 class Match:
