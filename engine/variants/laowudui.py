@@ -49,7 +49,7 @@ from typing import Any
 
 from ..actions import DISCARD, HU, KONG, PASS, Action
 from ..errors import IllegalAction
-from ..mahjong import Event
+from ..events import Event
 from ..melds import Meld
 from ..options import TIMEOUT_OPTIONS, Option
 from ..rng import make_rng

@@ -42,7 +42,7 @@ from typing import Any
 
 from ..actions import Action
 from ..errors import IllegalAction
-from ..mahjong import Event
+from ..events import Event
 from ..melds import Meld
 from ..options import TIMEOUT_OPTIONS, Option
 from ..rng import make_rng
