@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import hand_shapes
-from ..ai import counts_after_claim, lowest_shanten_discards
-from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
-from ..tiles import kind_of
+from ... import hand_shapes
+from ...ai import counts_after_claim, lowest_shanten_discards
+from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
+from ...tiles import kind_of
 
 ShantenFn = Callable[[list[int], int], int]
 

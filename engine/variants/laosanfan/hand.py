@@ -24,14 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import hand_shapes
-from ..actions import CHOW, KONG, PUNG, Action
-from ..mahjong import DISCARD_PHASE, OVER, MahjongHand
-from ..options import TIMEOUT_OPTIONS, Option
-from ..tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
-from . import VariantInfo
-from .laosanfan_ai import choose, standard_shanten
-from .laosanfan_scoring import (STYLES, capped, dragon_fan, hu_points, meld_hu, money_rounding, pattern_fan,
+from ... import hand_shapes
+from ...actions import CHOW, KONG, PUNG, Action
+from ...mahjong import DISCARD_PHASE, OVER, MahjongHand
+from ...options import TIMEOUT_OPTIONS, Option
+from ...tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
+from .ai import choose, standard_shanten
+from .scoring import (STYLES, capped, dragon_fan, hu_points, meld_hu, money_rounding, pattern_fan,
                                 pung_hu, seat_flower_fan, style_total)
 
 RULES = "laosanfan.md"
@@ -310,11 +309,4 @@ class LaoSanFanHand(MahjongHand):
         return me
 
 
-INFO = VariantInfo(
-    "laosanfan", "老三番", "Lao San Fan", 4, 4, OPTIONS,
-    lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),
-    aliases=("lsf", "老三番麻将"),
-)
-
-__all__ = ["INFO", "OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous",
-           "CHOW", "PUNG", "KONG"]
+__all__ = ["OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous", "CHOW", "PUNG", "KONG"]
