@@ -18,7 +18,7 @@ from engine.melds import Meld
 from engine.tiles import kind_str, parse_kind, parse_kinds
 from engine.variants import find_variant
 from engine.variants.laowudui import LaoWuDuiHand, buy_factor, payment
-from engine.variants.laowudui_shapes import TILE_COUNTS, is_win, neighbours, readings, wild_kinds
+from engine.variants.laowudui.shapes import TILE_COUNTS, is_win, neighbours, readings, wild_kinds
 
 INFO = find_variant("laowudui")
 K = parse_kind
