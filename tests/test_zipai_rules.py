@@ -10,7 +10,7 @@ from engine.errors import IllegalAction
 from engine.tiles import parse_kind, parse_kinds
 from engine.variants import find_variant
 from engine.variants.zipai import ZipaiHand, settlement, starting_replacements
-from engine.variants.zipai_huxi import best_split, best_win, chi_choices, group_huxi, idx_of, tun_of
+from engine.variants.zipai.huxi import best_split, best_win, chi_choices, group_huxi, idx_of, tun_of
 
 
 def K(text: str) -> list[int]:

@@ -607,7 +607,7 @@ class LaoWuDuiHand(ClaimWindow, Scoring, HandViews):
         return Action(seat, KEEP) if KEEP in types else legal[0]
 
     def ai_action(self, seat: int) -> Action:
-        """The AI seat's choice (``engine.variants.laowudui_ai``)."""
+        """The AI seat's choice (``engine.variants.laowudui.ai``)."""
         from .ai import choose_action
 
         return choose_action(self, seat)
