@@ -40,8 +40,6 @@ project's docs):
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ... import wilds as W
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand

@@ -29,7 +29,7 @@ from ...actions import CHOW, KONG, PUNG, Action
 from ...mahjong import DISCARD_PHASE, OVER, MahjongHand
 from ...options import TIMEOUT_OPTIONS, Option
 from ...tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
-from .ai import choose, standard_shanten
+from .ai import choose_action
 from .scoring import (STYLES, capped, dragon_fan, hu_points, meld_hu, money_rounding, pattern_fan,
                                 pung_hu, seat_flower_fan, style_total)
 
@@ -286,11 +286,8 @@ class LaoSanFanHand(MahjongHand):
 
     # --- AI and views
     def ai_action(self, seat: int) -> Action:
-        """Shanten AI (standard shape only) that avoids 三摊-liable discards."""
-        risky: set[str] = set()
-        if self.phase == DISCARD_PHASE and seat == self.turn:
-            risky = {w["tile"] for w in self.warnings(seat)}
-        return choose(self, seat, standard_shanten, lambda k: kind_str(k) in risky)
+        """The AI seat's choice (:func:`engine.variants.laosanfan.ai.choose_action`)."""
+        return choose_action(self, seat)
 
     def extra_view(self, viewer: int | None) -> dict:
         d: dict[str, Any] = {

@@ -47,7 +47,7 @@ from ...tiles import ZI_SMALL, kind_of, kind_str
 from .actions import (
     CLAIM_PHASE, DISCARD, DISCARD_PHASE, FOUR_TYPES, HU, OVER, PASS, PIAO_PHASE, PIAO_TYPES, RULES,
 )
-from .ai import AiSeat
+from .ai import choose_action
 from .claims import ClaimWindow
 from .huxi import N_IDX, best_win, chi_shapes, group_huxi, idx_of
 from .options import OPTIONS
@@ -71,7 +71,7 @@ def starting_replacements(n_ti: int, is_dealer: bool) -> int:
     return n_ti - 2 if is_dealer else n_ti - 1
 
 
-class ZipaiHand(ClaimWindow, Scoring, AiSeat, HandViews):
+class ZipaiHand(ClaimWindow, Scoring, HandViews):
     """One hand of 字牌 for ``n`` seats (2–4), driven by :meth:`apply` (see the module doc).
 
     :param options: resolved table options (:data:`OPTIONS`).
@@ -437,6 +437,10 @@ class ZipaiHand(ClaimWindow, Scoring, AiSeat, HandViews):
             self._enter_discard(s)
             return
         self._offer(s, card, "stock")
+
+    def ai_action(self, seat: int) -> Action:
+        """The AI seat's choice (:func:`engine.variants.zipai.ai.choose_action`)."""
+        return choose_action(self, seat)
 
     def timer_kind(self) -> str:
         """``"discard"`` when a seat owes a discard, else ``"claim"`` (飘 and claim windows)."""
