@@ -5,12 +5,15 @@ Rules: ``rules/laosanfan.md`` Part 2.
 """
 
 from ...variant import VariantInfo
+from . import ai
 from .hand import FAKE_TING, OPTIONS, THIEVES, JinhuHand
 
 INFO = VariantInfo(
     "jinhu", "金湖老三番", "Jinhu Lao San Fan", 4, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: JinhuHand(options, seed, dealer, ctx),
     aliases=("金湖", "jinhu_laosanfan"),
+    ai=ai.choose_action,
+    action_labels={FAKE_TING: "btn.fake_ting"},
 )
 
 __all__ = ["INFO", "OPTIONS", "JinhuHand", "FAKE_TING", "THIEVES"]

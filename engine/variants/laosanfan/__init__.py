@@ -5,12 +5,14 @@
 """
 
 from ...variant import VariantInfo
+from . import ai
 from .hand import CHOW, KONG, OPTIONS, PUNG, is_dangerous, three_exposure_danger, LaoSanFanHand
 
 INFO = VariantInfo(
     "laosanfan", "老三番", "Lao San Fan", 4, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),
     aliases=("lsf", "老三番麻将"),
+    ai=ai.choose_action,
 )
 
 __all__ = ["INFO", "OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous", "CHOW", "PUNG",

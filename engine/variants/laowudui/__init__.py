@@ -8,21 +8,12 @@ into pairs and fours with the wilds, ``ai.py`` is the AI seat.  Rules: ``rules/l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...variant import VariantInfo
-from .actions import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
+from . import ai
+from .actions import ACTION_LABELS, BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
 from .hand import LaoWuDuiHand
 from .options import OPTIONS
 from .scoring import FANS, buy_factor, payment
-
-
-@dataclass(frozen=True)
-class LaoWuDuiInfo(VariantInfo):
-    """:class:`VariantInfo` plus ``first_dealer_is_creator`` (the table creator, seat 0,
-    deals the first hand — laowudui.md §Players, dealer)."""
-
-    first_dealer_is_creator: bool = True
 
 
 def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> LaoWuDuiHand:
@@ -31,7 +22,14 @@ def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> LaoWuD
     return LaoWuDuiHand(options, seed, dealer, n, ctx)
 
 
-INFO = LaoWuDuiInfo("laowudui", "老五对", "Lao Wu Dui", 2, 4, OPTIONS, _factory, aliases=("lwd", "wudui", "五对"))
+INFO = VariantInfo(
+    "laowudui", "老五对", "Lao Wu Dui", 2, 4, OPTIONS, _factory,
+    aliases=("lwd", "wudui", "五对"),
+    wild_name="wild",  # 百搭
+    first_dealer="creator",  # laowudui.md §Players, dealer: the table's creator deals first
+    ai=ai.choose_action,
+    action_labels=ACTION_LABELS,
+)
 
 __all__ = ["INFO", "LaoWuDuiHand", "OPTIONS", "payment", "buy_factor", "FANS", "CHI", "DUI", "KEEP", "CONFIRM",
            "BUY", "NO_BUY", "ZHE", "NO_ZHE"]

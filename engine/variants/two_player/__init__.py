@@ -5,6 +5,7 @@
 sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``rules/two_player.md``.
 """
 
+from ... import ai
 from ...variant import VariantInfo
 from .fan_table import FAN_ROWS, fan_table
 from .fans import NotAWin, WinContext, calculate_fans
@@ -16,6 +17,8 @@ INFO = VariantInfo(
     lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
     aliases=("2p", "erren", "二人"),
     streak_per_player=True,
+    ai=ai.choose_action,
+    fan_table=fan_table(),
 )
 
 __all__ = ["INFO", "TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",

@@ -6,7 +6,8 @@ window (``claims.py``), scoring (``scoring.py``), AI seat (``ai.py``) and views 
 """
 
 from ...variant import VariantInfo
-from .actions import PIAO_TYPES
+from . import ai
+from .actions import ACTION_LABELS, PIAO_TYPES
 from .hand import ZipaiHand, card_kinds, starting_replacements
 from .options import OPTIONS
 from .scoring import settlement
@@ -15,6 +16,9 @@ INFO = VariantInfo(
     "zipai", "字牌", "Zi Pai (paper cards)", 2, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: ZipaiHand(options, seed, dealer, n, ctx),
     aliases=("paohuzi", "跑胡子", "zi_pai"),
+    tile_style="paper",
+    ai=ai.choose_action,
+    action_labels=ACTION_LABELS,
 )
 
 __all__ = ["INFO", "OPTIONS", "ZipaiHand", "card_kinds", "starting_replacements", "settlement", "PIAO_TYPES"]
