@@ -443,8 +443,8 @@ class MahjongHand(Wall, ClaimWindow, HandViews):
         self.phase = OVER
         self.claim_options, self.responses = {}, {}
         points = self.settle(None, None, None)
-        self.result = {"winner": None, "draw": True, "points": points, "dealer": self.dealer,
-                       "hands": self._all_hands()}
+        self.result = {"winner": None, "winners": [], "draw": True, "self_drawn": False, "discarder": None,
+                       "points": points, "dealer": self.dealer, "hands": self._all_hands()}
         self.events.append(Event("draw_game"))
 
     def _all_hands(self) -> list[list[str]]:
@@ -460,7 +460,7 @@ class MahjongHand(Wall, ClaimWindow, HandViews):
         self.phase = OVER
         points = self.settle(seat, win, discarder)
         self.result = {
-            "winner": seat, "draw": False, "self_drawn": self_drawn, "discarder": discarder,
+            "winner": seat, "winners": [seat], "draw": False, "self_drawn": self_drawn, "discarder": discarder,
             "win_tile": kind_str(kind), "robbing_kong": robbing, "points": points,
             "dealer": self.dealer, "hands": self._all_hands(), **{k: v for k, v in win.items() if k != "ok"},
         }

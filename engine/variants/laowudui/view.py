@@ -55,7 +55,7 @@ class HandViews:
             "variant": self.VARIANT, "seq": self.seq, "dealer": self.dealer,
             "turn": self.turn if self.phase in (DISCARD_PHASE, CLAIM_PHASE) else None,
             "phase": self.phase, "pending": self.pending_seats(), "wall_remaining": self.wall_remaining,
-            "dice": [],
+            "dice": [], "rob": None,
             "last_discard": ({"seat": self.last_discard[0], "tile": kind_str(kind_of(self.last_discard[1])),
                               "unchanged": self.last_unchanged}
                              if self.last_discard and self.phase == CLAIM_PHASE else None),

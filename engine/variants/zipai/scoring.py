@@ -35,8 +35,8 @@ class Scoring:
     def _draw_game(self) -> None:
         self.phase = OVER
         self.pending = None
-        self.result = {"winner": None, "winners": [], "draw": True, "points": [0] * self.n,
-                       "dealer": self.dealer, "next_dealer": (self.dealer + 1) % self.n,
+        self.result = {"winner": None, "winners": [], "draw": True, "self_drawn": False, "discarder": None,
+                       "points": [0] * self.n, "dealer": self.dealer, "next_dealer": (self.dealer + 1) % self.n,
                        "hands": self._all_hands(), "piao": [p or 0 for p in self.piao]}
         self._ev("draw_game")
 
