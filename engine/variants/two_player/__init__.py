@@ -5,7 +5,7 @@
 sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``rules/two_player.md``.
 """
 
-from ... import ai
+from ...ai import choose_action
 from ...variant import VariantInfo
 from .fan_table import FAN_ROWS, fan_table
 from .fans import NotAWin, WinContext, calculate_fans
@@ -17,7 +17,7 @@ INFO = VariantInfo(
     lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
     aliases=("2p", "erren", "二人"),
     streak_per_player=True,
-    ai=ai.choose_action,
+    ai=choose_action,
     fan_table=fan_table(),
 )
 
