@@ -27,8 +27,8 @@ import MahjongGB  # noqa: E402
 
 from engine import hand_shapes  # noqa: E402
 from engine.melds import CHOW, KONG, PUNG, Meld  # noqa: E402
-from engine.variants import two_player_fans as fans_mod  # noqa: E402
-from engine.variants.two_player_fans import WinContext, calculate_fans  # noqa: E402
+from engine.variants.two_player import fans as fans_mod  # noqa: E402
+from engine.variants.two_player.fans import WinContext, calculate_fans  # noqa: E402
 
 ALLOWED = tuple(range(9)) + tuple(range(27, 34))
 

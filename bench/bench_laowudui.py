@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.melds import Meld  # noqa: E402
 from engine.tiles import kind_str, parse_kinds  # noqa: E402
 from engine.variants import find_variant  # noqa: E402
-from engine.variants.laowudui_shapes import _is_win_cached, _readings_cached  # noqa: E402
+from engine.variants.laowudui.shapes import _is_win_cached, _readings_cached  # noqa: E402
 
 INFO = find_variant("laowudui")
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.variants import find_variant  # noqa: E402
 from engine.variants.zipai import ZipaiHand  # noqa: E402
-from engine.variants.zipai_huxi import _split, best_win  # noqa: E402
+from engine.variants.zipai.huxi import _split, best_win  # noqa: E402
 
 
 def random_counts(rng: random.Random, size: int) -> list[int]:

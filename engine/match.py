@@ -6,8 +6,8 @@ table service can store it and rebuild the match after a restart.
 
 Dealer rules (``two_player.md`` §Set-up, and each variant's rule file): the first
 dealer is drawn at random (from the table seed) — or is the table's creator (seat 0) where
-the variant says so (老五对); the winner deals next and on an exhaustive draw the dealer
-deals again, unless the variant's result names ``next_dealer``.  When the seated players
+the variant declares ``first_dealer="creator"`` (老五对); the winner deals next and on an
+exhaustive draw the dealer deals again, unless the variant's result names ``next_dealer``.  When the seated players
 change between hands (two_player.md), :meth:`Match.redraw_dealer` draws the dealer again.
 """
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .actions import Action
 from .rng import dealer_draw_seed, hand_seed, make_rng
-from .variants import VariantInfo, find_variant
+from .variant import VariantInfo
+from .variants import find_variant
 
 
 class Match:
@@ -33,7 +34,7 @@ class Match:
         self.options = options
         self.table_seed = table_seed
         self.n = n_seats
-        first = 0 if getattr(self.info, "first_dealer_is_creator", False) else \
+        first = 0 if self.info.first_dealer == "creator" else \
             make_rng(hand_seed(table_seed, -1)).randrange(n_seats)
         self.state = dict(state) if state else {
             "hand_no": 0, "dealer": first, "dealer_streak": 0, "scores": [0] * n_seats,

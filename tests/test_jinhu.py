@@ -14,7 +14,7 @@ from engine.match import Match
 from engine.tiles import parse_kind
 from engine.variants import find_variant
 from engine.variants.jinhu import JinhuHand
-from engine.variants.jinhu_fans import JinhuWin, NotAllowed, jinhu_fans
+from engine.variants.jinhu.fans import JinhuWin, NotAllowed, jinhu_fans
 
 
 def k(s: str) -> int:

@@ -15,7 +15,7 @@ from engine.melds import Meld
 from engine.tiles import parse_kind
 from engine.variants import find_variant
 from engine.variants.laosanfan import LaoSanFanHand, is_dangerous, three_exposure_danger
-from engine.variants.laosanfan_scoring import (capped, dragon_fan, hu_points, money_rounding, pattern_fan,
+from engine.variants.laosanfan.scoring import (capped, dragon_fan, hu_points, money_rounding, pattern_fan,
                                                seat_flower_fan, style_total)
 
 

@@ -25,7 +25,7 @@ from engine.errors import IllegalAction
 from engine.match import Match
 from engine.tiles import make_tiles
 from engine.variants import find_variant
-from engine.variants.laowudui_shapes import TILE_COUNTS
+from engine.variants.laowudui.shapes import TILE_COUNTS
 
 INFO = find_variant("laowudui")
 ALL_TILES = make_tiles(TILE_COUNTS)

@@ -18,7 +18,7 @@ from engine.melds import Meld
 from engine.tiles import kind_str, parse_kind, parse_kinds
 from engine.variants import find_variant
 from engine.variants.laowudui import LaoWuDuiHand, buy_factor, payment
-from engine.variants.laowudui_shapes import TILE_COUNTS, is_win, neighbours, readings, wild_kinds
+from engine.variants.laowudui.shapes import TILE_COUNTS, is_win, neighbours, readings, wild_kinds
 
 INFO = find_variant("laowudui")
 K = parse_kind
@@ -436,5 +436,5 @@ def test_the_creator_deals_the_first_hand_and_the_deal_passes():
             h.apply(h.ai_action(h.pending_seats()[0]))
         m.finish(h.result)
         assert m.new_hand().dealer == 1
-    assert INFO.first_dealer_is_creator and LaoWuDuiHand.FIRST_DEALER_IS_CREATOR
+    assert INFO.first_dealer == "creator" and LaoWuDuiHand.FIRST_DEALER_IS_CREATOR
     assert (INFO.min_players, INFO.max_players) == (2, 4)

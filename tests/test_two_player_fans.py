@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:  # run from any directory, with or without a pytes
 
 from engine.melds import CHOW, KONG, PUNG, Meld  # noqa: E402
 from engine.tiles import parse_kind, parse_kinds  # noqa: E402
-from engine.variants.two_player_fans import (  # noqa: E402
+from engine.variants.two_player.fans import (  # noqa: E402
     FAN_ROWS,
     NotAWin,
     WinContext,

@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:  # run from any directory, with or without a pytes
     sys.path.insert(0, str(ROOT))
 
 from engine.melds import CHOW, KONG, PUNG, Meld  # noqa: E402
-from engine.variants.two_player_fans import FAN_ROWS, WinContext, calculate_fans  # noqa: E402
+from engine.variants.two_player.fans import FAN_ROWS, WinContext, calculate_fans  # noqa: E402
 
 N_TARGET = 6000  # hands to compare (the rule file asks for thousands; assert >= 5000)
 

@@ -13,7 +13,7 @@ from engine.actions import Action
 from engine.match import Match
 from engine.tiles import kind_of
 from engine.variants import find_variant
-from engine.variants.zipai_huxi import classify_three, idx_of
+from engine.variants.zipai.huxi import classify_three, idx_of
 
 ALL_CARDS = set(range(50 * 4, 70 * 4))
 

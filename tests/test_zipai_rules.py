@@ -10,7 +10,7 @@ from engine.errors import IllegalAction
 from engine.tiles import parse_kind, parse_kinds
 from engine.variants import find_variant
 from engine.variants.zipai import ZipaiHand, settlement, starting_replacements
-from engine.variants.zipai_huxi import best_split, best_win, chi_choices, group_huxi, idx_of, tun_of
+from engine.variants.zipai.huxi import best_split, best_win, chi_choices, group_huxi, idx_of, tun_of
 
 
 def K(text: str) -> list[int]:
@@ -375,3 +375,23 @@ def test_illegal_actions_leave_state():
     with pytest.raises(IllegalAction):
         act(h, 0, "discard", "5X")
     assert h.seq == seq
+
+
+def test_chi_codes_are_every_code_chi_choices_makes():
+    """``CHI_CODES`` (the game's declared 吃 moves, each with a button label) is exactly the set
+    of codes :func:`chi_choices` produces, over every hand that matters: the counts 0..2 (a
+    third copy is a 坎, never free) of the cards a group with the taken card can use."""
+    import itertools
+
+    from engine.variants.zipai.actions import CHI_CODES
+    from engine.variants.zipai.huxi import chi_shapes, other_case
+
+    made = set()
+    for i in range(10):  # the small cards; the big ones mirror them
+        near = sorted({i, other_case(i)} | {x for _, ab in chi_shapes(i) for x in ab})
+        for combo in itertools.product(range(3), repeat=len(near)):
+            avail = [0] * 20
+            for k, v in zip(near, combo):
+                avail[k] = v
+            made.update(code for code, _ in chi_choices(avail, i))
+    assert made == set(CHI_CODES)

@@ -1,78 +1,90 @@
-"""Registry of the variants: ``find_variant("two_player")`` → :class:`VariantInfo`.
+"""Registry of the games: ``find_variant("two_player")`` → :class:`VariantInfo`.
 
-Each variant declares its id, names, seat counts, table options and the class of
-one hand.  A front end needs nothing else to offer a variant.
+Each game is a package ``engine/variants/<game>/`` whose ``INFO`` (a :class:`VariantInfo`)
+declares its id, names, seat counts, table options, how to deal a hand and the facts a front
+end needs (tile style, wild tiles, first dealer, AI, fan table, action labels).  A front end
+needs nothing else to offer a game.
+
+The built-in games (:data:`VARIANT_MODULES`) are loaded on first use.  Another game — a
+plug-in, or a small game defined inside a test — is added with :func:`register` and removed
+with :func:`unregister`, or for the duration of a ``with`` block::
+
+    with registered(TOY_INFO):
+        service.open_table(..., variant="toy")   # find_variant("toy") finds it
+    # here nothing knows "toy" any more
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+import importlib
+from contextlib import contextmanager
+from typing import Iterator
 
-from ..options import Option, resolve_options
+from ..variant import VariantInfo
 
-
-@dataclass(frozen=True)
-class VariantInfo:
-    """What a front end needs to know of a variant.
-
-    :ivar id: stable id (``"two_player"``).
-    :ivar name_zh / name_en: display names.
-    :ivar min_players / max_players: seats at a table.
-    :ivar options: declared table options.
-    :ivar hand_factory: ``(options, seed, dealer, n_seats, context) -> hand``.
-    :ivar aliases: other names accepted by :func:`find_variant`.
-    :ivar streak_per_player: the dealer's 连庄 count belongs to the player, not the table
-        (two_player.md §Settlement): the table service keeps it per player and server, puts
-        the dealer's count in each hand's ``context["dealer_streak"]`` when dealing, and
-        draws the dealer again when the seated players change between hands.  Otherwise the
-        count is the match's (``Match.state["dealer_streak"]``).
-    """
-
-    id: str
-    name_zh: str
-    name_en: str
-    min_players: int
-    max_players: int
-    options: tuple[Option, ...]
-    hand_factory: Callable = field(repr=False)
-    aliases: tuple[str, ...] = ()
-    streak_per_player: bool = False
-
-    def resolve_options(self, given: dict | None) -> dict:
-        """Defaults + ``given``, validated (raises ``OptionError``)."""
-        return resolve_options(self.options, given)
-
-    def new_hand(self, options: dict, seed: int, dealer: int, n_seats: int, context: dict | None = None):
-        return self.hand_factory(options, seed, dealer, n_seats, context or {})
-
+#: packages of ``engine.variants`` that hold the built-in games, in display order; each
+#: defines ``INFO`` (a :class:`VariantInfo`)
+VARIANT_MODULES = ("two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai")
 
 _REGISTRY: dict[str, VariantInfo] = {}
+_BUILT_IN: set[str] = set()
 
-#: modules of ``engine.variants`` that hold a variant; each defines ``INFO`` (a VariantInfo)
-VARIANT_MODULES = ("two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai")
+
+def _load() -> None:
+    """Register the built-in games (once)."""
+    if _BUILT_IN:
+        return
+    for name in VARIANT_MODULES:
+        info = importlib.import_module(f"{__name__}.{name}").INFO
+        _REGISTRY.setdefault(info.id, info)
+        _BUILT_IN.add(info.id)
+
+
+def _names(info: VariantInfo) -> set[str]:
+    return {info.id, info.name_zh, *info.aliases}
 
 
 def register(info: VariantInfo) -> VariantInfo:
+    """Add a game to the registry until :func:`unregister` removes it; returns ``info``.
+
+    Its id, Chinese name and aliases must be new: ``ValueError`` if another registered game
+    already answers to one of them (registering the very same ``info`` twice is harmless)."""
+    _load()
+    if _REGISTRY.get(info.id) is info:
+        return info
+    taken = {n: other.id for other in _REGISTRY.values() for n in _names(other)}
+    clash = sorted(n for n in _names(info) if n in taken)
+    if clash:
+        raise ValueError(f"game {info.id!r}: {', '.join(clash)} already taken")
     _REGISTRY[info.id] = info
     return info
 
 
-def _load() -> None:
-    import importlib
-    import importlib.util
+def unregister(variant_id: str) -> VariantInfo:
+    """Remove a game added by :func:`register` and return it; ``KeyError`` if no such game is
+    registered, ``ValueError`` for a built-in game (those stay)."""
+    _load()
+    if variant_id in _BUILT_IN:
+        raise ValueError(f"{variant_id!r} is a built-in game")
+    return _REGISTRY.pop(variant_id)
 
-    for name in VARIANT_MODULES:
-        if importlib.util.find_spec(f"{__name__}.{name}") is None:
-            continue  # not written yet
-        module = importlib.import_module(f"{__name__}.{name}")
-        register(module.INFO)
+
+@contextmanager
+def registered(info: VariantInfo) -> Iterator[VariantInfo]:
+    """``with registered(info):`` — the game is registered inside the block and unregistered
+    when it ends (also on an exception), so nothing outside the block sees it."""
+    register(info)
+    try:
+        yield info
+    finally:
+        if _REGISTRY.get(info.id) is info:
+            unregister(info.id)
 
 
 def find_variant(name: str) -> VariantInfo:
-    """The variant with this id or alias (case-insensitive); ``KeyError`` if unknown."""
-    if not _REGISTRY:
-        _load()
+    """The game with this id, alias or Chinese name (case-insensitive); ``KeyError`` if
+    unknown."""
+    _load()
     key = name.strip().lower()
     for info in _REGISTRY.values():
         if key == info.id or key in info.aliases or name.strip() == info.name_zh:
@@ -81,7 +93,11 @@ def find_variant(name: str) -> VariantInfo:
 
 
 def all_variants() -> list[VariantInfo]:
-    """Every variant, in the order of :data:`VARIANT_MODULES`."""
-    if not _REGISTRY:
-        _load()
+    """Every registered game: the built-in ones in the order of :data:`VARIANT_MODULES`,
+    then the others in the order they were registered."""
+    _load()
     return list(_REGISTRY.values())
+
+
+__all__ = ["VariantInfo", "VARIANT_MODULES", "register", "unregister", "registered", "find_variant",
+           "all_variants"]

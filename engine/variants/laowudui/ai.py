@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..actions import DISCARD, HU, KONG, PASS, Action
-from ..tiles import kind_of
+from ...actions import DISCARD, HU, KONG, PASS, Action
+from ...tiles import kind_of
+from .actions import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
 
 
 def _best_discard(hand, seat: int, kinds: list[int]) -> int:
@@ -34,8 +35,6 @@ def _best_discard(hand, seat: int, kinds: list[int]) -> int:
 
 def choose_action(hand, seat: int) -> Action:
     """The AI's move for ``seat`` (which must be pending); ``ValueError`` if it has none."""
-    from .laowudui import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
-
     legal = hand.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")

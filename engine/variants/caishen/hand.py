@@ -40,15 +40,12 @@ project's docs):
 
 from __future__ import annotations
 
-from collections import Counter
-
-from .. import wilds as W
-from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
-from ..mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
-from ..melds import Meld
-from ..options import TIMEOUT_OPTIONS, Option
-from ..tiles import HONOR, WHITE, kind_of, kind_str
-from . import VariantInfo
+from ... import wilds as W
+from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
+from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
+from ...melds import Meld
+from ...options import TIMEOUT_OPTIONS, Option
+from ...tiles import HONOR, WHITE, kind_of, kind_str
 
 RULES = "caishen.md"
 CAISHEN_HUI = "caishen_hui"
@@ -271,7 +268,7 @@ class CaishenHand(MahjongHand):
 
     def _check(self, action: Action) -> None:
         if action.type == CAISHEN_HUI and self.phase != OVER and action not in self.legal_actions(action.seat):
-            from ..errors import IllegalAction
+            from ...errors import IllegalAction
             raise IllegalAction("caishen_hui_not_available", self.RULES)
         super()._check(action)
 
@@ -402,7 +399,7 @@ class CaishenHand(MahjongHand):
 
     # --- automatic play
     def ai_action(self, seat: int) -> Action:
-        from .caishen_ai import choose_action
+        from .ai import choose_action
 
         return choose_action(self, seat)
 
@@ -440,12 +437,5 @@ class CaishenHand(MahjongHand):
                 "treasure": None}
 
 
-def _factory(options, seed, dealer, n, ctx):
-    return CaishenHand(options, seed, dealer, ctx)
-
-
-INFO = VariantInfo("caishen", "财神麻将", "Caishen mahjong (wild tiles)", 4, 4, OPTIONS, _factory,
-                   aliases=("财神", "caishen_mahjong", "wild"))
-
-__all__ = ["INFO", "CaishenHand", "OPTIONS", "SPECIALS", "CAISHEN_HUI", "win_multiplier", "settlement",
-           "is_knitted", "is_seven_honours_knitted"]
+__all__ = ["CaishenHand", "OPTIONS", "SPECIALS", "CAISHEN_HUI", "win_multiplier", "settlement", "is_knitted",
+           "is_seven_honours_knitted"]

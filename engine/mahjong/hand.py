@@ -24,43 +24,21 @@ Variants subclass and override the hooks marked *hook*.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
 
-from . import hand_shapes
-from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
-from .errors import IllegalAction
-from .melds import Meld
-from .rng import make_rng
-from .tiles import kind_of, kind_str, make_tiles
-
-DISCARD_PHASE, CLAIM_PHASE, ROB_PHASE, OVER = "discard", "claim", "rob", "over"
-
-
-@dataclass
-class Event:
-    """Something that happened, as the public sees it (draws carry no tile).
-
-    ``type`` is one of deal, draw, flower, discard, ting, chow, pung, kong,
-    added_kong, concealed_kong, double, pass, hu, draw_game, treasure, dice.
-    """
-
-    type: str
-    seat: int | None = None
-    tile: int | None = None  # kind
-    data: dict = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        d: dict[str, Any] = {"type": self.type}
-        if self.seat is not None:
-            d["seat"] = self.seat
-        if self.tile is not None:
-            d["tile"] = kind_str(self.tile)
-        d.update(self.data)
-        return d
+from .. import hand_shapes
+from ..actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
+from ..errors import IllegalAction
+from ..events import Event
+from ..melds import Meld
+from ..rng import make_rng
+from ..tiles import kind_of, kind_str
+from .claims import ClaimWindow
+from .phases import CLAIM_PHASE, DISCARD_PHASE, OVER, ROB_PHASE
+from .view import HandViews
+from .wall import Wall
 
 
-class MahjongHand:
+class MahjongHand(Wall, ClaimWindow, HandViews):
     """A draw/discard mahjong hand for ``n_seats`` seats.
 
     :param options: resolved table options of the variant (see ``engine.options``).
@@ -148,96 +126,6 @@ class MahjongHand:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- set-up
-    def _build_wall(self) -> None:
-        self._kind_counts = self.tile_counts()
-        self._allowed_set = frozenset(self.allowed_kinds())
-        wall = make_tiles(self._kind_counts)
-        self.rng.shuffle(wall)
-        self.dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-        if "stacked" in self.context:
-            wall = self._stack(wall, self.context["stacked"])
-        self.wall = wall
-        self.front = 0
-        self.back = len(wall)
-        self.total_tiles = len(wall)
-
-    def _stack(self, shuffled: list[int], spec: dict) -> list[int]:
-        """Lay the wall out so that the deal gives the hands of ``spec`` (for tests, puzzles
-        and bug reports): ``{"hands": [kinds per seat (dealer: one more)], "draws": [kinds
-        drawn from the front after the deal], "back": [kinds drawn from the back, first
-        first]}``; every other tile follows in the seeded shuffled order.
-        Raises ``ValueError`` if the spec asks for more copies than the set has."""
-        pool: dict[int, list[int]] = {}
-        for t in shuffled:
-            pool.setdefault(kind_of(t), []).append(t)
-
-        def take(k: int) -> int:
-            if not pool.get(k):
-                raise ValueError(f"stacked wall: no copy of {kind_str(k)} left")
-            return pool[k].pop()
-
-        hands = [list(h) for h in spec["hands"]]
-        order = [(self.dealer + i) % self.n for i in range(self.n)]
-        sizes = [self.DEAL_DEALER if s == self.dealer else self.DEAL_OTHER for s in range(self.n)]
-        if any(len(hands[s]) != sizes[s] for s in range(self.n)):
-            raise ValueError("stacked wall: wrong hand sizes")
-        front: list[int] = []
-        pos = [0] * self.n
-        plan = [(s, 4) for _ in range(3) for s in order] + [(s, 1) for s in order] + [(self.dealer, 1)]
-        for s, n in plan:
-            for _ in range(n):
-                front.append(take(hands[s][pos[s]]))
-                pos[s] += 1
-        front += [take(k) for k in spec.get("draws", [])]
-        back = [take(k) for k in spec.get("back", [])]
-        rest = [t for t in shuffled if t not in set(front) | set(back)]
-        return front + rest + back[::-1]
-
-    @property
-    def wall_remaining(self) -> int:
-        return self.back - self.front
-
-    def _take(self, from_back: bool) -> int:
-        if from_back:
-            self.back -= 1
-            return self.wall[self.back]
-        t = self.wall[self.front]
-        self.front += 1
-        return t
-
-    def _deal(self) -> None:
-        order = [(self.dealer + i) % self.n for i in range(self.n)]
-        for _ in range(3):
-            for s in order:
-                for _ in range(4):
-                    self.hands[s].append(self._take(False))
-        for s in order:
-            self.hands[s].append(self._take(False))
-        self.hands[self.dealer].append(self._take(False))
-        self.events.append(Event("dice", data={"dice": list(self.dice)}))
-        self.after_deal()
-        # flower replacement, dealer first, repeated until nobody holds a bonus tile
-        changed = True
-        while changed:
-            changed = False
-            for s in order:
-                while True:
-                    bonus = [t for t in self.hands[s] if self.is_bonus(kind_of(t))]
-                    if not bonus or self.wall_remaining == 0:
-                        break
-                    for t in bonus:
-                        self.hands[s].remove(t)
-                        self.flowers[s].append(t)
-                        self.events.append(Event("flower", s, kind_of(t)))
-                        self.hands[s].append(self._take(True))
-                    changed = True
-        self.drawn[self.dealer] = self.hands[self.dealer][-1]
-        self.turn = self.dealer
-        self.phase = DISCARD_PHASE
-
-    def after_deal(self) -> None:
-        """*hook*: called once after the deal, before flower replacement (e.g. 宝牌)."""
-
     # ----------------------------------------------------------------- queries
     def counts(self, seat: int) -> list[int]:
         """34-long count array of ``seat``'s concealed tiles."""
@@ -518,162 +406,6 @@ class MahjongHand:
     def on_ting(self, seat: int, with_discard: bool) -> None:
         """*hook*: bookkeeping when ``seat`` declares 听 (e.g. 天听)."""
 
-    def _open_claims(self, discarder: int, tile: int) -> None:
-        kind = kind_of(tile)
-        self.claim_options = {}
-        self.responses = {}
-        for s in range(self.n):
-            if s == discarder:
-                continue
-            opts = self.claim_actions(s, discarder, kind)
-            if opts:
-                self.claim_options[s] = opts + [Action(s, PASS)]
-        if self.claim_options:
-            self.phase = CLAIM_PHASE
-        else:
-            self._next_draw(discarder)
-
-    def claim_actions(self, seat: int, discarder: int, kind: int) -> list[Action]:
-        """*hook-able*: what ``seat`` may do with ``discarder``'s discard of ``kind``."""
-        acts: list[Action] = []
-        counts = self.counts(seat)
-        if self.win_shape(seat, kind):
-            acts.append(Action(seat, HU))
-            if self.double_allowed():
-                acts.append(Action(seat, DOUBLE))
-        if self.ting[seat] or not self.claims_allowed():
-            return acts
-        if counts[kind] >= 3 and self.wall_remaining > self.draw_reserve():
-            acts.append(Action(seat, KONG))
-        if counts[kind] >= 2:
-            acts.append(Action(seat, PUNG))
-        if kind < 27 and self.can_chow(seat, discarder):
-            n = kind % 9
-            for start in (n - 2, n - 1, n):
-                if 0 <= start <= 6:
-                    base = kind - n + start
-                    need = [base + i for i in range(3) if base + i != kind]
-                    if all(counts[k] >= 1 for k in need):
-                        acts.append(Action(seat, CHOW, base))
-        return acts
-
-    def _try_resolve(self) -> None:
-        """Resolve the claim/rob window once the outcome is settled."""
-        best = None
-        for s, a in self.responses.items():
-            p = self.PRIORITY.get(a.type, 0)
-            if best is None or p > best[0] or (p == best[0] and self._turn_distance(s) < self._turn_distance(best[1])):
-                best = (p, s, a)
-        pending = [s for s in self.claim_options if s not in self.responses]
-        for s in pending:
-            top = max(self.PRIORITY.get(a.type, 0) for a in self.claim_options[s])
-            if best is None or top > best[0] or (top == best[0] and top > 0 and
-                                                 self._turn_distance(s) < self._turn_distance(best[1])):
-                return  # s could still outrank the best answer
-        # doubles and passes are recorded for every seat that answered so
-        for s, a in sorted(self.responses.items()):
-            if a.type == DOUBLE:
-                self.doubles[s] *= 2
-                self.events.append(Event("double", s, data={"multiplier": self.doubles[s]}))
-            elif a.type == PASS:
-                self.events.append(Event("pass", s))
-        self.on_window_closed(self.responses)
-        options, self.claim_options, responses, self.responses = self.claim_options, {}, self.responses, {}
-        if self.phase == ROB_PHASE:
-            adder, tile = self.rob
-            self.rob = None
-            if best is not None and best[2].type == HU:
-                self._win(best[1], tile, adder, self_drawn=False, robbing=True)
-            else:
-                self.phase = DISCARD_PHASE
-                self._complete_added_kong(adder, tile)
-            return
-        discarder, tile = self.last_discard
-        if best is None or best[2].type not in (HU, KONG, PUNG, CHOW):
-            # pass, 加倍, or a variant's non-claim answer (two_player: 听 without a discard)
-            self._next_draw(discarder)
-            return
-        _, seat, a = best
-        if a.type == HU:
-            self._win(seat, tile, discarder, self_drawn=False)
-        elif a.type == KONG:
-            self._claim_meld(seat, discarder, tile, KONG, [kind_of(tile)] * 3)
-            self._draw(seat, from_back=True, after_kong=True)
-        elif a.type == PUNG:
-            self._claim_meld(seat, discarder, tile, PUNG, [kind_of(tile)] * 2)
-        elif a.type == CHOW:
-            need = [a.kind + i for i in range(3) if a.kind + i != kind_of(tile)]
-            self._claim_meld(seat, discarder, tile, CHOW, need)
-        del options, responses
-
-    def on_window_closed(self, responses: dict[int, Action]) -> None:
-        """*hook*: after a claim window, before its outcome is applied."""
-
-    def _turn_distance(self, seat: int) -> int:
-        ref = self.rob[0] if self.phase == ROB_PHASE and self.rob else (
-            self.last_discard[0] if self.last_discard else self.turn)
-        return (seat - ref) % self.n
-
-    def _claim_meld(self, seat: int, discarder: int, tile: int, mtype: str, kinds: list[int]) -> None:
-        used = []
-        for k in kinds:
-            t = max(x for x in self.hands[seat] if kind_of(x) == k and x not in used)
-            used.append(t)
-        for t in used:
-            self.hands[seat].remove(t)
-        self.claimed_discards.add(tile)
-        meld = Meld(mtype, tuple(sorted(used + [tile])), False, tile, discarder)
-        self.melds[seat].append(meld)
-        self.claims_made += 1
-        self.events.append(Event(mtype, seat, kind_of(tile), {"from": discarder,
-                                                                "tiles": [kind_str(kind_of(t)) for t in meld.tiles]}))
-        self.turn = seat
-        self.phase = DISCARD_PHASE
-        self.drawn = [None] * self.n
-        self.after_kong = False
-
-    def _own_kong(self, seat: int, kind: int) -> None:
-        tiles = [t for t in self.hands[seat] if kind_of(t) == kind]
-        if len(tiles) == 4:
-            for t in tiles:
-                self.hands[seat].remove(t)
-            self.melds[seat].append(Meld(KONG, tuple(sorted(tiles)), True))
-            self.claims_made += 1
-            self.on_concealed_kong(seat)
-            self.events.append(Event("concealed_kong", seat, None))
-            self._draw(seat, from_back=True, after_kong=True)
-            return
-        tile = tiles[0]
-        self.hands[seat].remove(tile)
-        self.drawn[seat] = None
-        self.rob = (seat, tile)
-        self.events.append(Event("added_kong", seat, kind))
-        self.claim_options = {}
-        self.responses = {}
-        for s in range(self.n):
-            if s != seat and self.win_shape(s, kind):
-                self.claim_options[s] = [Action(s, HU)] + (
-                    [Action(s, DOUBLE)] if self.double_allowed() else []) + [Action(s, PASS)]
-        if self.claim_options:
-            self.phase = ROB_PHASE
-        else:
-            self.rob = None
-            self._complete_added_kong(seat, tile)
-
-    def on_concealed_kong(self, seat: int) -> None:
-        """*hook*: bookkeeping after a concealed kong (天胡/人胡 conditions)."""
-
-    def _complete_added_kong(self, seat: int, tile: int) -> None:
-        kind = kind_of(tile)
-        for i, m in enumerate(self.melds[seat]):
-            if m.type == PUNG and m.kind == kind:
-                self.melds[seat][i] = Meld(KONG, tuple(sorted(m.tiles + (tile,))), False, m.claimed,
-                                           m.from_seat, added=True)
-                break
-        self.claims_made += 1
-        self.events.append(Event("kong", seat, kind, {"added": True}))
-        self._draw(seat, from_back=True, after_kong=True)
-
     def draw_reserve(self) -> int:
         """*hook*: tiles left in the wall when the hand ends as an exhaustive draw (0: play
         the wall out; 老三番 keeps 18 plus 2 per kong)."""
@@ -711,8 +443,8 @@ class MahjongHand:
         self.phase = OVER
         self.claim_options, self.responses = {}, {}
         points = self.settle(None, None, None)
-        self.result = {"winner": None, "draw": True, "points": points, "dealer": self.dealer,
-                       "hands": self._all_hands()}
+        self.result = {"winner": None, "winners": [], "draw": True, "self_drawn": False, "discarder": None,
+                       "points": points, "dealer": self.dealer, "hands": self._all_hands()}
         self.events.append(Event("draw_game"))
 
     def _all_hands(self) -> list[list[str]]:
@@ -728,7 +460,7 @@ class MahjongHand:
         self.phase = OVER
         points = self.settle(seat, win, discarder)
         self.result = {
-            "winner": seat, "draw": False, "self_drawn": self_drawn, "discarder": discarder,
+            "winner": seat, "winners": [seat], "draw": False, "self_drawn": self_drawn, "discarder": discarder,
             "win_tile": kind_str(kind), "robbing_kong": robbing, "points": points,
             "dealer": self.dealer, "hands": self._all_hands(), **{k: v for k, v in win.items() if k != "ok"},
         }
@@ -737,7 +469,7 @@ class MahjongHand:
     # ----------------------------------------------------------------- automatic play
     def ai_action(self, seat: int) -> Action:
         """The AI's choice for ``seat`` (``engine.ai``); variants with other play override it."""
-        from . import ai
+        from .. import ai
 
         return ai.choose_action(self, seat)
 
@@ -762,89 +494,3 @@ class MahjongHand:
         return discards[-1]
 
     # ----------------------------------------------------------------- views
-    def can_see_hand(self, viewer: int | None, seat: int) -> bool:
-        """*hook*: may ``viewer`` (``None`` = the public) see ``seat``'s concealed tiles?"""
-        return self.phase == OVER or viewer == seat
-
-    def seat_winds(self) -> list[str]:
-        """Seat wind (门风) of each seat as a character, the dealer East: ``东 南 西 北``."""
-        return ["东南西北"[(s - self.dealer) % 4] for s in range(self.n)]
-
-    def view(self, viewer: int | None = None, reveal: bool = False) -> dict:
-        """What ``viewer`` may see (``None``: the public), as a JSON-ready dict.
-
-        ``reveal=True`` shows every hand face up (replays of finished hands only).
-
-        Shape (tiles as notation strings): ``variant, seq, dealer, turn, phase,
-        wall_remaining, dice, last_discard, seats[...]`` and, for a seat, ``me``
-        with its hand, drawn tile, legal actions and waits.  Nothing hidden from
-        ``viewer`` is included, so a renderer cannot leak it.
-        """
-        winds = self.seat_winds()
-        seats = []
-        for s in range(self.n):
-            visible = reveal or self.can_see_hand(viewer, s)
-            drawn = self.drawn[s]
-            seats.append({
-                "seat": s, "wind": winds[s], "is_dealer": s == self.dealer,
-                "hand_count": len(self.hands[s]), "has_drawn": drawn is not None,
-                "discards": [kind_str(kind_of(t)) for t in self.discards[s]],
-                "claimed_discards": [i for i, t in enumerate(self.discards[s]) if t in self.claimed_discards],
-                "melds": [self._meld_view(m, visible or not m.concealed) for m in self.melds[s]],
-                "flowers": [kind_str(kind_of(t)) for t in self.flowers[s]],
-                "ting": self.ting[s], "doubles": self.doubles[s],
-                "concealed": ([kind_str(k) for k in self._sorted_without_drawn(s)] if visible else None),
-                "drawn": kind_str(kind_of(drawn)) if visible and drawn is not None else None,
-            })
-        v: dict[str, Any] = {
-            "variant": self.VARIANT, "seq": self.seq, "dealer": self.dealer,
-            "turn": self.turn if self.phase != OVER else None, "phase": self.phase,
-            "pending": self.pending_seats(),
-            "wall_remaining": self.wall_remaining, "dice": list(self.dice),
-            "last_discard": ({"seat": self.last_discard[0], "tile": kind_str(kind_of(self.last_discard[1]))}
-                             if self.last_discard and self.phase == CLAIM_PHASE else None),
-            "rob": ({"seat": self.rob[0], "tile": kind_str(kind_of(self.rob[1]))} if self.rob else None),
-            "seats": seats, "viewer": viewer, "result": self.result, "me": None,
-        }
-        v.update(self.extra_view(viewer))
-        if viewer is not None:
-            v["me"] = self.private_view(viewer)
-        return v
-
-    VARIANT = "mahjong"
-
-    def extra_view(self, viewer: int | None) -> dict:
-        """*hook*: variant fields of the view (e.g. the 宝牌)."""
-        return {}
-
-    def _meld_view(self, m: Meld, face_up: bool) -> dict:
-        tiles = [kind_str(kind_of(t)) for t in m.tiles]
-        claimed_index = None
-        if m.claimed is not None:
-            claimed_index = list(m.tiles).index(m.claimed)
-        return {"type": m.type, "tiles": tiles if face_up else [None] * len(tiles),
-                "concealed": m.concealed, "added": m.added, "claimed_index": claimed_index,
-                "from_seat": m.from_seat}
-
-    def _sorted_without_drawn(self, seat: int) -> list[int]:
-        tiles = list(self.hands[seat])
-        if self.drawn[seat] is not None:
-            tiles.remove(self.drawn[seat])
-        return sorted(kind_of(t) for t in tiles)
-
-    def private_view(self, seat: int) -> dict:
-        """The ``me`` part of a seat's view: hand, drawn tile, legal actions, waits."""
-        drawn = self.drawn[seat]
-        legal = self.legal_actions(seat)
-        me: dict[str, Any] = {
-            "seat": seat,
-            "hand": [kind_str(k) for k in self._sorted_without_drawn(seat)],
-            "drawn": kind_str(kind_of(drawn)) if drawn is not None else None,
-            "legal": [str(a) for a in legal],
-            "win_offered": self.win_offered(seat),
-            "waits": [], "hint": [],
-        }
-        if self.phase != OVER and (drawn is None or self.phase != DISCARD_PHASE or seat != self.turn):
-            if len(self.hands[seat]) % 3 == 1:
-                me["waits"] = [{"tile": kind_str(k), "left": self.unseen(seat, k)} for k in sorted(set(self.waits(seat)))]
-        return me

@@ -6,9 +6,9 @@ Source: ``rules/laosanfan.md`` Part 1, sections "Fan (番)", "胡 (points)" and
 
 from __future__ import annotations
 
-from .. import hand_shapes
-from ..melds import Meld
-from ..tiles import FLOWER, GREEN, HONOR, RED, WHITE, is_terminal_or_honor
+from ... import hand_shapes
+from ...melds import Meld
+from ...tiles import FLOWER, GREEN, HONOR, RED, WHITE, is_terminal_or_honor
 
 #: scoring styles (大小类别): option value -> (Chinese name, base 胡, flat 3-fan cap or None)
 STYLES = {

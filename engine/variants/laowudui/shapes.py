@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ..tiles import MAN, PIN, SOU, TEN_M, TEN_P, TEN_S, XI_FIRST
+from ...tiles import MAN, PIN, SOU, TEN_M, TEN_P, TEN_S, XI_FIRST
 
 #: the wild-card cycle of each suit: 1 … 9, the tenth tile, back to 1 (laowudui.md §Tiles)
 SUIT_CYCLES: tuple[tuple[int, ...], ...] = (

@@ -26,16 +26,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import hand_shapes
-from ..actions import DISCARD, HU, PASS, PUNG, TING, Action
-from ..errors import IllegalAction
-from ..mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
-from ..options import TIMEOUT_OPTIONS, Option
-from ..tiles import FLOWER, GREEN, RED, WHITE, kind_of, kind_str, parse_kind
-from . import VariantInfo
-from .jinhu_fans import THIEVES, JinhuWin, NotAllowed, jinhu_fans
-from .laosanfan import LaoSanFanHand
-from .laosanfan_ai import choose
+from ... import hand_shapes
+from ...actions import DISCARD, HU, PASS, PUNG, Action
+from ...errors import IllegalAction
+from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
+from ...options import TIMEOUT_OPTIONS, Option
+from ...tiles import FLOWER, GREEN, RED, WHITE, kind_of, kind_str, parse_kind
+from ..laosanfan.hand import LaoSanFanHand
+from .ai import choose_action
+from .fans import THIEVES, JinhuWin, NotAllowed, jinhu_fans
 
 RULES = "laosanfan.md (jinhu)"
 FAKE_TING = "fake_ting"
@@ -235,12 +234,8 @@ class JinhuHand(LaoSanFanHand):
         return out
 
     def ai_action(self, seat: int) -> Action:
-        """Shanten AI (seven pairs included); keeps 贼 and others' pung tiles while not ready;
-        declares 听 when ready, never 假听."""
-        risky = set()
-        if self.phase == DISCARD_PHASE and seat == self.turn:
-            risky = {parse_kind(w["tile"]) for w in self.warnings(seat)}
-        return choose(self, seat, hand_shapes.shanten, lambda k: k in risky)
+        """The AI seat's choice (:func:`engine.variants.jinhu.ai.choose_action`)."""
+        return choose_action(self, seat)
 
     def extra_view(self, viewer: int | None) -> dict:
         d: dict[str, Any] = {
@@ -287,10 +282,4 @@ class JinhuHand(LaoSanFanHand):
         return out
 
 
-INFO = VariantInfo(
-    "jinhu", "金湖老三番", "Jinhu Lao San Fan", 4, 4, OPTIONS,
-    lambda options, seed, dealer, n, ctx: JinhuHand(options, seed, dealer, ctx),
-    aliases=("金湖", "jinhu_laosanfan"),
-)
-
-__all__ = ["INFO", "OPTIONS", "JinhuHand", "FAKE_TING", "THIEVES"]
+__all__ = ["OPTIONS", "JinhuHand", "FAKE_TING", "THIEVES"]

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import hand_shapes
-from ..actions import CHOW, KONG, PUNG, Action
-from ..mahjong import DISCARD_PHASE, OVER, MahjongHand
-from ..options import TIMEOUT_OPTIONS, Option
-from ..tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
-from . import VariantInfo
-from .laosanfan_ai import choose, standard_shanten
-from .laosanfan_scoring import (STYLES, capped, dragon_fan, hu_points, meld_hu, money_rounding, pattern_fan,
+from ... import hand_shapes
+from ...actions import CHOW, KONG, PUNG, Action
+from ...mahjong import DISCARD_PHASE, OVER, MahjongHand
+from ...options import TIMEOUT_OPTIONS, Option
+from ...tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
+from .ai import choose_action
+from .scoring import (STYLES, capped, dragon_fan, hu_points, meld_hu, money_rounding, pattern_fan,
                                 pung_hu, seat_flower_fan, style_total)
 
 RULES = "laosanfan.md"
@@ -287,11 +286,8 @@ class LaoSanFanHand(MahjongHand):
 
     # --- AI and views
     def ai_action(self, seat: int) -> Action:
-        """Shanten AI (standard shape only) that avoids 三摊-liable discards."""
-        risky: set[str] = set()
-        if self.phase == DISCARD_PHASE and seat == self.turn:
-            risky = {w["tile"] for w in self.warnings(seat)}
-        return choose(self, seat, standard_shanten, lambda k: kind_str(k) in risky)
+        """The AI seat's choice (:func:`engine.variants.laosanfan.ai.choose_action`)."""
+        return choose_action(self, seat)
 
     def extra_view(self, viewer: int | None) -> dict:
         d: dict[str, Any] = {
@@ -310,11 +306,4 @@ class LaoSanFanHand(MahjongHand):
         return me
 
 
-INFO = VariantInfo(
-    "laosanfan", "老三番", "Lao San Fan", 4, 4, OPTIONS,
-    lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),
-    aliases=("lsf", "老三番麻将"),
-)
-
-__all__ = ["INFO", "OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous",
-           "CHOW", "PUNG", "KONG"]
+__all__ = ["OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous", "CHOW", "PUNG", "KONG"]

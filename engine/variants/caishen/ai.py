@@ -14,10 +14,10 @@ Deterministic: same state, same move.
 
 from __future__ import annotations
 
-from .. import wilds as W
-from ..ai import counts_after_claim
-from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
-from ..tiles import kind_of
+from ... import wilds as W
+from ...ai import counts_after_claim
+from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
+from ...tiles import kind_of
 
 CAISHEN_HUI = "caishen_hui"
 

@@ -18,12 +18,11 @@ Decisions taken here where the rule file leaves the mechanics open:
 
 from __future__ import annotations
 
-from ..actions import DOUBLE, HU, PASS, TING, Action
-from ..mahjong import CLAIM_PHASE, DISCARD_PHASE, OVER, Event, MahjongHand
-from ..options import TIMEOUT_OPTIONS, Option
-from . import VariantInfo
-from ..tiles import FLOWER, HONOR, kind_of, kind_str, parse_kind
-from .two_player_fans import NotAWin, WinContext, calculate_fans, fan_table  # noqa: F401 (fan_table: /rules)
+from ...actions import DOUBLE, HU, PASS, TING, Action
+from ...mahjong import CLAIM_PHASE, DISCARD_PHASE, OVER, Event, MahjongHand
+from ...options import TIMEOUT_OPTIONS, Option
+from ...tiles import FLOWER, HONOR, kind_of, kind_str, parse_kind
+from .fans import NotAWin, WinContext, calculate_fans
 
 RULES = "two_player.md"
 
@@ -265,12 +264,5 @@ class TwoPlayerHand(MahjongHand):
         return out
 
 
-INFO = VariantInfo(
-    "two_player", "二人麻将", "Two-player mahjong", 2, 2, OPTIONS,
-    lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
-    aliases=("2p", "erren", "二人"),
-    streak_per_player=True,
-)
-
-__all__ = ["INFO", "TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",
+__all__ = ["TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",
            "CLAIM_PHASE", "OVER"]

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import hand_shapes
-from ..ai import counts_after_claim, lowest_shanten_discards
-from ..actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
-from ..tiles import kind_of
+from ... import hand_shapes
+from ...ai import counts_after_claim, lowest_shanten_discards
+from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
+from ...mahjong.phases import DISCARD_PHASE
+from ...tiles import kind_of, kind_str
 
 ShantenFn = Callable[[list[int], int], int]
 
@@ -123,3 +124,12 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
 def standard_shanten(counts: list[int], n_melds: int) -> int:
     """Shanten toward 4 sets + a pair only (老三番 has no seven pairs)."""
     return hand_shapes.standard_shanten(counts, n_melds)
+
+
+def choose_action(hand, seat: int) -> Action:
+    """The AI seat of 老三番: :func:`choose` with the standard-shape shanten, avoiding the
+    discards that would make the seat liable (三摊)."""
+    risky: set[str] = set()
+    if hand.phase == DISCARD_PHASE and seat == hand.turn:
+        risky = {w["tile"] for w in hand.warnings(seat)}
+    return choose(hand, seat, standard_shanten, lambda k: kind_str(k) in risky)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import hand_shapes
-from ..tiles import FLOWER, GREEN, RED, WHITE
+from ... import hand_shapes
+from ...tiles import FLOWER, GREEN, RED, WHITE
 
 PC = hand_shapes.PUNG_CODE
 #: 贼 tiles: 5m 7m 5p 5s

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..tiles import ZI_SMALL
+from ...tiles import ZI_SMALL
 
 N_IDX = 20
 

@@ -1,0 +1,12 @@
+"""The draw/discard hand shared by the mahjong games (二人麻将, 老三番, 金湖, 财神麻将).
+
+:class:`MahjongHand` (``hand.py``) is one deal, driven by ``apply``; its wall and deal
+(``wall.py``), claim window (``claims.py``) and views (``view.py``) live beside it.  A game
+subclasses it and overrides the hooks marked *hook*.
+"""
+
+from ..events import Event
+from .hand import MahjongHand
+from .phases import CLAIM_PHASE, DISCARD_PHASE, OVER, ROB_PHASE
+
+__all__ = ["MahjongHand", "Event", "DISCARD_PHASE", "CLAIM_PHASE", "ROB_PHASE", "OVER"]

@@ -1,0 +1,18 @@
+"""The AI seat of 金湖老三番: the shanten AI of 老三番 with seven pairs counted; it keeps the 贼
+and the tiles of others' pungs while not ready, declares 听 when ready and never 假听."""
+
+from __future__ import annotations
+
+from ... import hand_shapes
+from ...actions import Action
+from ...mahjong.phases import DISCARD_PHASE
+from ...tiles import parse_kind
+from ..laosanfan.ai import choose
+
+
+def choose_action(hand, seat: int) -> Action:
+    """The AI's move for ``seat`` (which must be pending)."""
+    risky = set()
+    if hand.phase == DISCARD_PHASE and seat == hand.turn:
+        risky = {parse_kind(w["tile"]) for w in hand.warnings(seat)}
+    return choose(hand, seat, hand_shapes.shanten, lambda k: k in risky)

@@ -1,0 +1,19 @@
+"""老三番 (``laosanfan``): four players, 144 tiles, 胡 points × 2^fan with a 3-fan cap.
+
+``hand.py`` holds the hand (:class:`LaoSanFanHand`), ``scoring.py`` the 胡 and fan count and
+``ai.py`` the AI seat.  Rules: ``rules/laosanfan.md`` Part 1.
+"""
+
+from ...variant import VariantInfo
+from . import ai
+from .hand import CHOW, KONG, OPTIONS, PUNG, is_dangerous, three_exposure_danger, LaoSanFanHand
+
+INFO = VariantInfo(
+    "laosanfan", "老三番", "Lao San Fan", 4, 4, OPTIONS,
+    lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),
+    aliases=("lsf", "老三番麻将"),
+    ai=ai.choose_action,
+)
+
+__all__ = ["INFO", "OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous", "CHOW", "PUNG",
+           "KONG"]

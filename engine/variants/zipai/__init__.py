@@ -1,0 +1,24 @@
+"""字牌 (``zipai``): the 80-card game of the 跑胡子 family for 2–4 players, on paper cards.
+
+``hand.py`` holds the hand (:class:`ZipaiHand`: deal, turns, forced moves), with its claim
+window (``claims.py``), scoring (``scoring.py``), AI seat (``ai.py``) and views (``view.py``);
+``huxi.py`` counts 胡息 and finds wins.  Rules: ``rules/zipai.md``.
+"""
+
+from ...variant import VariantInfo
+from . import ai
+from .actions import ACTION_LABELS, PIAO_TYPES
+from .hand import ZipaiHand, card_kinds, starting_replacements
+from .options import OPTIONS
+from .scoring import settlement
+
+INFO = VariantInfo(
+    "zipai", "字牌", "Zi Pai (paper cards)", 2, 4, OPTIONS,
+    lambda options, seed, dealer, n, ctx: ZipaiHand(options, seed, dealer, n, ctx),
+    aliases=("paohuzi", "跑胡子", "zi_pai"),
+    tile_style="paper",
+    ai=ai.choose_action,
+    action_labels=ACTION_LABELS,
+)
+
+__all__ = ["INFO", "OPTIONS", "ZipaiHand", "card_kinds", "starting_replacements", "settlement", "PIAO_TYPES"]

@@ -1,0 +1,86 @@
+"""The settlement of 字牌 (``rules/zipai.md`` §Scoring): 囤 and 番, who pays, and the result
+of a finished hand (a win or an exhaustive draw).
+
+:class:`Scoring` is mixed into :class:`engine.variants.zipai.hand.ZipaiHand`.
+"""
+
+from __future__ import annotations
+
+from ...tiles import kind_of, kind_str
+from .actions import OVER
+from .huxi import kind_of_idx, tun_of
+
+
+def settlement(n: int, winner: int, huxi: int, fan: int, tun_per: int, piao: list[int],
+               payers: list[int]) -> tuple[int, int, list[int]]:
+    """``(囤, 总囤, points)`` of a win (zipai.md §Scoring): 总囤 = 囤 × 番; each payer pays
+    总囤 + its own 飘 + the winner's 飘; the winner receives the sum.
+
+    >>> settlement(3, 0, 16, 2, 3, [0, 0, 0], [1, 2])[:2]   # the rule file's example
+    (5, 10)
+    """
+    tun = tun_of(huxi, tun_per)
+    total = tun * fan
+    points = [0] * n
+    for p in payers:
+        pay = total + piao[p] + piao[winner]
+        points[p] -= pay
+        points[winner] += pay
+    return tun, total, points
+
+
+class Scoring:
+    """Wins and draws of :class:`~engine.variants.zipai.hand.ZipaiHand`."""
+
+    def _draw_game(self) -> None:
+        self.phase = OVER
+        self.pending = None
+        self.result = {"winner": None, "winners": [], "draw": True, "self_drawn": False, "discarder": None,
+                       "points": [0] * self.n, "dealer": self.dealer, "next_dealer": (self.dealer + 1) % self.n,
+                       "hands": self._all_hands(), "piao": [p or 0 for p in self.piao]}
+        self._ev("draw_game")
+
+    def _all_hands(self) -> list[list[str]]:
+        return [[kind_str(k) for k in sorted(kind_of(t) for t in h)] for h in self.hands]
+
+    def _win(self, p: int, card: int | None, source: str) -> None:
+        """Settle a win (zipai.md §Scoring): 自摸 2 番 (own draw, 偎胡/提胡, the dealt 15),
+        放炮 n 番 paid by the discarder alone, a card shown by another's draw 1 番 paid by all."""
+        owner = self.pending[0] if self.pending else p
+        ev = self.win_eval(p, card, True)
+        if source == "self" or (source == "stock" and owner == p):
+            fan, names, payers, discarder, self_drawn = 2, ("自摸", "Self-drawn"), None, None, True
+        elif source == "discard":
+            fan, names, payers, discarder, self_drawn = self.n, ("放炮", "Dealt in"), [owner], owner, False
+        else:
+            fan, names, payers, discarder, self_drawn = 1, ("示众牌", "Shown card"), None, None, False
+        if payers is None:
+            payers = [s for s in range(self.n) if s != p]
+        piao = [x or 0 for x in self.piao]
+        tun, total, points = settlement(self.n, p, ev["huxi"], fan, self.options["tun_per"], piao, payers)
+        win_kind = kind_of(card) if card is not None else None
+        if card is not None:
+            self.hands[p].append(card)
+        self.pending = None
+        self.phase = OVER
+        fans = [["胡息", "Hu xi", ev["huxi"], 1], ["囤", "Tun", tun, 1], [names[0], names[1], fan, 1]]
+        if ev["maohu"]:
+            fans.insert(0, ["毛胡", "Mao hu", ev["huxi"], 1])
+        if piao[p] or any(piao[s] for s in payers):
+            fans.append(["飘", "Piao", piao[p], 1])
+        self.result = {
+            "winner": p, "winners": [p], "draw": False, "self_drawn": self_drawn, "discarder": discarder,
+            "win_tile": kind_str(win_kind) if win_kind is not None else (
+                kind_str(kind_of(self.shown["card"])) if self.shown else None),
+            "points": points, "huxi": ev["huxi"], "raw_huxi": ev["raw_huxi"], "tun": tun, "fan": fan,
+            "total_tun": total, "fan_total": ev["huxi"], "total_fan": total, "fans": fans,
+            "summary_rows": [["胡息", "hu xi", ev["huxi"]], ["囤", "tun", tun], ["番", "fan", fan],
+                             ["总囤", "total tun", total]],
+            "piao": piao, "payers": payers, "dealer": self.dealer, "next_dealer": p,
+            # a card turned up by another seat's draw (示众牌): that seat, who dealt nothing in
+            "shown_by": owner if source not in ("self", "discard") and owner != p else None,
+            "groups": [[g[0]] + [kind_str(kind_of_idx(x)) for x in g[1:] if isinstance(x, int)]
+                       for g in ev["groups"]],
+            "hands": self._all_hands(),
+        }
+        self._ev("hu", p, win_kind, self_drawn=self_drawn, **{"from": discarder})
