@@ -2,13 +2,12 @@
 tiles) on the shared draw/discard hand — registered for the duration of each test
 (``engine.variants.registered``), kept to the protocol, and played to the end through the table
 service: a stored table, AI and timeout moves, the settlement stored, the table reloaded from
-the store by another service (mid-hand and between hands).  Nothing outside the test's own
-package of definitions knows the game: no project module is patched.
-
-TODO: play it through the local table (terminal.py) and the fake Discord too, once those front
-ends take everything from the game's declared facts (``VariantInfo``) and views — today the
-Discord cogs and the renderer still branch on the built-in games' ids.
+the store by another service (mid-hand and between hands).  Nothing outside this file knows
+the game, and no project module is patched.
 """
+# TODO: play the toy through the local table (terminal.py) and the fake Discord too, once those
+# front ends take everything from the game's declared facts (VariantInfo) and views — on this
+# branch the Discord cogs and the renderer still branch on the built-in games' ids.
 
 from __future__ import annotations
 
