@@ -54,6 +54,31 @@ def label(view: dict, key: str, **kw) -> str:
     return t(f"img.{key}", lang_of(view), **kw)
 
 
+def game_of(view: dict):
+    """The declared facts of the view's game (``engine.variant.VariantInfo``), or ``None``
+    for a view of no registered game."""
+    from engine.variants import find_variant
+
+    try:
+        return find_variant(str(view.get("variant") or ""))
+    except KeyError:
+        return None
+
+
+def paper_cards(view: dict) -> bool:
+    """Whether the view's game plays long paper cards (``tile_style == "paper"``, 字牌),
+    drawn by ``render/zipai.py``, instead of mahjong tiles."""
+    info = game_of(view)
+    return info is not None and info.tile_style == "paper"
+
+
+def wild_label(view: dict) -> str:
+    """The label beside the view's wild tiles: the game's declared ``wild_name`` (财神 for 财神麻将,
+    百搭 otherwise)."""
+    info = game_of(view)
+    return label(view, (info.wild_name if info is not None and info.wild_name else "wild"))
+
+
 def wind_text(view: dict, wind: str | None) -> str:
     if not wind:
         return ""

@@ -19,6 +19,8 @@ from .common import (
     Group,
     kind,
     label,
+    paper_cards,
+    wild_label,
     meld_group,
     sort_tiles,
     tile_badge,
@@ -42,7 +44,7 @@ def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
     """A winning tile with "24番" and "剩2" under it (the count in red when none remain)."""
     k = kind(wait["tile"])
     t = tile_image(k, width, tile_badge(view, k))
-    fan = zipai.wait_label(view, wait) if view.get("variant") == "zipai" else label(view, "fan", n=wait.get("fan", 0))
+    fan = zipai.wait_label(view, wait) if paper_cards(view) else label(view, "fan", n=wait.get("fan", 0))
     left = wait.get("left")
     size = max(13, width // 3)
     lines = [fan] + ([label(view, "left", n=left)] if left is not None else [])
@@ -74,7 +76,7 @@ def _header(view: dict, seat: dict | None, me: dict) -> tuple[str, list[Image.Im
         extras.append(tile_image(kind(view["treasure"]), 30, "treasure"))
     wild = view.get("wild") or {}
     if wild.get("kinds"):
-        name = label(view, "wild_caishen" if view.get("variant") == "caishen" else "wild")
+        name = wild_label(view)
         extras.append(_text_image(name, 16, MUTED, 30))
     for k in wild.get("kinds") or []:
         extras.append(tile_image(kind(k), 30, "wild"))
@@ -91,7 +93,7 @@ def hand_image(view: dict) -> Image.Image:
     me = view.get("me")
     if not me:
         raise ValueError("view has no 'me' entry")
-    if view.get("variant") == "zipai":  # 字牌 paper cards: render/zipai.py
+    if paper_cards(view):  # long paper cards (字牌): render/zipai.py
         view = zipai.adapt(view)
         me = view["me"]
         if not me.get("hand"):

@@ -95,6 +95,14 @@ def two_player_over_view(lang: str = "zh") -> dict:
     return v
 
 
+def _four_seat_game_with_wild() -> str:
+    """A registered four-seat game whose wild tiles have a name of their own (财神麻将's 财神),
+    so the sample shows that label."""
+    from engine.variants import all_variants
+
+    return next(v.id for v in all_variants() if v.max_players == 4 and v.wild_name not in (None, "wild"))
+
+
 def four_player_view(lang: str = "zh") -> dict:
     """A four-seat hand (财神 style wild) in progress, public view."""
     names = ["东家 Alice", "Bob", "Carol", "Dave the very long named player"]
@@ -126,7 +134,7 @@ def four_player_view(lang: str = "zh") -> dict:
             "ting": i == 3, "doubles": 1, "auto": i == 1, "concealed": None, "drawn": None,
         })
     return {
-        "variant": "caishen", "lang": lang, "table_name": "#mahjong", "hand_no": 7, "seq": 88,
+        "variant": _four_seat_game_with_wild(), "lang": lang, "table_name": "#mahjong", "hand_no": 7, "seq": 88,
         "dealer": 0, "turn": 2, "phase": "discard", "wall_remaining": 61, "dice": [6, 2],
         "treasure": None, "wild": {"indicator": "5s", "kinds": ["6s"]},
         "last_discard": {"seat": 1, "tile": "4p"}, "viewer": None, "seats": seats,

@@ -31,6 +31,8 @@ from .common import (
     flow,
     kind,
     label,
+    paper_cards,
+    wild_label,
     meld_group,
     pill,
     pill_height,
@@ -222,7 +224,7 @@ def _special_tiles(view: dict) -> list[tuple[str, list[Image.Image]]]:
         out.append((label(view, "treasure"), [tile_image(kind(view["treasure"]), 40, "treasure")]))
     wild = view.get("wild")
     if wild:
-        name = label(view, "wild_caishen" if view.get("variant") == "caishen" else "wild")
+        name = wild_label(view)
         imgs = []
         if wild.get("indicator"):
             imgs.append(tile_image(kind(wild["indicator"]), 34))
@@ -244,7 +246,7 @@ def _centre_items(view: dict) -> list[tuple[str, object]]:
         items.append(("tiles", (name, imgs)))
     last = view.get("last_discard")
     if last and last.get("tile") is not None and view.get("phase") != "over":
-        name = zipai.shown_label(view) if view.get("variant") == "zipai" else label(view, "last")
+        name = zipai.shown_label(view) if paper_cards(view) else label(view, "last")
         items.append(("tiles", (name, [tile_image(kind(last["tile"]), 40)])))
     if view.get("phase") == "over":
         items.append(("turn", label(view, "phase_over")))
@@ -417,7 +419,7 @@ def table_image(view: dict) -> Image.Image:
     dice, treasure, wild, last_discard, viewer, result, log, me, lang, table_name, hand_no).
     Raises ``engine.tiles.TileParseError`` for an unreadable tile string.
     """
-    if view.get("variant") == "zipai":  # 字牌 paper cards: render/zipai.py
+    if paper_cards(view):  # long paper cards (字牌): render/zipai.py
         view = zipai.adapt(view)
     seats = sorted(view.get("seats") or [], key=lambda s: s.get("seat", 0))
     n = len(seats)
