@@ -33,7 +33,7 @@ SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)"
 #: every other id with the bot's prefix: an older format or a tampered id
-OUTDATED_ID = r"(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID))) + r")$)mj[a-z]?:.*"
+OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID))) + r")\Z)mj.*"
 REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
 
 
