@@ -71,3 +71,22 @@ def test_every_command_description_is_translated():
         assert not missing, (lang, missing)
     en = load("messages", "en")
     assert all(en[k] == text for k, text in used.items()), "en catalogue differs from the code's descriptions"
+
+
+def test_every_declared_action_label_has_words_in_every_language():
+    """Each game's own actions (``VariantInfo.action_labels``, 字牌's 92 吃 codes included) get
+    a label from the game's catalogue in every language, never the bare action code."""
+    from engine.variants import all_variants
+    from render.text import prompts
+
+    missing = []
+    for info in all_variants():
+        for act in info.action_labels:
+            for lang in ("en", "zh-CN", "zh-TW"):
+                label = prompts.button(act, lang, info.id)
+                if label == act or label.startswith("messages.") or not label:
+                    missing.append((info.id, act, lang))
+    assert missing == []
+    # 字牌: a way to 吃 with two 比 reads in the engine's code order (e: 二七十, h: 顺(尾))
+    assert prompts.button("chi_e_eh", "zh-CN", "zipai") == "吃 二七十 · 比 二七十+顺(尾)"
+    assert prompts.button("chi_e_eh", "zh-TW", "zipai") == "吃 二七十 · 比 二七十+順(尾)"

@@ -31,8 +31,6 @@ def prompt(view: dict, names: list[str], lang: str, variant: str, channel: str) 
             lines.append(t("ui.your_claim", lang, name=names[ld["seat"]], tile=tile_label(ld["tile"], lang)))
         if me.get("confirming"):
             lines.append(tv(variant, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
-        elif me.get("dealt"):
-            lines.append(tv(variant, "ui.dealt", lang, tile=tile_label(me["dealt"], lang)))
         for w in me.get("warnings") or []:
             key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
             who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
@@ -104,10 +102,22 @@ def button(act: str, lang: str, variant: Optional[str] = None, tile: Optional[st
 
         k = parse_kind(tile)
         return t("btn.chow", lang, tiles="".join(str((k + i) % 9 + 1) for i in range(3)))
-    label = tv(variant, f"btn.{act}", lang, tile="", tiles="").strip()
+    label = tv(variant, own_action_key(variant, act), lang, tile="", tiles="").strip()
     if label.startswith("messages."):
         label = act
     return f"{label} {short_tile(tile, lang)}" if tile else label
+
+
+def own_action_key(variant: Optional[str], act: str) -> str:
+    """The catalogue key of a game's own action's button: the one the game declares
+    (``VariantInfo.action_labels``), else ``btn.<action>``."""
+    from engine.variants import find_variant
+
+    try:
+        declared = find_variant(variant).action_labels if variant else {}
+    except KeyError:
+        declared = {}
+    return declared.get(act) or f"btn.{act}"
 
 
 def choose(lang: str) -> str:
