@@ -72,12 +72,8 @@ class LaoWuDuiHand(ClaimWindow, Scoring, HandViews):
         喜牌 set aside and then the indicator).
     """
 
-    #: discarding a 百搭 already asks 打 / 留 in the engine (the bot adds no confirmation)
-    CONFIRMS_WILD_DISCARD = True
-
     VARIANT = "laowudui"
     RULES = RULES
-    FIRST_DEALER_IS_CREATOR = True  #: laowudui.md §Players, dealer: the creator (seat 0) deals first
     DEAL_DEALER, DEAL_OTHER = 12, 11
 
     def __init__(self, options: dict, seed: int, dealer: int, n_seats: int = 4, context: dict | None = None):
