@@ -219,7 +219,7 @@ def _campaign(tmp_path: Path, db_url: str, schema: str | None, label: str, seed:
           f"{after_kills['replayed']} in {after_kills['hands']} hands ({after_kills['finished']} finished) "
           f"at {after_kills['tables']} tables; integrity_check: {after_kills['integrity'] or 'n/a (PostgreSQL)'}; "
           f"after the last restart: {verified['tables']} tables resumed, {verified['old_buttons']} pre-restart "
-          f"buttons and {verified['hand_buttons']} /hand buttons pressed, {verified['timeouts']} timeouts played; "
+          f"buttons and {verified['hand_buttons']} /mj hand buttons pressed, {verified['timeouts']} timeouts played; "
           f"final replay {final['replayed']} actions")
     assert kills >= KILLS
     assert after_kills["acked"] > 0 and after_kills["finished"] > 0

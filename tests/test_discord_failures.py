@@ -138,7 +138,7 @@ async def test_dm_lost_to_persistent_5xx_player_uses_hand(tmp_path):
         seq = g.table.hand.seq
         r, _ = await g.press_next()
         assert r.response_type == 7 and g.table.hand.seq > seq
-        print("\n[dm 5xx] 5 failed DM attempts; the turn was played from /hand")
+        print("\n[dm 5xx] 5 failed DM attempts; the turn was played from /mj hand")
     finally:
         await g.close()
 

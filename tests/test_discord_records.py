@@ -156,6 +156,6 @@ async def test_zh_tw_user_sees_traditional_chinese(fd_bot):
     r = await fd.slash(carol, "mj score")
     assert r.content == "carol 在本伺服器還沒有記錄。"
     r = await fd.slash(carol, "mj table start")
-    assert r.content == "本頻道還沒有牌桌。用 /table create 開一桌。"
+    assert r.content == "本頻道還沒有牌桌。用 /mj table create 開一桌。"
     r = await fd.slash(carol, "mj rules", {"variant": "two_player"})
     assert "國標" in r.message.embeds[0]["description"]

@@ -30,7 +30,7 @@ CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 async def test_a_failed_my_hand_answer_keeps_the_result_screen(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end (an exhaustive
     draw).  alice presses **My hand**; its answer reaches Discord too late (404 10062).  Then
-    bob types /table leave, which redraws the table message.  It should still show the result
+    bob types /mj table leave, which redraws the table message.  It should still show the result
     and **Next hand**; it shows neither."""
     bot, fd, table, users, by_seat = await open_table(tmp_path, "two_player", 31, ["alice", "bob"])
     try:

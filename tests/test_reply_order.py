@@ -87,7 +87,7 @@ async def test_a_command_is_answered_before_the_fan_out(tmp_path):
 @pytest.mark.asyncio
 async def test_fifty_quick_moves_at_350_ms_per_call(tmp_path):
     """Four humans, every REST call 350 ms, the public message edited at Discord's pace (one
-    edit a second): /table start and 50 moves typed as fast as the answers come.  No
+    edit a second): /mj table start and 50 moves typed as fast as the answers come.  No
     interaction is answered late, nothing arrives out of order, and once the bot is idle the
     table message shows the final state."""
     bot, fd, users = await _four_humans(tmp_path, latency=0.35, public_edit_interval=1.0)

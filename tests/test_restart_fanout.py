@@ -75,7 +75,7 @@ async def test_a_move_stored_just_before_a_stop_is_shown_after_the_restart(tmp_p
 @pytest.mark.asyncio
 async def test_a_restart_on_the_result_screen_keeps_the_result_on_the_table_message(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end (an exhaustive draw).
-    The bot restarts; bob types /table leave (his seat goes on auto-play, which redraws the table
+    The bot restarts; bob types /mj table leave (his seat goes on auto-play, which redraws the table
     message).  The message should still show the result and its **Next hand** button; it shows
     only the auto-play line."""
     bot, fd, table, users, by_seat = await open_table(tmp_path, "two_player", 31, ["alice", "bob"])
@@ -120,7 +120,7 @@ async def test_a_restart_on_the_result_screen_keeps_the_result_timeout(tmp_path)
 @pytest.mark.asyncio
 async def test_a_decision_prompted_before_a_restart_is_not_prompted_again(tmp_path):
     """laosanfan, four humans (table seed 5), three moves by the timeout rule; the seat to act
-    has its DM prompt.  The bot restarts; another player types /table leave (a change of the
+    has its DM prompt.  The bot restarts; another player types /mj table leave (a change of the
     table).  The waiting player should still hold one DM for that decision; they get two."""
     bot, fd, table, users, by_seat = await open_table(tmp_path, "laosanfan", 5, ["ann", "ben", "cat", "dan"])
     try:

@@ -1,17 +1,19 @@
 """A game defined inside the tests — 玩具牌, two players drawing and discarding 1m–9m (36
 tiles) on the shared draw/discard hand — registered for the duration of each test
 (``engine.variants.registered``), kept to the protocol, and played to the end through the table
-service: a stored table, AI and timeout moves, the settlement stored, the table reloaded from
-the store by another service (mid-hand and between hands).  Nothing outside this file knows
-the game, and no project module is patched.
+service (a stored table, AI and timeout moves, the settlement stored, the table reloaded from
+the store by another service mid-hand and between hands), through the local table (images
+written) and through the fake Discord: offered by ``/mj table create``'s autocomplete, played
+with the DM buttons, its table and hand images drawn, its result shown and stored, its rules
+listed.  Nothing outside this file knows the game, and no project module is patched.
 """
-# TODO: play the toy through the local table (terminal.py) and the fake Discord too, once those
-# front ends take everything from the game's declared facts (VariantInfo) and views — on this
-# branch the Discord cogs and the renderer still branch on the built-in games' ids.
 
 from __future__ import annotations
 
 import pytest
+
+import builtins
+import re
 
 from engine.mahjong import MahjongHand
 from engine.options import TIMEOUT_OPTIONS, Option
@@ -19,7 +21,7 @@ from engine.variant import VariantInfo
 from engine.variants import all_variants, find_variant, registered
 from protocol_checks import check_facts, check_finished, check_view, play_and_check
 from service.clock import ManualClock
-from service.store import Store
+from store import Store
 from service.tables import TableService
 
 GUILD, CHANNEL, ALICE = 1, 42, 1001
@@ -163,3 +165,88 @@ async def test_an_unregistered_toy_table_is_not_resumed(tmp_path):
     assert await svc2.load() == []
     await svc2.store.close()
 
+
+
+# --------------------------------------------------------------------------- the local table
+def test_the_toy_plays_at_the_local_table(toy, tmp_path, capsys, monkeypatch):
+    """``python bot.py --variant toy --auto``: AI against AI, two hands, the settlement and
+    the result image; then a human seat that asks for help and quits, its images written."""
+    import bot
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code = bot.main(["--auto", "--variant", "toy", "--hands", "2", "--seed", "5", "--option", "stake=3",
+                     "--out", str(tmp_path / "auto")])
+    out = capsys.readouterr().out
+    assert code == 0 and "玩具牌" in out and out.count("局结算 ==") == 2
+    totals = [int(x) for x in re.findall(r"^  .+: ([+-]\d+)$", out.split("== 总分 ==")[1], re.M)]
+    assert len(totals) == 2 and sum(totals) == 0 and all(x % 3 == 0 for x in totals)  # the stake
+    assert (tmp_path / "auto" / "hand-1-result.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    answers = iter(["help", "banana", "quit"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
+    code = bot.main(["--variant", "toy", "--seed", "5", "--lang", "en", "--out", str(tmp_path / "me")])
+    out = capsys.readouterr().out
+    assert code == 0 and "Toy game" in out and "Unknown tile: banana" in out
+    for name in ("table.png", "hand.png"):
+        assert (tmp_path / "me" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --------------------------------------------------------------------------- Discord
+@pytest.mark.asyncio
+async def test_the_toy_plays_in_discord(toy, tmp_path):
+    from discord_play import new_bot, play_humans, table_message
+    from fakediscord import FakeDiscord
+    from PIL import Image
+    import io
+
+    clock = ManualClock()
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", clock)
+    bot.service.seed_source = lambda: 21
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+        # the game registered after the bot was built is offered by /mj table create
+        choices = await fd.autocomplete(alice, "mj table create", {"variant": "toy"}, "variant")
+        assert [c["value"] for c in choices] == ["toy"] and "玩具牌" in choices[0]["name"]
+        options = await fd.autocomplete(alice, "mj table create", {"variant": "toy", "options": "st"}, "options")
+        assert options and options[0]["value"] == "stake=1"
+
+        r = await fd.slash(alice, "mj table create", {"variant": "toy", "options": "stake=4"})
+        assert r.ephemeral and "玩具牌" in r.content
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table start")
+        table = bot.service.table_in(fd.channel_id)
+        assert table.variant is toy and table.options["stake"] == 4
+        users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
+
+        # the public message carries the table image; each player has a hand image by DM
+        public = table_message(fd, fd.channel_id)
+        image = next(f for f in public.attachments if f.name == "table.png")
+        assert Image.open(io.BytesIO(image.data)).size[0] > 300
+        for user in (alice, bob):
+            hands = [f for m in fd.dms_to(user) for f in m.attachments if f.name == "hand.png"]
+            assert hands and Image.open(io.BytesIO(hands[-1].data)).size[0] > 300
+
+        presses = await play_humans(fd, bot, fd.channel_id, users)
+        await fd.settle()
+        assert presses > 0 and table.hand.is_over()
+        result = table.last_result
+        stored = await bot.store.get_hand(table.hand_id)
+        assert stored.status == "done" and stored.result["points"] == result["points"]
+        if result["winner"] is not None:
+            assert sorted(result["points"]) == [-4, 4]
+        # the result screen (the server speaks English) names the game and its only fan
+        public = table_message(fd, fd.channel_id)
+        assert public.embeds[0]["title"].startswith("Toy game (玩具牌)")
+        text = public.embeds[0]["description"]
+        assert ("— 1 fan\nWin 1\n" in text) if result["winner"] is not None else text
+
+        # /mj rules shows the toy's options and fan table
+        r = await fd.slash(alice, "mj rules", {"variant": "toy"}, locale="en-US")
+        pages = r.message.embeds
+        assert pages[0]["title"].startswith("Toy game") and "stake" in str(pages[0])
+        assert any("Win" in (p.get("description") or "") for p in pages[1:])
+    finally:
+        await fd.close()

@@ -122,7 +122,7 @@ async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
 async def test_the_first_prompt_of_a_hand_works(tmp_path):
     """laosanfan, four humans (table seed 5), hand 1 played to its end by the timeout rule.
     Channel and DM calls take 0.2 s and storing a new hand takes 1 s (a busy database).  On the
-    result screen bob types /table leave while alice presses **Next hand**.  dan, the first to
+    result screen bob types /mj table leave while alice presses **Next hand**.  dan, the first to
     act in hand 2, gets the DM for his first decision; pressing its discard button should play
     it.  He gets two DMs; the first one's buttons carry hand 1's id and are refused ("earlier
     turn")."""
