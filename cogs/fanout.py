@@ -32,7 +32,7 @@ from typing import AsyncIterator, Optional
 import discord
 
 from render.text import prompts, table_message
-from service.tables import HIDDEN_EVENTS, Table, Update
+from service.tables import Table, Update
 
 from . import messages
 
@@ -80,7 +80,7 @@ class TableFeed:
         if update.kind == "closed":
             self.closed = True
         elif table.hand is not None:
-            key = (table.hand_id, table.hand.seq)
+            key = (table.hand_id, table.seq)
             for e in update.events:
                 if e.get("type") == "auto" and "seat" in e:
                     self.jobs.append(("auto", e["seat"]))
@@ -138,16 +138,15 @@ class TableFeed:
         sends: list[tuple[int, tuple]] = []  # (seat, hand parts)
         mentions: list[int] = []
         async with table.lock:
-            hand = table.hand
-            if hand is None or table.status == "closed":
+            if table.hand is None or table.status == "closed":
                 return
-            now = (table.hand_id, hand.seq)
-            pending = set(hand.pending_seats()) if not hand.is_over() else set()
+            now = (table.hand_id, table.seq)
+            pending = set(table.pending())
             for seat in range(len(table.seats)):
                 s = table.seats[seat]
                 if s.is_ai or s.user_id is None or s.auto:
                     continue
-                decision = (table.hand_id, table.decisions.get(seat, hand.seq))
+                decision = (table.hand_id, table.decision(seat))
                 if seat == actor and now == key:
                     # their own answer shows this state; but a public notice must not depend on
                     # who caused the turn (a pass of theirs is nobody's business)
@@ -181,13 +180,7 @@ class TableFeed:
         """The public moment at which the table waits for ``seat`` (``None`` when it does not
         publicly wait for them: a claim window is nobody's business).  It counts public
         events only — never passes, which the action counter does.  Read under the lock."""
-        table = self.table
-        hand = table.hand
-        if hand is None or hand.is_over() or seat not in hand.pending_seats():
-            return None
-        if seat not in table.public_view().get("to_act", []):
-            return None
-        return table.hand_id, sum(1 for e in hand.events if e.type not in HIDDEN_EVENTS), hand.turn
+        return self.table.public_moment(seat)
 
     def mentionable(self, seat: int) -> bool:
         """May a player with closed DMs be mentioned in the channel now (once per public

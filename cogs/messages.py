@@ -91,7 +91,7 @@ class TableButtons(discord.ui.View):
             self._add(lang, ch, "hand", discord.ButtonStyle.primary)
             if any(s.auto and not s.is_ai for s in table.seats):
                 self._add(lang, ch, "takeover", discord.ButtonStyle.secondary)
-            if table.hand is not None and table.hand.is_over():
+            if table.hand is not None and table.hand_over:
                 self._add(lang, ch, "next", discord.ButtonStyle.success, table.hand_id)
 
     def _add(self, lang: str, ch: int, op: str, style: discord.ButtonStyle, arg: int | None = None) -> None:
@@ -107,11 +107,10 @@ class ActionButtons(discord.ui.View):
     def __init__(self, table: Table, seat: int, view: dict, lang: str, ting_menu: bool = False,
                  confirm_wild: str | None = None):
         super().__init__(timeout=None)
-        hand = table.hand
         self.count = 0
-        if hand is None or hand.is_over() or seat not in hand.pending_seats():
+        if seat not in table.pending():
             return
-        ch, hid, seq = table.channel_id, table.hand_id or 0, table.decisions.get(seat, hand.seq)
+        ch, hid, seq = table.channel_id, table.hand_id or 0, table.decision(seat)
         me = view.get("me") or {}
         legal = me.get("legal", [])
         acts = [line.split()[1:] for line in legal]

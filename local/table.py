@@ -173,8 +173,7 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
     left = interrupted = False  # you left before the last hand (quit, end of input, Ctrl-C)
     try:
         while True:
-            hand = table.hand
-            if hand.is_over():
+            if table.hand_over:
                 played += 1
                 result = table.last_result
                 view = table.view(None, lang)
@@ -185,7 +184,7 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
                     break
                 await service.next_hand(CHANNEL, ME)
                 continue
-            if 0 not in hand.pending_seats():
+            if 0 not in table.pending():  # you sit at seat 0
                 raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
             if not await _human_turn(service, table, lang):
                 left = True

@@ -126,6 +126,33 @@ class Table:
     def n_players(self) -> int:
         return len(self.seats)
 
+    @property
+    def hand_over(self) -> bool:
+        """No hand is being played: none dealt yet, or the current one is over."""
+        return self.hand is None or self.hand.is_over()
+
+    def pending(self) -> list[int]:
+        """The seats the current hand waits for (empty between hands)."""
+        return [] if self.hand_over else list(self.hand.pending_seats())
+
+    @property
+    def seq(self) -> int:
+        """The current hand's action counter (0 when no hand was dealt)."""
+        return self.hand.seq if self.hand is not None else 0
+
+    def public_moment(self, seat: int) -> Optional[tuple]:
+        """``(hand id, public events so far, turn)`` when the table publicly waits for
+        ``seat`` (it is pending and the public view names it to act); ``None`` otherwise (a
+        claim window is nobody's business).  Counts public events only — never passes."""
+        if seat not in self.pending() or seat not in self.public_view().get("to_act", []):
+            return None
+        return self.hand_id, sum(1 for e in self.hand.events if e.type not in HIDDEN_EVENTS), self.hand.turn
+
+    def decision(self, seat: int) -> int:
+        """The action counter when ``seat``'s current decision began: what its buttons
+        carry (``TableService.may_act`` refuses a click of an earlier decision)."""
+        return self.decisions.get(seat, self.seq)
+
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
