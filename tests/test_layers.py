@@ -112,10 +112,15 @@ def test_top_level_commands_are_the_play_verbs_and_mj():
         top = sorted(c.name for c in bot.tree.get_commands())
         mj = bot.tree.get_command("mj")
         subs = sorted(c.qualified_name for c in mj.walk_commands())
+        leaves = sorted(c.qualified_name for c in bot.tree.walk_commands() if not hasattr(c, "walk_commands"))
         await bot.store.close()
-        return top, subs
+        return top, subs, leaves
 
-    top, subs = asyncio.run(names())
+    top, subs, leaves = asyncio.run(names())
+    # the README's command table lists every command
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(leaves) == 27
+    assert [c for c in leaves if f"| `/{c}" not in readme] == []
     assert top == ["chow", "discard", "double", "hu", "kong", "mj", "pass", "pung", "ting"]
     assert {"mj table", "mj table create", "mj table join", "mj table add-ai", "mj table start", "mj table end",
             "mj hand", "mj score", "mj leaderboard", "mj history", "mj replay", "mj verify", "mj rules",
