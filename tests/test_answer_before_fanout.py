@@ -17,8 +17,8 @@ try:
     from table_helpers import open_table
     from discord_play import press, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import open_table
-    from tests.discord_play import press, timeout_policy
+    from tests.harness.table_helpers import open_table
+    from tests.harness.discord_play import press, timeout_policy
 
 
 @pytest.mark.slow  # real network delays

@@ -7,7 +7,7 @@ the table message and fed to its image) then reads "bob is on auto-play" between
 discard and bob's — an order that only a hidden claim window produces.  When bob could not
 claim, the same public events show "bob discards …" first and the auto-play line after.
 
-Twin runs of one stacked ``two_player`` hand (as in ``tests/privacy_twins.py``): they differ
+Twin runs of one stacked ``two_player`` hand (as in ``tests/harness/privacy_twins.py``): they differ
 only in two tiles of bob's concealed hand (7z7z, which may 碰 alice's 7z, or 9m9m).
 """
 
@@ -25,10 +25,10 @@ try:
     from fakediscord import FakeDiscord
     from privacy_twins import _twin_extras
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import embed_text
-    from tests.discord_play import new_bot, press, table_message
-    from tests.fakediscord import FakeDiscord
-    from tests.privacy_twins import _twin_extras
+    from tests.harness.table_helpers import embed_text
+    from tests.harness.discord_play import new_bot, press, table_message
+    from tests.harness.fakediscord import FakeDiscord
+    from tests.harness.privacy_twins import _twin_extras
 
 HANDS = ["147m258m369m1234z7z", "123456789m12z7z7z"]  # seat 0 (alice, dealer), seat 1 (bob)
 DRAWS = "5z6z5z6z1z"

@@ -10,7 +10,7 @@ import pytest
 try:
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.fakediscord import FakeDiscord
 
 from bot import make_bot
 from service.clock import ManualClock

@@ -1,5 +1,5 @@
 """Crash recovery: the bot process is killed with SIGKILL at random moments while it plays one
-table of every game (AI and scripted human seats, ``tests/crash_child.py``), then started
+table of every game (AI and scripted human seats, ``tests/harness/crash_child.py``), then started
 again on the same database; after every kill the tables resume where the database left them.
 
 Each run of the bot journals (fsynced) every action the table service stored and handed to
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "harness"  # crash_child and the fake Discord
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
@@ -62,7 +62,7 @@ def _start(ctx, *args):
     it needs: this directory on its path (Python 3.11 does not pass ``sys.path`` on) and the
     warm-up switch of ``crash_child``."""
     env = {"MAHJONG_CRASH_WARM_UP": "1",
-           "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+           "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parents[1]), os.environ.get("PYTHONPATH", "")])}
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:

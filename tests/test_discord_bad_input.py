@@ -13,8 +13,8 @@ try:
     from discord_play import new_bot, press_for, prompt_with
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot, press_for, prompt_with
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import new_bot, press_for, prompt_with
+    from tests.harness.fakediscord import FakeDiscord
 
 from service.clock import ManualClock
 

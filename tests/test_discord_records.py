@@ -13,8 +13,8 @@ try:
     from discord_play import new_bot
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import new_bot
+    from tests.harness.fakediscord import FakeDiscord
 
 from service.records import period_start
 from service.clock import ManualClock

@@ -14,8 +14,8 @@ try:
     from table_helpers import open_table
     from discord_play import play_humans, press, table_button, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import open_table
-    from tests.discord_play import play_humans, press, table_button, timeout_policy
+    from tests.harness.table_helpers import open_table
+    from tests.harness.discord_play import play_humans, press, table_button, timeout_policy
 
 
 async def _play_with_my_hand(fd, table, by_seat, user) -> None:

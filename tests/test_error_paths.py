@@ -23,8 +23,8 @@ try:
     from discord_play import latest_prompt, new_bot, press, table_button, timeout_policy
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import latest_prompt, new_bot, press, table_button, timeout_policy
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import latest_prompt, new_bot, press, table_button, timeout_policy
+    from tests.harness.fakediscord import FakeDiscord
 
 SORRY = "nothing was lost"
 

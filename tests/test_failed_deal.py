@@ -17,8 +17,8 @@ try:
     from table_helpers import open_table
     from discord_play import play_humans, table_button
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import open_table
-    from tests.discord_play import play_humans, table_button
+    from tests.harness.table_helpers import open_table
+    from tests.harness.discord_play import play_humans, table_button
 
 
 @pytest.mark.asyncio

@@ -18,8 +18,8 @@ try:
     from table_helpers import open_table
     from discord_play import play_humans, press, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import open_table
-    from tests.discord_play import play_humans, press, timeout_policy
+    from tests.harness.table_helpers import open_table
+    from tests.harness.discord_play import play_humans, press, timeout_policy
 
 
 def _last_move_next(table) -> bool:

@@ -17,8 +17,8 @@ try:
     from table_helpers import embed_text, open_table
     from discord_play import play_humans, table_button, table_message
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import embed_text, open_table
-    from tests.discord_play import play_humans, table_button, table_message
+    from tests.harness.table_helpers import embed_text, open_table
+    from tests.harness.discord_play import play_humans, table_button, table_message
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 

@@ -31,8 +31,8 @@ try:
     from discord_play import new_bot
     from fakediscord import FakeDiscord, HarnessError
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot
-    from tests.fakediscord import FakeDiscord, HarnessError
+    from tests.harness.discord_play import new_bot
+    from tests.harness.fakediscord import FakeDiscord, HarnessError
 
 VARIANTS = [v.id for v in all_variants()]
 _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]

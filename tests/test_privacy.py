@@ -40,9 +40,9 @@ try:
     from discord_play import new_bot
     from fakediscord import EPHEMERAL, FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.crash_child import Player
-    from tests.discord_play import new_bot
-    from tests.fakediscord import EPHEMERAL, FakeDiscord
+    from tests.harness.crash_child import Player
+    from tests.harness.discord_play import new_bot
+    from tests.harness.fakediscord import EPHEMERAL, FakeDiscord
 
 #: (game, human seats, AI seats) of the hand played per game
 SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),

@@ -16,7 +16,7 @@ from engine.actions import Action
 try:
     from privacy_twins import TWINS, Run, Twin, deal
 except ImportError:  # pragma: no cover
-    from tests.privacy_twins import TWINS, Run, Twin, deal
+    from tests.harness.privacy_twins import TWINS, Run, Twin, deal
 
 GAMES = ("two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai")
 CLAIM_PHASES = ("claim", "rob")

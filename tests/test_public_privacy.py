@@ -26,8 +26,8 @@ try:
     from discord_play import new_bot, press, table_button, timeout_policy
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot, press, table_button, timeout_policy
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import new_bot, press, table_button, timeout_policy
+    from tests.harness.fakediscord import FakeDiscord
 
 GAMES = {"two_player": (2, 3), "laosanfan": (4, 5), "jinhu": (4, 5), "caishen": (4, 5), "laowudui": (3, 5),
          "zipai": (3, 5)}
@@ -194,7 +194,7 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
 try:
     from privacy_twins import TWINS
 except ImportError:  # pragma: no cover
-    from tests.privacy_twins import TWINS
+    from tests.harness.privacy_twins import TWINS
 
 
 async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):

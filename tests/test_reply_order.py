@@ -19,8 +19,8 @@ try:
     from discord_play import new_bot, timeout_policy
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot, timeout_policy
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import new_bot, timeout_policy
+    from tests.harness.fakediscord import FakeDiscord
 
 _SEQ = re.compile(r":(\d+):[a-z_]+:[0-9A-Za-z-]+$")
 

@@ -22,8 +22,8 @@ try:
     from table_helpers import embed_text, open_table
     from discord_play import new_bot, play_humans, press, table_button, table_message, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import embed_text, open_table
-    from tests.discord_play import new_bot, play_humans, press, table_button, table_message, timeout_policy
+    from tests.harness.table_helpers import embed_text, open_table
+    from tests.harness.discord_play import new_bot, play_humans, press, table_button, table_message, timeout_policy
 
 
 def _prompts_for(fd, user, channel_id: int, hand_id: int, decision: int) -> list:

@@ -1,4 +1,4 @@
-"""Every result-shape scenario (``tests/result_scenarios.py``) replays to the result it names.
+"""Every result-shape scenario (``tests/harness/result_scenarios.py``) replays to the result it names.
 
 Each action of a scenario must be legal when it is applied, the hand must end exactly with the
 last one, and the result must have the scenario's winners, discarder, liability and the points

@@ -1,6 +1,6 @@
 """Every result shape of every game, through the fake Discord and at the local table.
 
-Each scenario of ``tests/result_scenarios.py`` (a fixed first hand per game and shape: no
+Each scenario of ``tests/harness/result_scenarios.py`` (a fixed first hand per game and shape: no
 discarder, several winners, draws, liability, 抢杠胡, a card turned up by another seat's
 draw …) is played by human seats pressing the buttons the bot sent them.  Then:
 
@@ -23,9 +23,9 @@ try:
     from fakediscord import FakeDiscord
     from result_scenarios import SCENARIOS
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot, press
-    from tests.fakediscord import FakeDiscord
-    from tests.result_scenarios import SCENARIOS
+    from tests.harness.discord_play import new_bot, press
+    from tests.harness.fakediscord import FakeDiscord
+    from tests.harness.result_scenarios import SCENARIOS
 
 HOW = {"self_drawn": "self-drawn", "discard": "from {name}", "rob_kong": "robbing {name}'s kong",
        "shown": "on the card {name} turned up"}

@@ -20,8 +20,8 @@ try:
     from discord_play import prompt_with
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import prompt_with
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import prompt_with
+    from tests.harness.fakediscord import FakeDiscord
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 

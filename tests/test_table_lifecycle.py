@@ -22,9 +22,9 @@ try:
                               table_message, timeout_policy)
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import (latest_prompt, new_bot, play_humans, press, private_messages, table_button,
+    from tests.harness.discord_play import (latest_prompt, new_bot, play_humans, press, private_messages, table_button,
                                     table_message, timeout_policy)
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.fakediscord import FakeDiscord
 
 
 async def _open(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int, options: str | None = None):

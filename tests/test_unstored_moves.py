@@ -30,8 +30,8 @@ try:
     from table_helpers import embed_text, open_table
     from discord_play import play_humans, press, private_messages, table_button, table_message, timeout_policy
 except ImportError:  # pragma: no cover
-    from tests.table_helpers import embed_text, open_table
-    from tests.discord_play import (play_humans, press, private_messages, table_button, table_message,
+    from tests.harness.table_helpers import embed_text, open_table
+    from tests.harness.discord_play import (play_humans, press, private_messages, table_button, table_message,
                                     timeout_policy)
 
 

@@ -11,7 +11,7 @@ from engine.tiles import kind_str
 try:
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.fakediscord import FakeDiscord
 
 from bot import make_bot
 from service.clock import ManualClock

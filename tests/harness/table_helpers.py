@@ -9,8 +9,8 @@ try:
     from discord_play import new_bot, press, table_button, table_message, timeout_policy
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.discord_play import new_bot, press, table_button, table_message, timeout_policy
-    from tests.fakediscord import FakeDiscord
+    from tests.harness.discord_play import new_bot, press, table_button, table_message, timeout_policy
+    from tests.harness.fakediscord import FakeDiscord
 
 
 async def open_table(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int = 0, *,

@@ -1,4 +1,4 @@
-"""Tests of the Discord stand-in (tests/fakediscord.py) with a small demo bot.
+"""Tests of the Discord stand-in (tests/harness/fakediscord/) with a small demo bot.
 
 The demo bot is a real ``commands.Bot``: a ``/demo`` command group in a cog, a
 ``DynamicItem`` counter button whose custom_id carries a number, a persistent
@@ -30,7 +30,7 @@ try:  # tests/ on sys.path (pytest's default rootdir-relative import)
         HarnessError,
     )
 except ImportError:  # tests imported as a package
-    from tests.fakediscord import (
+    from tests.harness.fakediscord import (
         CB_AUTOCOMPLETE,
         CB_DEFERRED_MESSAGE,
         CB_MESSAGE,

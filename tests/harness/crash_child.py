@@ -18,7 +18,7 @@ press an action button drawn before the restart (the same custom id; Discord kee
 message), fetch the hand with ``/hand`` and press a button of that reply, then let the
 turn timer run out and check that ``tick`` plays it; prints one JSON object.
 
-    python tests/crash_child.py --db URL [--schema S] --journal PATH --seed N --run K [--verify]
+    python tests/harness/crash_child.py --db URL [--schema S] --journal PATH --seed N --run K [--verify]
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+HERE = Path(__file__).resolve().parent  # tests/harness
+ROOT = HERE.parents[1]
 for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
