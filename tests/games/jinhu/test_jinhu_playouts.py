@@ -1,11 +1,11 @@
 """Random play-outs of seeded 金湖老三番 hands with the invariant checks of
-``test_laosanfan_playouts`` (128 tiles; 中发白 never stay in a hand)."""
+``tests/harness/four_seat_playouts.py`` (128 tiles; 中发白 never stay in a hand)."""
 
 from __future__ import annotations
 
 import pytest
 
-from test_laosanfan_playouts import run_playouts
+from four_seat_playouts import run_playouts
 
 
 @pytest.mark.slow

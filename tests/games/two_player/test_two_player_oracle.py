@@ -18,7 +18,7 @@ from pathlib import Path
 
 import MahjongGB
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:  # run from any directory, with or without a pytest.ini
     sys.path.insert(0, str(ROOT))
 
