@@ -266,12 +266,7 @@ class Player:
 
 async def main_async(args) -> int:
     clock = ManualClock()
-    bot = make_bot(args.db, clock=clock, timer_interval=0)
-    if args.schema:
-        from store import Store
-
-        bot.store = Store(args.db, schema=args.schema)
-        bot.service.store = bot.store
+    bot = make_bot(args.db, clock=clock, timer_interval=0, schema=args.schema)
     rng = random.Random(args.seed * 1000 + args.run)
     bot.service.seed_source = lambda: rng.randrange(1, 2**62)
     journal = Journal(args.journal)
