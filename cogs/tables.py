@@ -15,7 +15,8 @@ import discord
 from discord import app_commands
 
 from engine.variants import all_variants, find_variant
-from render.text import game_name, pick, prompts, table_message
+from render.text import prompts, table_message
+from render.text import records as choice_words
 from service.tables import ServiceError
 
 from . import messages
@@ -51,7 +52,7 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
     cur = current.strip().lower()
     out = []
     for info in all_variants():
-        label = f"{game_name(info.id, lang)} · {info.id}"
+        label = choice_words.game_choice(info, lang)
         if not cur or cur in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=info.id))
     return out[:25]
@@ -90,9 +91,8 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     for opt in info.options:
         if opt.name in used or not opt.name.startswith(last):
             continue
-        desc = pick(opt.zh, opt.en, lang)
         value = prefix + f"{opt.name}={opt.default if opt.type is not bool else str(opt.default).lower()}"
-        out.append(app_commands.Choice(name=f"{value} — {desc}"[:100], value=value[:100]))
+        out.append(app_commands.Choice(name=choice_words.option_choice(value, opt, lang)[:100], value=value[:100]))
     return out[:25]
 
 

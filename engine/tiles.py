@@ -46,6 +46,8 @@ _SUIT_SIZE = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8, "h": 5}
 CN_NUM = "一二三四五六七八九十"
 CN_BIG = "壹贰叁肆伍陆柒捌玖拾"
 HONOR_ZH = "东南西北白发中"
+#: the seat winds of the views, in seat order from the dealer (``view["seats"][i]["wind"]``)
+WINDS = HONOR_ZH[:4]
 FLOWER_ZH = "春夏秋冬梅兰菊竹"
 XI_ZH = "福禄寿喜财"
 _SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}

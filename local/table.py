@@ -25,7 +25,7 @@ from engine.tiles import TileParseError, parse_kind
 from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
-from render.text import describe_event, error_text, t, tile_label
+from render.text import describe_event, error_text
 from render.text import local as words
 from store import Store
 from service.tables import HIDDEN_EVENTS, ServiceError, TableService
@@ -162,10 +162,10 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
                 print("  " + line)
             if notes and ev.get("type") == "discard" and ev.get("seat") == 0 and ev.get("tile"):
                 for key in notes:  # what you must know of your own move, right after it
-                    print("  " + t(key, lang, tile=tile_label(ev["tile"], lang)))
+                    print("  " + words.notice(key, ev["tile"], lang))
                 notes = []
         for key in notes:
-            print("  " + t(key, lang, tile="?"))
+            print("  " + words.notice(key, None, lang))
 
     service.listeners.append(on_update)
     await service.start(CHANNEL, ME)

@@ -34,8 +34,6 @@ BLUE = (40, 90, 190)
 PURPLE = (128, 60, 200)
 GREY = (90, 100, 95)
 
-WIND_EN = {"东": "E", "南": "S", "西": "W", "北": "N", "東": "E"}
-WIND_TW = {"东": "東"}
 
 
 def lang_of(view: dict) -> str:
@@ -80,12 +78,14 @@ def wild_label(view: dict) -> str:
 
 
 def wind_text(view: dict, wind: str | None) -> str:
+    """A seat wind of the view (engine notation, one of ``engine.tiles.WINDS``) as the images
+    write it in the view's language (``东`` / ``東`` / ``E``); other text is returned as is."""
     if not wind:
         return ""
-    lang = lang_of(view)
-    if lang == "en":
-        return WIND_EN.get(wind, wind)
-    return WIND_TW.get(wind, wind) if lang == "zh-TW" else wind
+    from engine.tiles import WINDS
+
+    i = WINDS.find(wind)
+    return label(view, "wind_" + "ESWN"[i]) if i >= 0 and len(wind) == 1 else wind
 
 
 @lru_cache(maxsize=256)

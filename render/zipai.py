@@ -9,12 +9,10 @@ sits in the centre with its own label, and a winning card is marked with its 胡
 
 from __future__ import annotations
 
-from .common import lang_of
+from .common import label
 
-_SHOWN = {
-    "zh": {"deal": "庄家亮张", "stock": "示众", "discard": "打出"},
-    "en": {"deal": "Dealer's shown", "stock": "Shown", "discard": "Discard"},
-}
+#: where the shown card came from (``view["shown"]["from"]``) → its label's catalogue key
+_SHOWN = {"deal": "paper_shown_deal", "stock": "paper_shown_stock", "discard": "paper_shown_discard"}
 
 
 def adapt(view: dict) -> dict:
@@ -47,15 +45,13 @@ def adapt(view: dict) -> dict:
 
 def shown_label(view: dict) -> str:
     """The centre label of the shown card: 庄家亮张 / 示众 / 打出."""
-    lang = "zh" if lang_of(view).startswith("zh") else "en"
     src = (view.get("shown") or {}).get("from", "stock")
-    return _SHOWN[lang].get(src, _SHOWN[lang]["stock"])
+    return label(view, _SHOWN.get(src, _SHOWN["stock"]))
 
 
 def wait_label(view: dict, wait: dict) -> str:
     """The text under a winning card: its 胡息 (``12息`` / ``12 hu xi``)."""
-    n = wait.get("huxi", 0)
-    return f"{n}息" if lang_of(view).startswith("zh") else f"{n} hu xi"
+    return label(view, "paper_huxi", n=wait.get("huxi", 0))
 
 
 def blank_hand_image(view: dict):
@@ -64,11 +60,7 @@ def blank_hand_image(view: dict):
     from .canvas import Layer
     from .common import FELT, GOLD
 
-    zh = lang_of(view).startswith("zh")
-    if view.get("phase") == "piao":
-        text = "请先选择飘分（0–3），然后看牌" if zh else "Declare your 飘 (0–3) first, then see your cards"
-    else:
-        text = "手中无牌" if zh else "No card in hand"
+    text = label(view, "paper_piao_first" if view.get("phase") == "piao" else "paper_no_cards")
     layer = Layer(520, 80)
     layer.text((260, 40), text, 22, fill=GOLD, bold=True, anchor="mm")
     return layer.render(FELT)

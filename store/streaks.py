@@ -69,6 +69,6 @@ def _streaks(counts: Optional[Mapping[int, int]]) -> dict[int, int]:
     for user_id, kept in (counts or {}).items():
         _int64("user_id", user_id)
         if isinstance(kept, bool) or not isinstance(kept, int) or kept < 0:
-            raise ValueError(f"a 连庄 count is an int >= 0, not {kept!r}")
+            raise ValueError(f"a dealer streak (lianzhuang) count is an int >= 0, not {kept!r}")
         out[user_id] = kept
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..melds import Meld
-from ..tiles import kind_of, kind_str
+from ..tiles import WINDS, kind_of, kind_str
 from .phases import CLAIM_PHASE, DISCARD_PHASE, OVER
 
 
@@ -22,7 +22,7 @@ class HandViews:
 
     def seat_winds(self) -> list[str]:
         """Seat wind (门风) of each seat as a character, the dealer East: ``东 南 西 北``."""
-        return ["东南西北"[(s - self.dealer) % 4] for s in range(self.n)]
+        return [WINDS[(s - self.dealer) % 4] for s in range(self.n)]
 
     def view(self, viewer: int | None = None, reveal: bool = False) -> dict:
         """What ``viewer`` may see (``None``: the public), as a JSON-ready dict.

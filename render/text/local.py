@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from engine.tiles import kind_name, parse_kind
-
-from .catalogue import lang_of, t
+from .catalogue import lang_of, t, tile_label
 from .results import result_lines
 
 #: what a player types for the shared actions
@@ -25,7 +23,13 @@ def _zh(lang: str) -> bool:
 
 def tiles(kinds: list[str], lang: str) -> str:
     """Tiles in a line: ``五万 白板`` in Chinese, ``5m 5z`` in English."""
-    return " ".join(kind_name(parse_kind(x), "zh") if _zh(lang) else x for x in kinds)
+    return " ".join(tile_label(x, lang) if _zh(lang) else x for x in kinds)
+
+
+def notice(key: str, tile: str | None, lang: str) -> str:
+    """A notice about your own move (catalogue ``key``, e.g. the ignored 听), naming ``tile``
+    (tile notation) or ``?`` when the move had none."""
+    return t(key, lang, tile=tile_label(tile, lang) if tile else "?")
 
 
 def help_text(lang: str) -> str:

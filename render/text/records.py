@@ -48,6 +48,18 @@ def history(lines: list, name: str, lang: str) -> tuple[str, str]:
     return t("ui.history_title", lang, name=name), "\n".join(out)
 
 
+def game_choice(info: Any, lang: str) -> str:
+    """A game as offered by ``/mj table create``'s autocomplete: ``老三番 · laosanfan``
+    (``info``: the game's ``VariantInfo``; the id is what the option takes)."""
+    return f"{game_name(info.id, lang)} · {info.id}"
+
+
+def option_choice(value: str, opt: Any, lang: str) -> str:
+    """An option as offered by autocomplete: ``value — what it does`` (``opt``: an
+    ``engine.options.Option``, its description in ``lang``)."""
+    return f"{value} — {pick(opt.zh, opt.en, lang)}"
+
+
 def hand_choice(record: Any, lang: str) -> str:
     """How a finished hand is offered in a list: ``#12 二人麻将 · alice, bob``."""
     return f"#{record.id} {game_name(record.variant, lang)} · " + ", ".join(s.get("name", "?") for s in record.seats)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...actions import HU
 from ...melds import Meld
-from ...tiles import kind_of, kind_str
+from ...tiles import WINDS, kind_of, kind_str
 from .actions import CLAIM_PHASE, DISCARD_PHASE, OPENING, OVER
 
 _NAME = [kind_str(k) for k in range(70)]  #: notation of each kind, looked up in views
@@ -37,7 +37,7 @@ class HandViews:
             visible = reveal or self.can_see_hand(viewer, s)
             dealt = self.dealt[s]
             seats.append({
-                "seat": s, "wind": "东南西北"[(s - self.dealer) % self.n], "is_dealer": s == self.dealer,
+                "seat": s, "wind": WINDS[(s - self.dealer) % self.n], "is_dealer": s == self.dealer,
                 "hand_count": len(self.hands[s]), "has_drawn": dealt is not None,
                 "discards": [_NAME[t >> 2] for t in self.discards[s]],
                 "claimed_discards": [i for i, t in enumerate(self.discards[s]) if t in self.claimed_discards],
