@@ -30,6 +30,7 @@ async def _play_with_my_hand(fd, table, by_seat, user) -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_player_who_opens_dms_again_gets_dms_in_the_next_hand(tmp_path):
     """two_player, alice and bob (table seed 31).  alice closes her DMs during hand 1: her next
     prompt fails with 50007 and she plays the rest of the hand from **My hand**.  Before hand 2

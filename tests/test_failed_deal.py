@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_deal_that_failed_once_is_dealt_later(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end.  The result timeout
     runs out; the database refuses the timer's deal once ("could not connect to server").

@@ -30,6 +30,7 @@ def _last_move_next(table) -> bool:
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_stored_last_move_is_answered_as_taken_when_the_settlement_fails(tmp_path):
     """two_player, alice and bob (table seed 31), moves by the timeout rule up to the last one
     (the hand then ends in an exhaustive draw).  The database refuses the settlement once

@@ -32,6 +32,7 @@ def _last_move_next(table) -> bool:
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_the_result_is_shown_after_a_failed_last_edit(tmp_path):
     """two_player, alice and bob (table seed 31), every move the rules' timeout choice; the hand
     ends in an exhaustive draw.  Discord answers 500 to the five tries of the edit that follows

@@ -27,6 +27,7 @@ CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_failed_my_hand_answer_keeps_the_result_screen(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end (an exhaustive
     draw).  alice presses **My hand**; its answer reaches Discord too late (404 10062).  Then

@@ -73,6 +73,7 @@ async def test_a_move_stored_just_before_a_stop_is_shown_after_the_restart(tmp_p
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_restart_on_the_result_screen_keeps_the_result_on_the_table_message(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end (an exhaustive draw).
     The bot restarts; bob types /mj table leave (his seat goes on auto-play, which redraws the table
@@ -95,6 +96,7 @@ async def test_a_restart_on_the_result_screen_keeps_the_result_on_the_table_mess
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_restart_on_the_result_screen_keeps_the_result_timeout(tmp_path):
     """two_player, alice and bob (table seed 31), hand 1 played to its end; the result timeout
     is 30 s.  The bot restarts at once and its timer ticks with the clock unmoved: no hand should
@@ -143,6 +145,7 @@ async def test_a_decision_prompted_before_a_restart_is_not_prompted_again(tmp_pa
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_hand_settled_at_a_restart_shows_its_result(tmp_path):
     """two_player, alice and bob (table seed 31), moves by the timeout rule; the last move is
     stored and the process stops before the settlement is written.  The new process settles

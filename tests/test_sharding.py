@@ -55,6 +55,7 @@ async def db(request, tmp_path):
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_a_dm_click_on_shard_0_is_applied_by_the_owner_on_shard_1(db):
     url, schema = db
     clock = ManualClock()

@@ -160,6 +160,7 @@ async def test_the_first_prompt_of_a_hand_works(tmp_path):
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
 async def test_the_claim_prompt_names_the_discard_that_was_stored(tmp_path):
     """two_player, alice and bob (table seed 13), five moves by the timeout rule; alice owes a
     discard.  Channel and DM calls take 0.3 s.  alice and bob type their next discards at once
