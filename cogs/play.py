@@ -16,6 +16,7 @@ from discord.ext import commands
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, parse_kind
 from render.text import lang_of
+from render.text.typed import TypedActionError, parse as parse_typed, suggest, verb_means
 from service.tables import ServiceError, Table
 
 from . import messages
@@ -128,6 +129,9 @@ class Play(commands.Cog):
         return self._choices(self._legal(interaction, ("ting",)), current, user_lang(interaction))
 
     async def _chow_ac(self, interaction: discord.Interaction, current: str):
+        if not self._legal(interaction, ("chow",)):  # the game's own 吃 (字牌, 老五对)
+            return [c for c in await self._act_ac(interaction, current)
+                    if c.value.split()[0] == "chi" or c.value.startswith("chi_")]
         out = []
         for s in self._legal(interaction, ("chow",)):
             try:
@@ -189,18 +193,82 @@ class Play(commands.Cog):
     async def pass_(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "pass", None)
 
-    async def _act(self, interaction: discord.Interaction, act: str, tile: str | None) -> None:
-        """A typed move: the cheap checks answer at once; the move is stored, then the
-        player gets their hand as it is now (the rest of the table hears it from the
-        table's fan-out)."""
+    async def _act_ac(self, interaction: discord.Interaction, current: str):
+        try:
+            table = table_for(self.service, interaction)
+            seat = _seat(table, interaction.user.id)
+        except ServiceError:
+            return []
+        if table.hand is None:
+            return []
+        lang = user_lang(interaction)
+        view = messages.seat_view(table, seat, lang)
+        return [app_commands.Choice(name=c.label[:100], value=c.value[:100])
+                for c in suggest(current, view, table.variant.id, lang)]
+
+    @app_commands.command(name="act", description="Any action of your game, typed as you read it (碰, 吃 肆伍陆, 买庄 …)")
+    @app_commands.describe(action="The action: its button's words, the game's term, or a tile to discard")
+    @app_commands.autocomplete(action=_act_ac)
+    async def act(self, interaction: discord.Interaction, action: str) -> None:
+        await self._act(interaction, None, action)
+
+    def _typed(self, table: Table, user_id: int, texts: list[str], lang: str,
+               verb: str | None = None) -> tuple[str, int | None]:
+        """The move the first of ``texts`` that names one among the seat's legal actions
+        names (``render.text.typed``) — with ``verb``, only an action that verb may mean;
+        the first text's refusal otherwise."""
+        seat = _seat(table, user_id)
+        view = messages.seat_view(table, seat, lang)
+        first = None
+        for text in texts:
+            try:
+                choice = parse_typed(text, view, table.variant.id, lang)
+                if verb is not None and not verb_means(verb, choice.act):
+                    raise TypedActionError("unknown_action", value=text, choices="")
+                return choice.act, parse_tile(choice.tile)
+            except TypedActionError as e:
+                first = first or e
+        raise ServiceError(first.code, **first.params)
+
+    def _verb_is_the_games(self, table: Table, user_id: int, act: str) -> bool:
+        """Whether the seat's legal actions use the verb as it is (``pung`` in the mahjong
+        games) — else a verb reads as the game's own word for it (``/pung`` is 字牌's 碰)."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.hand is None:
+            return True
+        legal = messages.seat_view(table, seat, "en").get("me", {}).get("legal") or []
+        return not legal or any(line.split()[1:2] == [act] for line in legal)
+
+    async def _act(self, interaction: discord.Interaction, act: str | None, tile: str | None) -> None:
+        """A typed move — a play verb (``act``, with its tile) or the typed action command
+        (``act=None``, ``tile`` = the typed text): the cheap checks answer at once; the move
+        is stored, then the player gets their hand as it is now (the rest of the table hears
+        it from the table's fan-out)."""
         lang = user_lang(interaction)
         self.bot.user_langs[interaction.user.id] = lang
         try:
             table = table_for(self.service, interaction)
-            kind = parse_tile(tile)
-            if act == "discard" and kind is None:
-                raise ServiceError("tile_missing")
-            self.service.may_act(table, interaction.user.id)
+            move = None
+            if act is None:
+                self.service.may_act(table, interaction.user.id)
+                move = self._typed(table, interaction.user.id, [tile or ""], lang)
+            elif not self._verb_is_the_games(table, interaction.user.id, act):
+                # the verb as the game's own word (/pung is 字牌's 碰); its argument may be a
+                # typed action itself (the game's own 吃 offered by /chow's autocomplete)
+                self.service.may_act(table, interaction.user.id)
+                try:
+                    move = self._typed(table, interaction.user.id, [f"{act} {tile or ''}"] + ([tile] if tile else []),
+                                       lang, verb=act)
+                except ServiceError as e:
+                    if e.code != "unknown_action":
+                        raise
+            if move is None:  # the verb as it is: the engine's refusal says why it cannot be done
+                kind = parse_tile(tile)
+                if act == "discard" and kind is None:
+                    raise ServiceError("tile_missing")
+                self.service.may_act(table, interaction.user.id)
+            else:
+                act, kind = move
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
         async with answering(self.bot, table.channel_id):  # the table hears after this player

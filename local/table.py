@@ -27,6 +27,7 @@ from render.hand import render_hand
 from render.table import render_table
 from render.text import describe_event, error_text
 from render.text import local as words
+from render.text.typed import TypedActionError, parse as parse_typed
 from store import Store
 from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 
@@ -226,6 +227,19 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
     typed = line.split()
     if not typed:
         return True
+    try:  # what the player reads: a button's words, the game's term, a tile or card as shown
+        choice = parse_typed(line, view, table.variant.id, lang)
+    except TypedActionError as e:
+        if e.code != "unknown_action":
+            print("  " + error_text(e.code, lang, e.params, table.variant.id))
+            return True
+    else:
+        try:
+            await service.act(CHANNEL, ME, choice.act, parse_kind(choice.tile) if choice.tile else None)
+        except (ServiceError, IllegalAction) as e:
+            print("  " + error_text(e.code, lang, e.params, table.variant.id))
+        return True
+    # not a legal action: the verbs and tiles as before, so the refusal says why
     verb = words.VERBS.get(typed[0].lower())
     tile = typed[1] if len(typed) > 1 else None
     own = {a.split()[1] for a in me["legal"]}

@@ -35,7 +35,7 @@ async def test_unchanged_commands_are_not_synced_again_and_a_catalogue_change_is
         first = syncs(fd)
         assert len(first) == 1 and first[0].key == SYNC[0]
         names = sorted(c["name"] for c in first[0].json)
-        assert names == ["chow", "discard", "double", "hu", "kong", "mj", "pass", "pung", "ting"]
+        assert names == ["act", "chow", "discard", "double", "hu", "kong", "mj", "pass", "pung", "ting"]
         mj = next(c for c in first[0].json if c["name"] == "mj")
         assert mj["description_localizations"]["zh-CN"] == "中国麻将与字牌的牌桌"
 
@@ -88,5 +88,23 @@ async def test_only_the_process_of_shard_0_syncs(tmp_path):
         assert syncs(fd) == []
         await fd.restart(synced_bot(db_url, shard_count=2, shard_ids=[0], route_interval=0))
         assert len(syncs(fd)) == 1
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_choice_names_are_translated(tmp_path):
+    """Fixed choices carry their names in each language (``/mj leaderboard period``: Chinese
+    users no longer read ``all/month/week``)."""
+    fd = FakeDiscord(synced_bot(f"sqlite:///{tmp_path}/bot.db"))
+    await fd.start()
+    try:
+        mj = next(c for c in syncs(fd)[0].json if c["name"] == "mj")
+        board = next(o for o in mj["options"] if o["name"] == "leaderboard")
+        period = next(o for o in board["options"] if o["name"] == "period")
+        names = {c["value"]: (c["name"], c.get("name_localizations") or {}) for c in period["choices"]}
+        assert names["all"] == ("All time", {"zh-CN": "全部", "zh-TW": "全部"})
+        assert names["month"] == ("This month", {"zh-CN": "本月", "zh-TW": "本月"})
+        assert names["week"] == ("This week", {"zh-CN": "本周", "zh-TW": "本週"})
     finally:
         await fd.close()

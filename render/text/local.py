@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+from . import typed
 from .catalogue import lang_of, t, tile_label
 from .results import result_lines
 
-#: what a player types for the shared actions
+#: what a player types for the shared actions (``render.text.typed`` reads every game's)
 VERBS = {"d": "discard", "discard": "discard", "ting": "ting", "chow": "chow", "pung": "pung", "kong": "kong",
          "hu": "hu", "double": "double", "pass": "pass", "p": "pass"}
-#: the Chinese words players type, and the actions they may mean (the first the game offers now)
-CHINESE_VERBS = {"打": ("discard",), "出": ("discard",), "听": ("ting",), "报听": ("ting",), "吃": ("chow", "chi"),
-                 "碰": ("pung", "peng"), "杠": ("kong",), "胡": ("hu",), "和": ("hu",), "加倍": ("double",),
-                 "过": ("pass",), "堆": ("dui",), "留": ("keep",)}
+CHINESE_VERBS = typed.CHINESE_VERBS
 #: words that leave or ask for help
 QUIT_WORDS = ("quit", "q", "exit")
 HELP_WORDS = ("help", "?", "帮助")
