@@ -23,6 +23,9 @@ from discord.ext import commands
 
 from service.records import PERIODS
 
+#: the English names of the leaderboard's periods (translated as ``cmd.choice__<period>``)
+PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
+
 from . import config as settings
 from . import records, rules, tables
 from .play import send_hand
@@ -95,7 +98,7 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @app_commands.command(name="leaderboard", description="Top players of this server")
     @app_commands.describe(variant="Only this game", period="All time, this month or this week")
     @app_commands.autocomplete(variant=game_autocomplete)
-    @app_commands.choices(period=[app_commands.Choice(name=p, value=p) for p in PERIODS])
+    @app_commands.choices(period=[app_commands.Choice(name=PERIOD_NAMES.get(p, p), value=p) for p in PERIODS])
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, variant: str | None = None,
                           period: str = "all") -> None:

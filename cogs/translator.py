@@ -3,7 +3,8 @@
 
 Keys in the catalogues (``data/i18n/messages.<lang>.json``, section ``cmd``):
 ``cmd.<command>`` for a command or group description and ``cmd.<command>__<parameter>`` for
-a parameter description, where ``<command>`` is the qualified name with spaces and dashes
+a parameter description, ``cmd.choice__<value>`` for the name of a fixed choice (e.g.
+``/mj leaderboard period``), where ``<command>`` is the qualified name with spaces and dashes
 written as underscores (``mj table create`` → ``mj_table_create``).  Command *names* stay the same
 in every language, so ``/discard`` works for everybody.
 """
@@ -54,6 +55,8 @@ class CatalogueTranslator(app_commands.Translator):
             key = command_key(data.qualified_name)
         elif loc is app_commands.TranslationContextLocation.parameter_description:
             key = command_key(data.command.qualified_name) + "__" + data.name
+        elif loc is app_commands.TranslationContextLocation.choice_name:
+            key = "cmd.choice__" + str(data.value)  # a choice's name, by its value
         else:
             return None
         text = command_description(key, lang)
