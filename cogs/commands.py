@@ -21,10 +21,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from service.presets import PACES
 from service.records import PERIODS
 
 #: the English names of the leaderboard's periods (translated as ``cmd.choice__<period>``)
 PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
+#: the English names of the paces (translated as ``cmd.choice__<pace>``)
+PACE_NAMES = {"normal": "Normal — 15 s a move", "relaxed": "Relaxed — 60 s a move"}
 
 from . import config as settings
 from . import records, rules, tables
@@ -46,12 +49,14 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
 
     # ------------------------------------------------------------------ the table
     @table.command(name="create", description="Open a table in this channel")
-    @app_commands.describe(variant="The game", preset="A saved or shipped preset of options",
+    @app_commands.describe(variant="The game", pace="Time to think: normal (15 s a move) or relaxed (60 s)",
+                           preset="A saved or shipped preset of options",
                            options="House options, e.g. base_points=2 min_fan=10")
+    @app_commands.choices(pace=[app_commands.Choice(name=PACE_NAMES[p], value=p) for p in PACES])
     @app_commands.autocomplete(variant=game_autocomplete, preset=preset_autocomplete, options=options_autocomplete)
     async def table_create(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME,
-                           preset: str | None = None, options: str | None = None) -> None:
-        await tables.create(self.bot, interaction, variant, preset, options)
+                           pace: str = "normal", preset: str | None = None, options: str | None = None) -> None:
+        await tables.create(self.bot, interaction, variant, preset, options, pace)
 
     @table.command(name="join", description="Sit down at this channel's table")
     async def table_join(self, interaction: discord.Interaction) -> None:

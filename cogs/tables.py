@@ -103,8 +103,9 @@ async def preset_autocomplete(interaction: discord.Interaction, current: str) ->
     return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
 
 
-async def create(bot, interaction: discord.Interaction, variant: str, preset: str | None, options: str | None) -> None:
-    """Open a table in the channel with the user seated."""
+async def create(bot, interaction: discord.Interaction, variant: str, preset: str | None, options: str | None,
+                 pace: str | None = None) -> None:
+    """Open a table in the channel with the user seated, at ``pace`` (``normal``/``relaxed``)."""
     lang = user_lang(interaction)
     bot.user_langs[interaction.user.id] = lang
     try:
@@ -114,13 +115,13 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
             "unknown_variant", variant=variant, known=", ".join(v.id for v in all_variants())))
     try:
         opts = await bot.settings.new_table_options(interaction.guild_id, interaction.channel_id, variant,
-                                                    preset, parse_options(options))
-        await within(interaction, bot.service.create_table(
+                                                    preset, parse_options(options), pace)
+        table = await within(interaction, bot.service.create_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
             name=interaction.user.display_name, variant=variant, options=opts, lang=lang))
     except ServiceError as e:
         return await reply_error(interaction, e)
-    await reply(interaction, table_message.created(variant, lang))
+    await reply(interaction, table_message.created(variant, lang, table.options))
 
 
 async def end(bot, interaction: discord.Interaction) -> None:

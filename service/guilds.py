@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from engine.variants import find_variant
 
-from .presets import check_options, find_preset, shipped_presets, table_options
+from .presets import check_options, find_preset, pace_options, shipped_presets, table_options
 from .tables import ServiceError
 
 
@@ -50,16 +50,17 @@ class GuildSettings:
         return names + [n for n in shipped_presets(variant) if n not in names]
 
     async def new_table_options(self, guild_id: int, channel_id: int, variant: str, preset: Optional[str],
-                                given: dict) -> dict:
-        """The options of a new table in a channel: the typed ones over the preset over the
-        server's defaults over the game's (``service.presets``).  ``channel_not_allowed`` when
+                                given: dict, pace: Optional[str] = None) -> dict:
+        """The options of a new table in a channel: the typed ones over the pace's timers over
+        the preset over the server's defaults over the game's (``service.presets``).  ``channel_not_allowed`` when
         the server restricts tables to other channels; the options' own refusals."""
         cfg = await self.store.get_guild_config(guild_id)
         if cfg.channels and channel_id not in cfg.channels:
             raise ServiceError("channel_not_allowed")
         info = find_variant(variant)
         chosen = find_preset(variant, preset, cfg.presets) if preset else None
-        return table_options(info, server_defaults=cfg.defaults.get(variant), preset=chosen, given=given)
+        return table_options(info, server_defaults=cfg.defaults.get(variant), preset=chosen,
+                             pace=pace_options(variant, pace), given=given)
 
 
 __all__ = ["GuildSettings"]

@@ -1,7 +1,7 @@
 """Table options from presets and server defaults.
 
 The options of a new table are, in order of precedence: what the player types at
-``/mj table create``, then the chosen preset (one the server's admins saved, or one
+``/mj table create``, then the timers of the chosen pace (normal or relaxed), then the chosen preset (one the server's admins saved, or one
 shipped in ``data/presets/<variant>.json``), then the server's defaults for the
 variant, then the variant's own defaults.  Every value is checked against the
 variant's declarations (``engine.options``), so a preset can never carry a value the
@@ -42,11 +42,32 @@ def check_options(info: VariantInfo, options: dict) -> dict:
     return {k: resolved[k] for k in options}
 
 
+#: the paces offered when a table is created (``/mj table create pace``)
+PACES = ("normal", "relaxed")
+#: the timers of the relaxed pace for a game that ships no ``relaxed`` preset (seconds)
+RELAXED_TIMERS = {"claim_timeout": 60, "discard_timeout": 60, "result_timeout": 60}
+
+
+def pace_options(variant: str, pace: str | None) -> dict:
+    """The timer options (seconds, ``…_timeout``) a pace sets: none for ``normal`` (the rule
+    file's, or the server's, timers); for ``relaxed`` the timers of the game's shipped
+    ``relaxed`` preset (:data:`RELAXED_TIMERS` when it ships none).  ``ServiceError
+    ("unknown_pace")`` for another pace."""
+    if pace in (None, "", "normal"):
+        return {}
+    if pace != "relaxed":
+        raise ServiceError("unknown_pace", value=pace, known=", ".join(PACES))
+    shipped = shipped_presets(variant).get("relaxed", {}).get("options", {})
+    timers = {k: v for k, v in shipped.items() if k.endswith("_timeout")}
+    return timers or dict(RELAXED_TIMERS)
+
+
 def table_options(info: VariantInfo, *, server_defaults: dict | None = None, preset: dict | None = None,
-                  given: dict | None = None) -> dict:
-    """The options of a new table (see the module docstring for the precedence)."""
+                  pace: dict | None = None, given: dict | None = None) -> dict:
+    """The options of a new table (see the module docstring for the precedence; a pace's
+    timers, :func:`pace_options`, come between the preset and the typed options)."""
     merged: dict = {}
-    for layer in (server_defaults or {}, (preset or {}).get("options", {}), given or {}):
+    for layer in (server_defaults or {}, (preset or {}).get("options", {}), pace or {}, given or {}):
         merged.update(layer)
     return check_options(info, merged)
 

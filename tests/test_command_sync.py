@@ -106,5 +106,10 @@ async def test_choice_names_are_translated(tmp_path):
         assert names["all"] == ("All time", {"zh-CN": "全部", "zh-TW": "全部"})
         assert names["month"] == ("This month", {"zh-CN": "本月", "zh-TW": "本月"})
         assert names["week"] == ("This week", {"zh-CN": "本周", "zh-TW": "本週"})
+        table = next(o for o in mj["options"] if o["name"] == "table")
+        create = next(o for o in table["options"] if o["name"] == "create")
+        pace = next(o for o in create["options"] if o["name"] == "pace")
+        assert [(c["value"], c["name_localizations"]["zh-CN"]) for c in pace["choices"]] == [
+            ("normal", "正常 — 每步 15 秒"), ("relaxed", "从容 — 每步 60 秒")]
     finally:
         await fd.close()

@@ -50,3 +50,53 @@ def test_bad_values_and_unknown_presets_are_refused():
         find_preset("two_player", "mine", {"mine": {"variant": "zipai", "options": {}}})
     assert e.value.code == "preset_other_variant"
     assert find_preset("two_player", "relaxed", {})["options"]["discard_timeout"] == 60
+
+
+@pytest.mark.parametrize("variant", ["two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai"])
+def test_a_relaxed_preset_loads_for_every_game(variant):
+    info = find_variant(variant)
+    relaxed = find_preset(variant, "relaxed", {})
+    opts = info.resolve_options(table_options(info, preset=relaxed))
+    assert (opts["discard_timeout"], opts["claim_timeout"], opts["result_timeout"]) == (60, 60, 60)
+    # the rule files' own timers otherwise (15 s to act, 30 s on the result screen)
+    plain = info.resolve_options({})
+    assert (plain["discard_timeout"], plain["claim_timeout"], plain["result_timeout"]) == (15, 15, 30)
+
+
+def test_pace_sets_the_timers_between_the_preset_and_the_typed_options():
+    from service.presets import pace_options
+
+    info = find_variant("laowudui")
+    relaxed = pace_options("laowudui", "relaxed")
+    assert relaxed == {"claim_timeout": 60, "discard_timeout": 60, "result_timeout": 60}
+    assert pace_options("laowudui", "normal") == {} and pace_options("laowudui", None) == {}
+    # the pace beats a preset's timers; a typed timer beats the pace
+    opts = table_options(info, preset={"options": {"discard_timeout": 20}}, pace=relaxed,
+                         given={"claim_timeout": "30"})
+    assert (opts["discard_timeout"], opts["claim_timeout"], opts["result_timeout"]) == (60, 30, 60)
+    with pytest.raises(ServiceError) as e:
+        pace_options("laowudui", "sleepy")
+    assert e.value.code == "unknown_pace"
+
+
+@pytest.mark.asyncio
+async def test_pace_chosen_at_create_through_discord(tmp_path):
+    from discord_play import new_bot
+    from fakediscord import FakeDiscord
+    from service.clock import ManualClock
+
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        ann, bo = fd.user(401, "ann", locale="en-US"), fd.user(402, "bo", locale="zh-CN")
+        r = await fd.slash(ann, "mj table create", {"variant": "zipai", "pace": "relaxed"})
+        table = bot.service.table_in(fd.channel_id)
+        assert (table.options["discard_timeout"], table.options["claim_timeout"]) == (60, 60)
+        assert "60 s to discard, 60 s to answer a claim" in r.content
+        await fd.slash(ann, "mj table end")
+        r = await fd.slash(bo, "mj table create", {"variant": "zipai"})
+        assert "每步出牌 15 秒，吃碰杠胡 15 秒" in r.content
+        assert bot.service.table_in(fd.channel_id).options["discard_timeout"] == 15
+    finally:
+        await fd.close()

@@ -64,8 +64,14 @@ def done(lang: str) -> str:
     return t("ui.done", lang)
 
 
-def created(variant: str, lang: str) -> str:
-    return t("ui.created", lang, game=game_name(variant, lang))
+def created(variant: str, lang: str, options: Optional[dict] = None) -> str:
+    """The answer to ``/mj table create``: the game, and the time to act (seconds to discard
+    and to answer a claim, from the table's ``options``) and how to change it."""
+    text = t("ui.created", lang, game=game_name(variant, lang))
+    if options and "discard_timeout" in options:
+        text += "\n" + t("ui.created_pace", lang, discard=options["discard_timeout"],
+                         claim=options.get("claim_timeout", options["discard_timeout"]))
+    return text
 
 
 def command_description(key: str, lang: str) -> Optional[str]:
