@@ -207,8 +207,7 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
     view = table.view(0)
     me = view["me"]
     print()
-    choosing = view.get("phase") != "discard" and bool(view.get("last_discard"))
-    for line in words.hand_lines(me, choosing, lang):
+    for line in words.hand_lines(view, table.variant.id, lang):
         print(line)
     try:
         line = read_line("> ").strip()
@@ -222,7 +221,8 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
             print("  " + text)
         return True
     if line in words.HELP_WORDS:
-        print("  " + words.help_text(lang))
+        for text in words.help_lines(view, table.variant.id, lang):
+            print("  " + text)
         return True
     typed = line.split()
     if not typed:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import typed
-from .catalogue import lang_of, t, tile_label
+from .catalogue import lang_of, short_tile, t, tile_label, tv
+from .prompts import wait_text
 from .results import result_lines
 
 #: what a player types for the shared actions (``render.text.typed`` reads every game's)
@@ -21,7 +22,7 @@ def _zh(lang: str) -> bool:
 
 def tiles(kinds: list[str], lang: str) -> str:
     """Tiles in a line: ``五万 白板`` in Chinese, ``5m 5z`` in English."""
-    return " ".join(tile_label(x, lang) if _zh(lang) else x for x in kinds)
+    return " ".join(short_tile(x, lang) if _zh(lang) else x for x in kinds)
 
 
 def notice(key: str, tile: str | None, lang: str) -> str:
@@ -67,32 +68,62 @@ def opening(info, seed: int, out, lang: str) -> str:
     return t("local.opening", lang, game=f"{info.name_zh} {info.name_en}", seed=seed, out=out)
 
 
-def hand_lines(me: dict, choosing: bool, lang: str) -> list[str]:
-    """Your hand, your waits, and what you may do now (``me``: your part of the view;
-    ``choosing``: a claim or another decision than a discard of your own)."""
-    line = t("local.hand", lang, tiles=tiles(me["hand"], lang))
+def _hand_tiles(kinds: list[str], wild: set[str], lang: str) -> str:
+    """Tiles in a line as shown (``五万``/``5m``, a 字牌 card as ``八``/``捌``), wild tiles
+    marked (百搭)."""
+    return " ".join(tiles([x], lang) + (t("local.wild_mark", lang) if x in wild else "") for x in kinds)
+
+
+def _meld_text(meld: dict, lang: str) -> str:
+    return "[" + "".join(short_tile(x, lang) if x else "▯" for x in meld.get("tiles") or []) + "]"
+
+
+def hand_lines(view: dict, variant: str | None, lang: str) -> list[str]:
+    """Your hand (wild tiles marked), your melds, your waits with their value in the game's
+    unit, and what you may do now in the game's own words (``view``: your seat's view) — a
+    discard, or the choice of a claim or an opening (买庄, 飘) by its name."""
+    me = view.get("me") or {}
+    wild = set((view.get("wild") or {}).get("kinds") or [])
+    line = t("local.hand", lang, tiles=_hand_tiles(me.get("hand") or [], wild, lang))
     if me.get("drawn"):
-        line += t("local.drawn", lang, tile=tiles([me["drawn"]], lang))
+        line += t("local.drawn", lang, tile=_hand_tiles([me["drawn"]], wild, lang))
     out = [line]
+    seat = me.get("seat", view.get("viewer"))
+    mine = next((sv for sv in view.get("seats") or [] if sv.get("seat") == seat), {})
+    if mine.get("melds"):
+        out.append(t("local.melds", lang, melds=" ".join(_meld_text(m, lang) for m in mine["melds"])))
     if me.get("waits"):
-        out.append(t("local.waits", lang, waits=", ".join(
-            t("local.wait_item", lang, tile=w["tile"], fan=w.get("fan", "?")) for w in me["waits"])))
-    legal = me.get("legal") or []
-    if choosing:
-        out.append(t("local.you_may", lang, actions=", ".join(a.split(" ", 1)[1] for a in legal)))
-    else:
-        extra = sorted({a.split()[1] for a in legal} - {"discard"})
+        out.append(t("local.waits", lang, waits=", ".join(wait_text(w, lang) for w in me["waits"])))
+    opts = typed.choices(view, variant, lang)
+    if any(c.act == "discard" for c in opts):
+        extra = [c.label for c in opts if c.act not in ("discard",)]
         out.append(t("local.discard", lang) + (t("local.also", lang, actions=", ".join(extra)) if extra else ""))
+    elif view.get("phase") not in ("discard", "claim", "rob") and not view.get("last_discard"):
+        out.append(t("local.your_opening", lang, actions=", ".join(c.label for c in opts)))
+    else:
+        out.append(t("local.you_may", lang, actions=", ".join(c.label for c in opts)))
     return out
 
 
 def hint_lines(me: dict, lang: str) -> list[str]:
-    """For each discard that leaves a ready hand: its waits, their fan and copies left."""
+    """For each discard that leaves a ready hand: its waits, their value and copies left."""
     hints = me.get("hint") or []
     if not hints:
         return [t("local.no_hint", lang)]
-    return [f"{h['discard']}: " + ", ".join(t("local.hint_item", lang, tile=w["tile"], fan=w.get("fan", "?"),
-                                                left=w.get("left", "?")) for w in h["waits"]) for h in hints]
+    return [f"{short_tile(h['discard'], lang)}: " + ", ".join(wait_text(w, lang) for w in h["waits"]) for h in hints]
+
+
+def help_lines(view: dict, variant: str | None, lang: str) -> list[str]:
+    """``help``: how to type (the shared words), and this game's actions now, by name."""
+    out = [help_text(lang)]
+    opts = typed.choices(view, variant, lang)
+    own = [c.label for c in opts if c.act != "discard"]
+    if own:
+        out.append(t("local.help_game", lang, actions=", ".join(own)))
+    own_help = tv(variant, "local.help_game_rules", lang)
+    if not own_help.startswith(("messages.", "local.")):
+        out.append(own_help)
+    return out
 
 
 def unknown_tile_hint(lang: str) -> str:

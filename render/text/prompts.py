@@ -41,8 +41,21 @@ def prompt(view: dict, names: list[str], lang: str, variant: str, channel: str) 
     return "\n".join(lines) or t("ui.hand_caption", lang)
 
 
-def _wait_item(w: dict, lang: str) -> str:
-    return t("ui.wait_item", lang, tile=short_tile(w["tile"], lang), fan=w.get("fan", "?"), left=w.get("left", "?"))
+def wait_text(w: dict, lang: str) -> str:
+    """A wait as players read it: the tile, its value in the game's unit (``fan`` → 番,
+    ``huxi`` → 胡息; nothing when the game gives none) and the copies left — never ``?``."""
+    details = []
+    if w.get("huxi") is not None:
+        details.append(t("ui.wait_huxi", lang, n=w["huxi"]))
+    elif w.get("fan") is not None:
+        details.append(t("ui.wait_fan", lang, n=w["fan"]))
+    if w.get("left") is not None:
+        details.append(t("ui.wait_left", lang, n=w["left"]))
+    tile = short_tile(w["tile"], lang)
+    return t("ui.wait_item", lang, tile=tile, details=t("ui.detail_sep", lang).join(details)) if details else tile
+
+
+_wait_item = wait_text
 
 
 def ting_hint(view: dict, lang: str) -> str:

@@ -1,0 +1,122 @@
+"""The local table speaks every game (stdin fed, stdout read): the game's own action names in
+the prompt (never ``buy``, ``piao_one``, ``chi_h 10X``, ``fake_ting``), the prompt's verb right
+during 买庄 and 飘, ``help`` for each game, 字牌's cards typed as shown (``八`` small, ``捌``
+big), 老五对's wild tiles marked, your melds shown, waits with their value in the game's unit."""
+
+from __future__ import annotations
+
+import builtins
+import re
+
+import pytest
+
+import bot
+
+RAW_IDS = re.compile(r"\b(buy|no_buy|piao_\w+|chi_\w+|fake_ting|caishen_hui)\b")
+
+
+class Player:
+    """Answers the local table's prompts from what it printed: ``policy(screen)`` returns the
+    line to type (``screen``: everything printed since the last prompt)."""
+
+    def __init__(self, capsys, policy, limit: int = 200):
+        self.capsys, self.policy, self.limit = capsys, policy, limit
+        self.screens: list[str] = []
+
+    def __call__(self, prompt: str = "") -> str:
+        screen = self.capsys.readouterr().out
+        self.screens.append(screen)
+        if len(self.screens) > self.limit:
+            return "quit"
+        return self.policy(screen, len(self.screens))
+
+    @property
+    def text(self) -> str:
+        return "".join(self.screens) + self.capsys.readouterr().out
+
+
+def run(monkeypatch, tmp_path, capsys, policy, *args) -> Player:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    player = Player(capsys, policy)
+    monkeypatch.setattr(builtins, "input", player)
+    code = bot.main([*args, "--out", str(tmp_path / "img")])
+    assert code == 0
+    return player
+
+
+def _hand(screen: str) -> list[str]:
+    m = re.findall(r"^手牌: (.*)$", screen, re.M)
+    return m[-1].split() if m else []
+
+
+def test_zipai_piao_by_name_cards_typed_as_shown_and_help(monkeypatch, tmp_path, capsys):
+    typed_cards = []
+
+    def policy(screen, n):
+        if n == 1:
+            return "help"
+        if "请选择：" in screen:
+            return "飘 1"
+        if screen.rstrip().endswith("出牌") and len(typed_cards) < 3:
+            small = [c for c in _hand(screen) if c in "一二三四五六七八九十"]
+            big = [c for c in _hand(screen) if c in "壹贰叁肆伍陆柒捌玖拾"]
+            card = (small or big)[0] if len(typed_cards) % 2 == 0 or not big else big[0]
+            typed_cards.append(card)
+            return card
+        return "pass" if "可以操作" in screen else "quit"
+
+    p = run(monkeypatch, tmp_path, capsys, policy, "--variant", "zipai", "--players", "3", "--seed", "5")
+    out = p.text
+    # the opening prompt names the 飘 choices and is no discard prompt
+    first = p.screens[0]
+    assert "请选择：不飘, 飘 1, 飘 2, 飘 3" in first and "出牌" not in first.split("请选择")[1]
+    # help: the shared words, this game's actions now and its own rules
+    assert "本局的操作：不飘, 飘 1, 飘 2, 飘 3。" in p.screens[1]
+    assert "小字牌写作 一…十" in p.screens[1]
+    assert "你 飘 1" in out
+    # every card typed as shown was discarded, small ones as small
+    assert typed_cards and all(f"你 打出 {c}" in out for c in typed_cards)
+    assert not RAW_IDS.search(out)
+
+
+def test_laowudui_buy_typed_wilds_marked_and_the_opening_verb(monkeypatch, tmp_path, capsys):
+    def policy(screen, n):
+        if "请选择：买庄, 不买" in screen:
+            return "买庄"
+        return "quit"
+
+    p = run(monkeypatch, tmp_path, capsys, policy, "--variant", "laowudui", "--players", "2", "--seed", "7")
+    out = p.text
+    first = p.screens[0]
+    # seed 7: the turned tile is 五万, so 五万 is wild (百搭) and marked in the hand
+    assert "翻牌：五万" in first and "五万（百搭）" in _hand(first)
+    assert "请选择：买庄, 不买" in first and "出牌" not in first
+    assert "你 买庄" in out
+    assert not RAW_IDS.search(out)
+
+
+@pytest.mark.parametrize("variant,players,seed", [("jinhu", 4, 2), ("caishen", 4, 3), ("laosanfan", 4, 4),
+                                                  ("two_player", 2, 4)])
+def test_mahjong_prompts_name_the_games_own_actions(variant, players, seed, monkeypatch, tmp_path, capsys):
+    """A hand played from the prompt by discarding the drawn tile and passing every claim: no
+    prompt shows an action's id; waits show a value in the game's unit, never ``?``."""
+
+    def policy(screen, n):
+        if n == 1:
+            return "help"
+        m = re.findall(r"^手牌: .*\+ (\S+)$", screen, re.M)
+        if screen.rstrip().endswith("出牌") or "出牌  （" in screen.splitlines()[-1]:
+            return m[-1] if m else _hand(screen)[-1]
+        if "可以操作" in screen:
+            return "过"
+        return "quit"
+
+    p = run(monkeypatch, tmp_path, capsys, policy, "--variant", variant, "--players", str(players),
+            "--seed", str(seed), "--hands", "1")
+    out = p.text
+    assert "== 第 1 局结算 ==" in out  # the hand was played to its end from the prompt
+    assert not RAW_IDS.search(out), RAW_IDS.search(out)
+    assert "?" not in "".join(re.findall(r"^听: .*$", out, re.M))
+    if variant == "jinhu":
+        assert "假听" in out  # offered by its name at a discard
