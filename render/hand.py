@@ -44,16 +44,21 @@ def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
     """A winning tile with "24番" and "剩2" under it (the count in red when none remain)."""
     k = kind(wait["tile"])
     t = tile_image(k, width, tile_badge(view, k))
-    fan = zipai.wait_label(view, wait) if paper_cards(view) else label(view, "fan", n=wait.get("fan", 0))
+    if paper_cards(view):
+        value = zipai.wait_label(view, wait)
+    elif wait.get("fan") is not None:
+        value = label(view, "fan", n=wait["fan"])
+    else:
+        value = None  # the game gives no value before the win (老三番's 胡 are counted then)
     left = wait.get("left")
     size = max(13, width // 3)
-    lines = [fan] + ([label(view, "left", n=left)] if left is not None else [])
+    lines = ([value] if value else []) + ([label(view, "left", n=left)] if left is not None else [])
     cw = max([t.width] + [int(text_advance(s, size, True)) + 2 for s in lines])
     cell = Layer(cw, t.height + len(lines) * (size + 4) + 2)
     cell.image(t, (cw - t.width) // 2, 0)
     y = t.height + 2
     for i, s in enumerate(lines):
-        color = GOLD if i == 0 else (MUTED if left else (255, 120, 110))
+        color = GOLD if i == 0 and value else (MUTED if left else (255, 120, 110))
         cell.text((cw / 2, y), s, size, fill=color, bold=True, anchor="ma")
         y += size + 4
     return cell

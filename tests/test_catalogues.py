@@ -90,3 +90,13 @@ def test_every_declared_action_label_has_words_in_every_language():
     # 字牌: a way to 吃 with two 比 reads in the engine's code order (e: 二七十, h: 顺(尾))
     assert prompts.button("chi_e_eh", "zh-CN", "zipai") == "吃 二七十 · 比 二七十+顺(尾)"
     assert prompts.button("chi_e_eh", "zh-TW", "zipai") == "吃 二七十 · 比 二七十+順(尾)"
+
+
+def test_a_wait_gives_its_value_in_the_games_unit_never_a_question_mark():
+    from render.text.prompts import wait_text
+
+    # 二人麻将 and 金湖 count 番 for a wait, 字牌 胡息; 老三番 and 财神麻将 give no value before the win
+    assert wait_text({"tile": "7m", "left": 1, "fan": 13}, "zh-CN") == "七万（13 番，剩 1 张）"
+    assert wait_text({"tile": "2x", "huxi": 9}, "zh-CN") == "二（9 胡息）"
+    assert wait_text({"tile": "6s", "left": 4}, "en") == "6s (4 left)"
+    assert wait_text({"tile": "5z"}, "zh-TW") == "白板"
