@@ -33,6 +33,7 @@ from .common import (
     label,
     paper_cards,
     wild_label,
+    with_drawable_names,
     meld_group,
     pill,
     pill_height,
@@ -417,8 +418,10 @@ def table_image(view: dict) -> Image.Image:
 
     ``view`` is the engine's view dict (keys: seats, dealer, turn, phase, wall_remaining,
     dice, treasure, wild, last_discard, viewer, result, log, me, lang, table_name, hand_no).
+    Players' names are drawn as :func:`render.common.with_drawable_names` makes them.
     Raises ``engine.tiles.TileParseError`` for an unreadable tile string.
     """
+    view = with_drawable_names(view)
     if paper_cards(view):  # long paper cards (字牌): render/zipai.py
         view = zipai.adapt(view)
     seats = sorted(view.get("seats") or [], key=lambda s: s.get("seat", 0))
