@@ -155,3 +155,11 @@ def test_the_hand_image_draws_the_seat_label_for_an_emoji_name():
     assert hand_image(view).tobytes() == hand_image(named).tobytes()
     named["seats"][0]["name"] = "??"
     assert hand_image(view).tobytes() != hand_image(named).tobytes()
+
+
+def test_a_table_name_of_emoji_only_leaves_the_hand_number_alone():
+    view = _view(["Alice", "Bob", "Carol", "Dave"])
+    view["table_name"] = "🀄"
+    plain = _view(["Alice", "Bob", "Carol", "Dave"])
+    plain["table_name"] = ""
+    assert table_image(view).tobytes() == table_image(plain).tobytes()
