@@ -7,8 +7,8 @@ and what a table with never-seen player names costs once the process is warm.
 figure); ``--system-fonts`` lets the renderer use full fonts installed on the machine (by
 default they are hidden, as on a fresh machine set up from ``requirements.txt`` only).
 
-Prints, in milliseconds (medians over ``--runs`` fresh interpreters): the import of the
-renderer, the first table image (PNG bytes) with the samples' Latin names and with names in
+Prints the size of each font file and what opening it at one size costs; then, in
+milliseconds (medians over ``--runs`` fresh interpreters): the import of the renderer, the first table image (PNG bytes) with the samples' Latin names and with names in
 five scripts, and the whole child process; then per-image costs in a warm process.
 """
 
@@ -84,6 +84,20 @@ def child(repo: Path, kind: str, system: bool) -> dict:
     return out
 
 
+def font_open(path: Path) -> float:
+    """Median seconds to open ``path`` at one size with Pillow and draw a first line."""
+    import time
+
+    from PIL import ImageFont
+
+    times = []
+    for size in range(12, 52):
+        t0 = time.perf_counter()
+        ImageFont.truetype(str(path), size).getmask("Alice 轮到 1")
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -97,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         total += f.stat().st_size
         print(f"{f.name:40s} {f.stat().st_size / 1024:8.0f} KiB")
     print(f"{'fonts on disk':40s} {total / 1024:8.0f} KiB")
+    for f in fonts:
+        print(f"{f.name:40s} open at one size + first line: {1000 * font_open(f):5.2f} ms (median of 40 sizes)")
     med = lambda xs: 1000 * statistics.median(xs)  # noqa: E731
     for kind, what in (("latin", "sample names (Latin)"), ("names", "names in five scripts")):
         runs = [child(repo, kind, args.system_fonts) for _ in range(args.runs)]
