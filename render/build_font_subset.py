@@ -1,30 +1,42 @@
-"""Build the shipped CJK font subsets in ``data/fonts/``.
+"""Build the shipped fonts in ``data/fonts/``: subsets of Noto Sans CJK SC, with the Latin,
+Greek and Cyrillic letters it lacks taken from Noto Sans (both SIL Open Font License 1.1).
 
-The bot draws every label with Noto Sans CJK SC (SIL Open Font License 1.1).  The
-full font is ~20 MB per weight, so only the characters the bot can print are kept:
+The full CJK font is ~20 MB per weight, so only what the bot prints is kept:
 
-* printable ASCII, Latin-1 and Latin Extended-A (player names; Noto CJK lacks part of
-  Extended-A) and a few marks (· × – — … → ≥ ＋ ： etc.);
-* every CJK character found in the repository's text files — the rule files
-  (``rules/*.md``, when the rules directory is given or found), ``engine/*.py``
-  (tile names), ``render/*.py``, ``cogs/*.py``, ``service/*.py`` and every text file
-  under ``data/`` (string catalogues, presets);
-* a fixed list of UI words (:data:`UI_WORDS`) and their traditional-Chinese forms
-  (:data:`TRADITIONAL`), so zh-TW labels can be added later without a new font;
-* the Traditional (zh-TW) form of all of the above (OpenCC ``s2twp``, as
-  ``render.text.catalogue.zh_tw`` converts the games' own words at run time).
+* **both weights** (``NotoSansCJKsc-Regular-subset.otf`` and ``…-Bold-subset.otf``) — the
+  interface: printable ASCII and a few marks (· × – — … → ≥ ＋ ： etc.); every CJK character
+  found in the repository's text files — the rule files (``rules/*.md``, when the rules
+  directory is given or found), ``engine/``, ``render/``, ``cogs/``, ``service/``, ``local/``,
+  ``store/`` and every text file under ``data/`` (string catalogues, presets); a fixed list of
+  interface words (:data:`UI_WORDS`) and Traditional forms (:data:`TRADITIONAL`); the
+  Traditional (zh-TW) form of all of the above (OpenCC ``s2twp``, as
+  ``render.text.catalogue.zh_tw`` converts the games' own words at run time); and the letters
+  of player names in Latin (Latin-1, Latin Extended-A/B, Latin Extended Additional: "Zoë",
+  "Łukasz", "Nguyễn"), Greek and Cyrillic (:data:`LETTER_RANGES`).  Noto Sans CJK lacks part
+  of them (Ł, ễ, …): those glyphs are copied from Noto Sans of the same weight (outlines
+  converted to CFF, same 1000 units per em, advance widths kept).
+* **Bold only** — the characters of player names in CJK scripts (:func:`name_chars`): GB2312
+  hanzi (6,763, Simplified), Big5 level-1 hanzi (5,401 common Traditional), JIS X 0208
+  level-1 kanji (2,965), hiragana and katakana, the CJK marks 々〆ー, and the 2,350 Hangul
+  syllables of KS X 1001 — 12,700 characters, ~4.5 MB.  Names are drawn bold; text in the
+  regular weight that contains one of these characters is drawn with the bold font
+  (:func:`render.tiles.text_font`), which keeps the repository ~4 MB lighter than a second
+  weight of them.
 
-It also writes ``data/fonts/charset.txt`` (the characters kept), which the renderer
-reads to replace characters the font lacks instead of drawing empty boxes.
+It also writes ``data/fonts/charset.txt`` (what both weights draw) and
+``data/fonts/charset-bold.txt`` (what only the bold weight draws), which the renderer reads
+to pick a font and to leave out characters no shipped font draws instead of drawing boxes.
 
-Run from the repository root::
+Run from the repository root (about a minute)::
 
-    /work/venv/bin/python render/build_font_subset.py \
-        [--source-dir /usr/share/fonts/opentype/noto] [--rules /path/to/rules]
+    python render/build_font_subset.py [--source-dir /usr/share/fonts/opentype/noto] \
+        [--latin-dir /usr/share/fonts/truetype/noto] [--rules /path/to/rules]
 
-Needs ``fontTools`` (build time only) and the ``fonts-noto-cjk`` files
-``NotoSansCJK-Regular.ttc`` / ``NotoSansCJK-Bold.ttc`` (face index 2 = SC).
-Output: ``data/fonts/NotoSansCJKsc-Regular-subset.otf`` and ``…-Bold-subset.otf``.
+Needs ``fontTools`` (requirements-dev.txt, build time only), the ``fonts-noto-cjk`` files
+``NotoSansCJK-Regular.ttc`` / ``NotoSansCJK-Bold.ttc`` (face index 2 = SC) and the
+``fonts-noto-core`` files ``NotoSans-Regular.ttf`` / ``NotoSans-Bold.ttf``
+(``apt-get install fonts-noto-cjk fonts-noto-core``).  Raises ``FileNotFoundError`` when a
+source font is missing.
 """
 
 from __future__ import annotations
@@ -68,6 +80,10 @@ TRADITIONAL = (
     "館驗黃齊麵與瑞鍾寫箇嘍麼钜脫詳剝戲雙暗鬥鬧嗶"
 )
 
+#: Letters of player names kept in both weights: Latin-1, Latin Extended-A/B, Greek and Coptic,
+#: Cyrillic, Latin Extended Additional (Vietnamese); from Noto Sans where Noto CJK lacks them.
+LETTER_RANGES = ((0xA0, 0x24F), (0x370, 0x3FF), (0x400, 0x4FF), (0x1E00, 0x1EFF))
+
 EXTRA_SYMBOLS = "·×–—…→←↑↓−≥≤±「」『』，。、：；！？（）【】《》＋－／％○●◎★☆♦■□▲△✓✗"
 
 TEXT_SUFFIXES = {".py", ".md", ".json", ".toml", ".yaml", ".yml", ".txt", ".ftl", ".po", ".csv"}
@@ -88,7 +104,7 @@ def repo_text_files(root: Path, rules_dir: Path | None) -> list[Path]:
     data = root / "data"
     if data.is_dir():
         files += sorted(p for p in data.rglob("*") if p.suffix in TEXT_SUFFIXES and p.is_file()
-                        and p.name != "charset.txt")
+                        and not p.name.startswith("charset"))
     docs = root / "docs"
     if docs.is_dir():
         files += sorted(docs.rglob("*.md"))
@@ -101,9 +117,9 @@ def repo_text_files(root: Path, rules_dir: Path | None) -> list[Path]:
 
 
 def collect_chars(root: Path = ROOT, rules_dir: Path | None = None) -> str:
-    """Every character to keep, sorted, as one string."""
+    """Every character both weights keep (the interface and the letters of names), sorted."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
-    chars |= {chr(c) for c in range(0xA0, 0x180)}  # Latin-1 and Latin Extended-A (player names)
+    chars |= {chr(c) for lo, hi in LETTER_RANGES for c in range(lo, hi + 1)}
     chars |= set(EXTRA_SYMBOLS)
     chars |= set("".join(UI_WORDS))
     chars |= set(TRADITIONAL)
@@ -117,6 +133,44 @@ def collect_chars(root: Path = ROOT, rules_dir: Path | None = None) -> str:
     return "".join(sorted(chars))
 
 
+def _decoded(codec: str, leads: range, trails: range) -> set[str]:
+    """The single characters of the double-byte codes ``lead, trail`` of ``codec``."""
+    out = set()
+    for a in leads:
+        for b in trails:
+            try:
+                ch = bytes((a, b)).decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1:
+                out.add(ch)
+    return out
+
+
+def _is_han(ch: str) -> bool:
+    o = ord(ch)
+    return 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
+
+
+def name_chars() -> str:
+    """The CJK characters of player names the bold weight adds, sorted (see module docstring).
+
+    Read from Python's codecs: GB2312 rows 16–87 (``gb2312``), Big5 level 1
+    (``big5`` 0xA440–0xC67E), JIS X 0208 rows 16–47 (``euc_jp`` 0xB0A1–0xCFFE), KS X 1001
+    Hangul syllables (``euc_kr`` 0xB0A1–0xC8FE); plus hiragana, katakana (with the phonetic
+    extensions and half-width forms) and the CJK marks 〃々〆〇ー.
+    """
+    trail = range(0xA1, 0xFF)
+    chars = {c for c in _decoded("gb2312", range(0xB0, 0xF8), trail) if _is_han(c)}
+    chars |= {c for c in _decoded("big5", range(0xA4, 0xC7), range(0x40, 0xFF)) if _is_han(c)}
+    chars |= {c for c in _decoded("euc_jp", range(0xB0, 0xD0), trail) if _is_han(c)}
+    chars |= {c for c in _decoded("euc_kr", range(0xB0, 0xC9), trail) if 0xAC00 <= ord(c) <= 0xD7A3}
+    chars |= {chr(c) for c in range(0x3041, 0x3097)} | {chr(c) for c in range(0x3099, 0x3100)}
+    chars |= {chr(c) for c in range(0x31F0, 0x3200)} | {chr(c) for c in range(0xFF65, 0xFFA0)}
+    chars |= set("〃々〆〇ー")
+    return "".join(sorted(chars))
+
+
 def _traditional(text: str) -> str:
     """The zh-TW form of a text (OpenCC ``s2twp``)."""
     import opencc
@@ -124,53 +178,123 @@ def _traditional(text: str) -> str:
     return opencc.OpenCC("s2twp").convert(text)
 
 
-def build(source_dir: Path, rules_dir: Path | None, out_dir: Path = OUT_DIR) -> list[Path]:
-    """Write the subset fonts and ``charset.txt``; return the written font paths.
-
-    Raises ``FileNotFoundError`` when a source ``.ttc`` is missing.
-    """
+def _subset(src: Path, text: str):
+    """The SC face of the ``.ttc`` at ``src`` cut down to ``text`` (a fontTools ``TTFont``)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    text = collect_chars(ROOT, rules_dir)
+    font = TTFont(src, fontNumber=SC_INDEX, lazy=False)
+    opts = subset.Options()
+    opts.layout_features = ["kern", "liga", "locl", "vert", "vrt2", "palt"]
+    opts.name_IDs = ["*"]
+    opts.name_languages = ["*"]
+    opts.notdef_outline = True
+    opts.hinting = False
+    opts.desubroutinize = False
+    sub = subset.Subsetter(options=opts)
+    sub.populate(text=text)
+    sub.subset(font)
+    return font
+
+
+def add_glyphs(font, donor, chars: str) -> str:
+    """Copy the glyphs of ``chars`` that ``font`` (a CID-keyed CFF ``TTFont``) lacks from
+    ``donor`` (a TrueType ``TTFont`` of the same units per em); return the characters added.
+
+    The outlines are converted to CFF charstrings in the font dictionary of the font's own
+    Latin letters (that of ``H``); advance widths are the donor's, vertical metrics follow the
+    font's default vertical origin.  Characters the donor lacks too are left out.
+    """
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    assert font["head"].unitsPerEm == donor["head"].unitsPerEm
+    cmap, donor_cmap = font.getBestCmap(), donor.getBestCmap()
+    todo = [ch for ch in chars if ord(ch) not in cmap and ord(ch) in donor_cmap]
+    if not todo:
+        return ""
+    cff = font["CFF "].cff
+    top = cff.topDictIndex[0]
+    strings = top.CharStrings
+    order = list(font.getGlyphOrder())
+    fd_index = top.FDSelect[order.index(cmap[ord("H")])]
+    private = top.FDArray[fd_index].Private
+    used = {int(n[3:]) for n in order if n.startswith("cid")}
+    free_cids = (c for c in range(1, 65535) if c not in used)
+    glyphs = donor.getGlyphSet()
+    vorg = font["VORG"].defaultVertOriginY if "VORG" in font else 880
+    added = []
+    for ch in todo:
+        source = glyphs[donor_cmap[ord(ch)]]
+        advance = donor["hmtx"][donor_cmap[ord(ch)]][0]
+        width = None if advance == private.defaultWidthX else advance - private.nominalWidthX
+        pen = T2CharStringPen(width, glyphs)
+        source.draw(pen)
+        charstring = pen.getCharString(private=private, globalSubrs=cff.GlobalSubrs)
+        bounds = BoundsPen(glyphs)
+        source.draw(bounds)
+        x_min, _, _, y_max = (round(v) for v in bounds.bounds) if bounds.bounds else (0, 0, 0, 0)
+        name = f"cid{next(free_cids):05d}"
+        strings.charStringsIndex.append(charstring)
+        strings.charStrings[name] = len(strings.charStringsIndex) - 1
+        top.charset.append(name)
+        top.FDSelect.append(fd_index)
+        order.append(name)
+        font["hmtx"].metrics[name] = (advance, x_min)
+        if "vmtx" in font:
+            font["vmtx"].metrics[name] = (font["head"].unitsPerEm, vorg - y_max)
+        for table in font["cmap"].tables:
+            if table.isUnicode():
+                table.cmap[ord(ch)] = name
+        added.append(ch)
+    font.setGlyphOrder(order)
+    return "".join(added)
+
+
+def build(source_dir: Path, rules_dir: Path | None, out_dir: Path = OUT_DIR,
+          latin_dir: Path = Path("/usr/share/fonts/truetype/noto")) -> list[Path]:
+    """Write both weights, ``charset.txt`` and ``charset-bold.txt``; return the font paths.
+
+    Raises ``FileNotFoundError`` when a source font (``.ttc`` or Noto Sans ``.ttf``) is missing.
+    """
+    from fontTools.ttLib import TTFont
+
+    shared = collect_chars(ROOT, rules_dir)
+    names = "".join(ch for ch in name_chars() if ch not in shared)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    covered: set[int] | None = None
+    covered: dict[str, set[int]] = {}
     for weight in WEIGHTS:
-        src = source_dir / f"NotoSansCJK-{weight}.ttc"
-        if not src.is_file():
-            raise FileNotFoundError(src)
-        font = TTFont(src, fontNumber=SC_INDEX, lazy=False)
-        opts = subset.Options()
-        opts.layout_features = ["kern", "liga", "locl", "vert", "vrt2", "palt"]
-        opts.name_IDs = ["*"]
-        opts.name_languages = ["*"]
-        opts.notdef_outline = True
-        opts.hinting = False
-        opts.desubroutinize = False
-        sub = subset.Subsetter(options=opts)
-        sub.populate(text=text)
-        sub.subset(font)
+        src, donor = source_dir / f"NotoSansCJK-{weight}.ttc", latin_dir / f"NotoSans-{weight}.ttf"
+        for path in (src, donor):
+            if not path.is_file():
+                raise FileNotFoundError(path)
+        text = shared + (names if weight == "Bold" else "")
+        font = _subset(src, text)
+        add_glyphs(font, TTFont(donor), text)
         dest = out_dir / f"NotoSansCJKsc-{weight}-subset.otf"
         font.save(dest)
         written.append(dest)
-        cmap = set(font.getBestCmap())
-        covered = cmap if covered is None else covered & cmap
-    # only what every weight can draw (Noto CJK lacks parts of Latin Extended-A, for instance)
-    kept = "".join(ch for ch in text if ord(ch) in (covered or set()))
-    (out_dir / "charset.txt").write_text(kept + "\n", encoding="utf-8")
+        covered[weight] = set(TTFont(dest).getBestCmap())
+    # what every weight draws, and what only the bold one does
+    both = "".join(ch for ch in shared if all(ord(ch) in c for c in covered.values()))
+    bold = "".join(ch for ch in shared + names if ord(ch) in covered["Bold"] and ch not in both)
+    (out_dir / "charset.txt").write_text(both + "\n", encoding="utf-8")
+    (out_dir / "charset-bold.txt").write_text("".join(sorted(bold)) + "\n", encoding="utf-8")
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source-dir", type=Path, default=Path("/usr/share/fonts/opentype/noto"))
+    ap.add_argument("--latin-dir", type=Path, default=Path("/usr/share/fonts/truetype/noto"))
     default_rules = ROOT.parent / "shared" / "rules"
     ap.add_argument("--rules", type=Path, default=default_rules if default_rules.is_dir() else None)
     args = ap.parse_args(argv)
-    for path in build(args.source_dir, args.rules):
+    for path in build(args.source_dir, args.rules, latin_dir=args.latin_dir):
         print(f"{path.relative_to(ROOT)}: {path.stat().st_size / 1024:.0f} KiB")
-    print(f"{len((OUT_DIR / 'charset.txt').read_text(encoding='utf-8').strip())} characters")
+    for name in ("charset.txt", "charset-bold.txt"):
+        print(f"{name}: {len((OUT_DIR / name).read_text(encoding='utf-8').strip())} characters")
     return 0
 
 

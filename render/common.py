@@ -88,6 +88,39 @@ def wind_text(view: dict, wind: str | None) -> str:
     return label(view, "wind_" + "ESWN"[i]) if i >= 0 and len(wind) == 1 else wind
 
 
+def with_drawable_names(view: dict) -> dict:
+    """``view`` with every seat's ``name`` as the images can draw it; ``view`` is not changed.
+
+    A name keeps its characters that a shipped font draws (:func:`render.tiles.drawable_text`:
+    emoji and characters of scripts no font here draws are left out, blanks collapsed).  A
+    name with nothing drawable left (``"😀"``), an empty or a missing one becomes the seat's
+    label ``img.seat_player`` with the seat number from 1 (``玩家2`` / ``Player 2`` for
+    seat 1).  The log lines (``view["log"]``, built with the players' names) get the same
+    replacements.  Returns a shallow copy with new ``seats`` (and ``log``) lists.
+    """
+    from .tiles import drawable_text
+
+    seats, renamed = [], {}
+    for i, seat in enumerate(view.get("seats") or []):
+        raw = str(seat.get("name") or "")
+        name = drawable_text(raw) or label(view, "seat_player", n=int(seat.get("seat", i)) + 1)
+        if name != raw:
+            seat = {**seat, "name": name}
+            if raw:
+                renamed[raw] = name
+        seats.append(seat)
+    out = {**view, "seats": seats}
+    if renamed and view.get("log"):
+        log = []
+        for line in view["log"]:
+            line = str(line)
+            for raw in sorted(renamed, key=len, reverse=True):
+                line = line.replace(raw, renamed[raw])
+            log.append(line)
+        out["log"] = log
+    return out
+
+
 @lru_cache(maxsize=256)
 def _kind_cached(text: str) -> int:
     return parse_kind(text)

@@ -21,6 +21,7 @@ from .common import (
     label,
     paper_cards,
     wild_label,
+    with_drawable_names,
     meld_group,
     sort_tiles,
     tile_badge,
@@ -93,11 +94,13 @@ def hand_image(view: dict) -> Image.Image:
 
     Uses ``view["me"]`` (``seat``, ``hand``, ``drawn``, ``waits``, ``hint``) and that seat's
     ``melds``/``flowers`` from ``view["seats"]``.  Raises ``ValueError`` when ``view["me"]`` is
-    missing and ``engine.tiles.TileParseError`` for an unreadable tile.
+    missing and ``engine.tiles.TileParseError`` for an unreadable tile.  The player's name is
+    drawn as :func:`render.common.with_drawable_names` makes it.
     """
     me = view.get("me")
     if not me:
         raise ValueError("view has no 'me' entry")
+    view = with_drawable_names(view)
     if paper_cards(view):  # long paper cards (字牌): render/zipai.py
         view = zipai.adapt(view)
         me = view["me"]

@@ -33,6 +33,7 @@ from .common import (
     label,
     paper_cards,
     wild_label,
+    with_drawable_names,
     meld_group,
     pill,
     pill_height,
@@ -49,7 +50,7 @@ from .common import (
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
 from .text.results import fan_items, multiplier_items, summary_items
-from .tiles import tile_height, tile_image
+from .tiles import drawable_text, tile_height, tile_image
 from . import zipai
 
 WIDTH = 960  #: table image width in px (Discord shows it ~550 px wide on a phone)
@@ -237,7 +238,7 @@ def _centre_items(view: dict) -> list[tuple[str, object]]:
     """Centre content as (kind, payload) items shared by the band and box layouts."""
     seats = view.get("seats") or []
     names = {s.get("seat"): s.get("name", "?") for s in seats}
-    head = " · ".join(x for x in (str(view.get("table_name") or ""),
+    head = " · ".join(x for x in (drawable_text(str(view.get("table_name") or "")),
                                   label(view, "hand_no", n=view.get("hand_no", 1))) if x)
     items: list[tuple[str, object]] = [("text", head)]
     items.append(("dice", view.get("dice") or []))
@@ -417,8 +418,10 @@ def table_image(view: dict) -> Image.Image:
 
     ``view`` is the engine's view dict (keys: seats, dealer, turn, phase, wall_remaining,
     dice, treasure, wild, last_discard, viewer, result, log, me, lang, table_name, hand_no).
+    Players' names are drawn as :func:`render.common.with_drawable_names` makes them.
     Raises ``engine.tiles.TileParseError`` for an unreadable tile string.
     """
+    view = with_drawable_names(view)
     if paper_cards(view):  # long paper cards (字牌): render/zipai.py
         view = zipai.adapt(view)
     seats = sorted(view.get("seats") or [], key=lambda s: s.get("seat", 0))

@@ -75,9 +75,18 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=1)
 def charset() -> frozenset[str]:
-    """The characters the shipped font subset can draw (from ``data/fonts/charset.txt``)."""
+    """The characters every shipped weight draws (``data/fonts/charset.txt``): the interface's
+    words and the letters of Latin, Greek and Cyrillic names."""
     text = (FONT_DIR / "charset.txt").read_text(encoding="utf-8")
     return frozenset(text.rstrip("\n"))
+
+
+@lru_cache(maxsize=1)
+def bold_charset() -> frozenset[str]:
+    """The characters the bold weight draws: :func:`charset` and the characters of CJK names
+    (hanzi, kana, Hangul) kept in that weight only (``data/fonts/charset-bold.txt``)."""
+    text = (FONT_DIR / "charset-bold.txt").read_text(encoding="utf-8")
+    return charset() | frozenset(text.rstrip("\n"))
 
 
 @lru_cache(maxsize=1)
@@ -96,32 +105,38 @@ def _fallback_font(size: int) -> ImageFont.FreeTypeFont | None:
     return ImageFont.truetype(fb[0], size, index=fb[1])
 
 
-def text_font(text: str, size: int, bold: bool = False) -> tuple[str, ImageFont.FreeTypeFont]:
-    """Pick a font able to draw ``text`` (free text such as player names).
+def drawable_text(text: str) -> str:
+    """``text`` as the images draw it (see :func:`text_font`): NFC-normalised, without the
+    characters no available font draws (emoji, rare scripts), runs of blanks made one space and
+    the ends stripped.  ``""`` when nothing drawable remains."""
+    return " ".join(text_font(text, 12)[0].split())
 
-    Returns ``(text, font)``: the shipped subset when it covers every character; else a full
-    system Noto CJK font when one is installed and the missing characters are CJK/kana/hangul;
-    otherwise the subset, with missing symbols (emoji, variation selectors, joiners) dropped
-    and any other missing character replaced by ``?``.
+
+def text_font(text: str, size: int, bold: bool = False) -> tuple[str, ImageFont.FreeTypeFont]:
+    """Pick a font able to draw ``text`` (free text such as player names) at ``size`` px.
+
+    Returns ``(text, font)``.  ``text`` is NFC-normalised first (a decomposed "e" + "¨" is the
+    shipped "ë").  The font is the shipped weight asked for when it draws every character;
+    else the shipped bold weight when it does (the characters of CJK names are kept in that
+    weight only); else a full system Noto CJK font (:data:`FALLBACK_FONTS`), when one is
+    installed and every missing character is CJK, kana or Hangul; otherwise the shipped bold
+    or asked-for weight with the characters it lacks left out (emoji, variation selectors,
+    joiners, rare scripts and hanzi) and blanks collapsed — the text may then be ``""``.
     """
+    text = unicodedata.normalize("NFC", text)
     cs = charset()
     if all(ch in cs for ch in text):
         return text, font(size, bold)
-    missing = [ch for ch in text if ch not in cs]
+    wide = bold_charset()
+    missing = [ch for ch in text if ch not in wide]
+    if not missing:
+        return text, font(size, True)
     if all(_is_cjk_script(ch) for ch in missing):
         fb = _fallback_font(size)
         if fb is not None:
             return text, fb
-    out = []
-    for ch in text:
-        if ch in cs:
-            out.append(ch)
-        elif unicodedata.category(ch) not in _DROP_CATEGORIES:
-            out.append("?")
-    return "".join(out).strip() or "?", font(size, bold)
-
-
-_DROP_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me", "Cs", "Co", "Cn"}
+    kept = " ".join("".join(ch for ch in text if ch in wide).split())
+    return kept, font(size, bold or any(ch not in cs for ch in kept))
 
 
 def _is_cjk_script(ch: str) -> bool:
