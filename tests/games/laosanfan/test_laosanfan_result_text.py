@@ -175,3 +175,13 @@ def test_hutou_payments_between_the_non_winners():
     assert ("Payments: p1 → p0 60 · p2 → p0 60 · p3 → p0 60 · p1 → p2 5 (胡头, 16 hu apart) · "
             "p3 → p2 5 (胡头, 16 hu apart)") in out
     assert out[-1] == "p0: +180 | p1: -65 | p2: -50 | p3: -65"
+
+
+def test_money_rounding_is_shown_with_yaobanliu():
+    # 么半六, worked hand: 90 from each of three.  Money rounding (laosanfan.md): of the last two
+    # digits 0–20 nothing, 30–60 half a hundred, 70–100 a whole one: 270 → 300, 90 → 100
+    h = worked_hand(style="yaobanliu", money_rounding=True)
+    h.apply(Action(0, "hu"))
+    out = lines(h.result)
+    assert out[-2] == "p0: +270 | p1: -90 | p2: -90 | p3: -90"
+    assert out[-1] == "Money (rounded): p0 +300 | p1 -100 | p2 -100 | p3 -100"
