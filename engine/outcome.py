@@ -28,11 +28,13 @@ def outcome(result: dict) -> dict:
     """The game-independent shape of a finished hand's ``result``.
 
     :returns: ``{"draw": bool, "wins": [{"seat", "how", "from", "tile", "fan"}], "liable":
-        {"seat", "reason"} | None, "points": [int per seat], "payers": [seats paying]}``;
+        {"seat", "reason"} | None, "points": [int per seat], "payers": [seats paying],
+        "payments": [{"from", "to", "points"[, "notes"]}]}``;
         ``how`` is one of ``self_drawn``, ``discard``, ``rob_kong``, ``shown`` and ``from`` the
         seat that dealt in, whose kong was robbed, or whose draw showed the card (``None`` when
         self-drawn); ``fan`` the winner's fan (or the game's count: 胡息, 对 …); ``tile``
-        notation or ``None``.
+        notation or ``None``; ``payments`` the result's own, else (a result that does not list
+        them) every losing seat paying the one winner what it lost.
     """
     points = list(result.get("points") or [])
     winners = list(result.get("winners") or ([] if result.get("winner") is None else [result["winner"]]))
@@ -59,8 +61,12 @@ def outcome(result: dict) -> dict:
         liable = {"seat": result["liable"], "reason": "三摊"}
     elif result.get("baowu") is not None:
         liable = {"seat": result["baowu"], "reason": "包五家"}
+    payments = result.get("payments")
+    if payments is None:
+        payments = [{"from": i, "to": winners[0], "points": -p} for i, p in enumerate(points)
+                    if p < 0 and len(winners) == 1]
     return {"draw": not winners, "wins": wins, "liable": liable, "points": points,
-            "payers": [i for i, p in enumerate(points) if p < 0]}
+            "payers": [i for i, p in enumerate(points) if p < 0], "payments": list(payments)}
 
 
 __all__ = ["outcome", "SELF_DRAWN", "DISCARD", "ROB_KONG", "SHOWN"]

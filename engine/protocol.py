@@ -145,6 +145,58 @@ class MarkedView(TypedDict):
 
 
 # ---------------------------------------------------------------------------- results (a view holds one)
+class CountItem(TypedDict):
+    """One item of a winner's point count (:class:`Count`): a set, group or pair of the hand,
+    the wait, the flowers, a self-draw … and the points it is worth."""
+
+    item: str  #: what it is: a key of the game's catalogue section ``result.item`` (pung, chow, kan …)
+    value: int
+    tiles: list[str]  #: the tiles (cards) it is made of; empty for a self-draw
+
+
+class Count(TypedDict):
+    """A winner's point count item by item (老三番 胡, 字牌 胡息, 老五对 对)."""
+
+    name: str  #: which count: a key of the game's catalogue section ``result.count``
+    value: int  #: the count (the items' sum, unless the game counts otherwise: 字牌 毛胡)
+    items: list[CountItem]
+
+
+class Calc(TypedDict):
+    """How a win's total was reached, as numbers for the game's own words: ``key`` names the
+    formula (a key of the game's catalogue section ``result.calc``, else of the shared one);
+    every other key is an int, a placeholder of those words (``hu``, ``fan``, ``total`` …).
+    ``total`` is what one payment is made of before per-payment factors."""
+
+    key: str
+    total: int
+
+
+class Cap(TypedDict):
+    """A cap that was applied: ``item`` (a key of the game's catalogue section ``result.cap``:
+    ``fan``, ``total``, ``multiplier``) would have been ``uncapped`` and counts ``value``."""
+
+    item: str
+    uncapped: int
+    value: int
+
+
+class Liability(TypedDict):
+    """Why a seat pays for others (老三番 三摊, 金湖 包五家)."""
+
+    seat: int  #: the liable seat
+    reason: str  #: a key of the game's catalogue section ``result.liability``
+    to: int  #: the winner it pays
+    tile: str | None  #: the tile that made it liable
+
+
+#: one payment of a settlement: ``from`` pays ``to`` ``points``; ``notes`` say why it differs
+#: from the plain amount, each ``[key, n]`` with ``key`` in the game's catalogue section
+#: ``result.note`` (庄家 ×2, 买庄 ×4, 飘 +2, 包五家 shares, 胡头 …)
+Payment = TypedDict("Payment", {"from": int, "to": int, "points": int,
+                                "notes": NotRequired[list[tuple[str, int]]]})
+
+
 class Result(TypedDict):
     """``Hand.result`` once the hand is over: who won, how, and the points.  A result with a
     winner also has the keys of :class:`WinFacts`.  Front ends read it through
@@ -167,6 +219,14 @@ class Result(TypedDict):
     fans_by_seat: NotRequired[dict[str, list[FanItem]]]  #: several winners: each one's fans
     multiplier_rows: NotRequired[list[Row]]  #: factors shown beside the fans (加倍, 宝牌, 连庄 …)
     summary_rows: NotRequired[list[Row]]  #: the result's summary line (胡 26 · 番 1 · 120; 胡息 · 囤 …)
+    payments: NotRequired[list[Payment]]  #: who paid whom (every payment of ``points``)
+    count: NotRequired[Count]  #: the winner's point count item by item (老三番 胡, 字牌 胡息, 老五对 对)
+    count_by_seat: NotRequired[dict[str, Count]]  #: several winners: each one's count
+    calc: NotRequired[Calc]  #: how the winner's total was reached
+    calc_by_seat: NotRequired[dict[str, Calc]]  #: several winners: each one's calc
+    caps: NotRequired[list[Cap]]  #: the caps applied (三番为顶, 财神麻将's 40 …)
+    liability: NotRequired[Liability]  #: why the liable seat pays for others
+    money: NotRequired[list[int]]  #: 么半六 money rounding of ``points`` (a display option)
     next_dealer: NotRequired[int]  #: who deals next, where the game's rule is not "winner deals"
     match_updates: NotRequired[dict[str, Any]]  #: match-level facts carried to the next hand's context
 
@@ -232,6 +292,14 @@ RESULT_KEYS: dict[str, Any] = {
     "multiplier_rows": "list of [zh name, en name, factor], optional: shown beside the fans",
     "summary_rows": "list of [zh name, en name, value], optional: the result's summary line "
                     "(e.g. 胡 26 · 番 1 · 120) instead of the fan total",
+    "payments": "list of {from, to, points[, notes]}, optional: who paid whom",
+    "count": "{name, value, items: [{item, value, tiles}]}, optional: the winner's 胡/胡息/对 item by item",
+    "count_by_seat": "dict seat (text) -> count, optional, with several winners",
+    "calc": "{key, total, …ints}, optional: the numbers of the formula that gave the total",
+    "calc_by_seat": "dict seat (text) -> calc, optional, with several winners",
+    "caps": "list of {item, uncapped, value}, optional: caps applied",
+    "liability": "{seat, reason, to, tile}, optional: why the liable seat pays for others",
+    "money": "list[int], optional: 么半六 money rounding of points",
     "next_dealer": "int, optional: who deals next when the variant's rule is not 'winner deals'",
     "match_updates": "dict, optional: match-level facts carried to the next hand's context",
 }
@@ -295,4 +363,5 @@ class Hand(Protocol):
 
 __all__ = ["Hand", "View", "SeatView", "MeView", "MeldView", "WaitView", "HintView", "WarningView",
            "ChiOptionView", "DiscardRef", "WildView", "ShownView", "MarkedView", "Result", "WinFacts",
+           "CountItem", "Count", "Calc", "Cap", "Liability", "Payment",
            "EventView", "FanItem", "Row", "RESULT_KEYS"]

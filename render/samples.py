@@ -142,6 +142,41 @@ def four_player_view(lang: str = "zh") -> dict:
     }
 
 
+def _four_seat_game_without_wild() -> str:
+    """The first registered four-seat mahjong game without wild tiles (老三番), whose results
+    list their 胡 item by item."""
+    from engine.variants import all_variants
+
+    return next(v.id for v in all_variants()
+                if v.min_players == v.max_players == 4 and v.wild_name is None and v.tile_style == "mahjong")
+
+
+def four_player_over_view(lang: str = "zh") -> dict:
+    """A four-seat hand just won: Alice self-drew 2s with the rule file's worked example of
+    老三番 (胡 26) plus her seat flower 梅 (4 胡, 1 fan): (30 + 30) × 2 = 120 from each."""
+    v = four_player_view(lang)
+    v["variant"] = _four_seat_game_without_wild()
+    v.pop("wild", None)
+    v.update(phase="over", turn=None, last_discard=None, log=["东家 Alice 自摸 二条"])
+    s0 = v["seats"][0]
+    s0.update(concealed=["1s", "3s", "6m", "6m", "8m", "8m", "8m"], drawn="2s", has_drawn=True, flowers=["5f"],
+              melds=[{"type": "kong", "tiles": ["9m"] * 4, "concealed": False, "claimed_index": 3},
+                     {"type": "pung", "tiles": ["5m"] * 3, "concealed": False, "claimed_index": 2}])
+    items = [("exposed_kong", 16, ["9m"] * 4), ("exposed_pung", 2, ["5m"] * 3), ("chow", 0, ["1s", "2s", "3s"]),
+             ("concealed_pung", 4, ["8m"] * 3), ("pair", 0, ["6m"] * 2), ("closed_wait", 2, ["2s"]),
+             ("flowers", 4, ["5f"]), ("self_drawn", 2, [])]
+    v["result"] = {
+        "winner": 0, "winners": [0], "draw": False, "self_drawn": True, "discarder": None, "win_tile": "2s",
+        "fans": [["正花", "Seat flower", 1, 1]], "fan_total": 1, "hu": 30, "total": 120,
+        "count": {"name": "hu", "value": 30, "items": [{"item": i, "value": n, "tiles": t} for i, n, t in items]},
+        "calc": {"key": "yaobansan", "hu": 30, "fan": 1, "base": 30, "mult": 2, "raw": 120, "rounded": 120,
+                 "total": 120},
+        "caps": [], "payments": [{"from": s, "to": 0, "points": 120} for s in (1, 2, 3)],
+        "points": [360, -120, -120, -120],
+    }
+    return v
+
+
 def all_samples() -> dict[str, dict]:
     return {
         "two_player": two_player_view(),
@@ -150,6 +185,8 @@ def all_samples() -> dict[str, dict]:
         "two_player_en": two_player_over_view("en"),
         "four_player": four_player_view(),
         "four_player_en": four_player_view("en"),
+        "four_player_over": four_player_over_view(),
+        "four_player_over_en": four_player_over_view("en"),
     }
 
 

@@ -47,9 +47,7 @@ from .common import (
     to_png,
     wind_text,
 )
-from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
-
-from .text.results import fan_items, multiplier_items, summary_items
+from .result import result_panel
 from .tiles import drawable_text, tile_height, tile_image
 from . import zipai
 
@@ -321,67 +319,6 @@ def centre_panel(view: dict, width: int, height: int | None = None) -> Layer:
             _draw_item(layer, x, y + lh / 2, items[i])
             x += sizes[i][0] + 24
         y += lh + 8
-    return layer
-
-
-def result_panel(view: dict, width: int) -> Layer | None:
-    """The result box (winner, winning tile, fans, multipliers, points), or ``None``."""
-    res = view.get("result")
-    if not res:
-        return None
-    seats = view.get("seats") or []
-    names = {s.get("seat"): str(s.get("name", "?")) for s in seats}
-    inner = width - 2 * PAD
-    body = Layer(width, 0)
-    y = PAD
-    o = outcome(res)
-    lang = view.get("lang")
-    if o["draw"]:
-        body.text((PAD, y + 18), label(view, "draw"), 28, fill=GOLD, bold=True, anchor="lm")
-        y += 40
-    for w in o["wins"]:  # one line per winner (老五对: several on one discard)
-        x = PAD
-        title = label(view, "win", name=names.get(w["seat"], "?"))
-        x += body.text((x, y + 22), title, 28, fill=GOLD, bold=True, anchor="lm") + 12
-        src = names.get(w["from"], "?") if w["from"] is not None else ""
-        how = {SELF_DRAWN: (label(view, "self_drawn"), RED), DISCARD: (label(view, "on_discard", name=src), GREY),
-               ROB_KONG: (label(view, "rob", name=src), GREY), SHOWN: (label(view, "shown", name=src), GREY)}
-        text, colour = how[w["how"]]
-        x += pill(body, x, y + 22 - pill_height(18) / 2, text, 18, colour) + 8
-        if w.get("tile") is not None:
-            k = kind(w["tile"])
-            t = tile_image(k, 34, tile_badge(view, k))
-            body.image(t, x + 4, y + 22 - t.height / 2)
-        y += 48
-        # fan pills, wrapped
-        x = PAD
-        ph = pill_height(18)
-        for text in fan_items(res, lang, w["seat"] if len(o["wins"]) > 1 else None):
-            width_ = pill_width(text, 18)
-            if x + width_ > PAD + inner:
-                x, y = PAD, y + ph + 6
-            x += pill(body, x, y, text, 18, (60, 70, 65)) + 6
-        y += ph + 10
-    if o["wins"]:
-        parts = summary_items(res, lang) or [label(view, "fan_total", n=o["wins"][0]["fan"])]
-        parts += multiplier_items(res, lang)
-        body.text((PAD, y + 12), "   ".join(parts), 20, fill=WHITE, bold=True, anchor="lm")
-        y += 30
-    pts = res.get("points") or []
-    if pts:
-        x = PAD
-        x += body.text((x, y + 12), label(view, "points") + ":", 20, fill=MUTED, bold=True,
-                       anchor="lm") + 10
-        for i, p in enumerate(pts):
-            sign = "+" if p > 0 else ("−" if p < 0 else "±")
-            text = f"{names.get(i, i)} {sign}{abs(p)}"
-            color = (120, 230, 140) if p > 0 else ((255, 130, 120) if p < 0 else WHITE)
-            x += body.text((x, y + 12), text, 20, fill=color, bold=True, anchor="lm") + 22
-        y += 30
-    h = y + PAD
-    layer = Layer(width, h)
-    layer.rrect((0, 0, width - 1, h - 1), radius=12, fill=(40, 40, 38), outline=GOLD, width=2)
-    layer.add(body, 0, 0)
     return layer
 
 

@@ -5,7 +5,8 @@ discarder, several winners, draws, liability, 抢杠胡, a card turned up by ano
 draw …) is played by human seats pressing the buttons the bot sent them.  Then:
 
 * the table message names every winner, how they won (self-drawn, from whom, robbing whose
-  kong, on whose turned-up card), the liable seat, and every seat's points;
+  kong, on whose turned-up card), the liable seat, and every seat's points, and carries the
+  whole explanation of the result text (items, fans, formula, caps, liability, who paid whom);
 * ``/replay`` of the hand and ``/verify`` work on it (the verification rebuilds the result);
 * the local table's settlement text says the same.
 """
@@ -97,6 +98,16 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
         for i, p in enumerate(result["points"]):
             assert f"{names[i]}: {p:+d}" in text, (names[i], p, text)
         assert sum(result["points"]) == 0
+        # the whole explanation: the count's items, fans, formula, caps, liability, payments
+        from render.text.results import result_lines
+
+        explained = result_lines(result, names, "en", sc.game)
+        for line in explained:
+            assert line in text, (line, text)
+        if sc.winners:
+            assert any(line.startswith("Payments: ") for line in explained)
+            for pay in o["payments"]:
+                assert f"{names[pay['from']]} → {names[pay['to']]} {pay['points']}" in text, (pay, text)
 
         # /replay and /verify of the stored hand
         hid = table.hand_id
@@ -117,5 +128,7 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
             assert HOW[w["how"]].format(name=names[w["from"]] if w["from"] is not None else "") in plain
         if sc.liable is not None:
             assert f"{names[sc.liable]} pays for everyone" in plain
+        for line in result_lines(result, names, "en", sc.game, markdown=False):
+            assert line in plain, (line, plain)
     finally:
         await fd.close()

@@ -95,6 +95,31 @@ def win_multiplier(specials: list[str], self_drawn: bool) -> int:
     return min(m, CAP)
 
 
+def multiplier_calc(specials: list[str], self_drawn: bool, wilds: int) -> dict:
+    """How :func:`win_multiplier` reaches its value, as numbers for the result's words:
+    ``{"calc": {"key", "product" (of the special hands' values), "self_drawn" (2 or 1),
+    "raw", "multiplier", "wilds" (财神 held), "total"}, "caps": [...]}``; ``key`` is ``ziqing``,
+    else ``specials_`` / ``plain_`` + ``self`` / ``discard``; the cap of 40, when it bit, in
+    ``caps`` (``{"item": "multiplier", "uncapped", "value"}``).
+
+    >>> multiplier_calc(["qingyise", "dapenghu", "gangkai"], True, 0)["caps"]
+    [{'item': 'multiplier', 'uncapped': 64, 'value': 40}]
+    """
+    mult = win_multiplier(specials, self_drawn)
+    product = 1
+    for s in specials:
+        product *= SPECIALS[s][2]
+    raw = product * (2 if self_drawn else 1)
+    if "ziqing" in specials:
+        key, raw = "ziqing", CAP
+    else:
+        key = ("specials_" if specials else "plain_") + ("self" if self_drawn else "discard")
+    calc = {"key": key, "product": product, "self_drawn": 2 if self_drawn else 1, "raw": raw,
+            "multiplier": mult, "wilds": wilds, "total": mult}
+    caps = [{"item": "multiplier", "uncapped": raw, "value": mult}] if raw != mult else []
+    return {"calc": calc, "caps": caps}
+
+
 def settlement(multiplier: int, winner: int, dealer: int, n: int, self_drawn: bool,
                discarder: int | None, stake: int = 1, discard_pays: str = "discarder") -> list[int]:
     """Points per seat (caishen.md §Scoring): each payer pays ``stake × multiplier``, twice
@@ -103,17 +128,27 @@ def settlement(multiplier: int, winner: int, dealer: int, n: int, self_drawn: bo
 
     Raises ``ValueError`` for a discard win without a discarder.
     """
+    out = [0] * n
+    for pay in settlement_payments(multiplier, winner, dealer, n, self_drawn, discarder, stake, discard_pays):
+        out[pay["from"]] -= pay["points"]
+        out[winner] += pay["points"]
+    return out
+
+
+def settlement_payments(multiplier: int, winner: int, dealer: int, n: int, self_drawn: bool,
+                        discarder: int | None, stake: int = 1, discard_pays: str = "discarder") -> list[dict]:
+    """The payments of :func:`settlement`: ``[{"from", "to", "points"[, "notes": [["dealer", 2]]]}]``."""
     if self_drawn or discard_pays == "all":
         payers = [s for s in range(n) if s != winner]
     else:
         if discarder is None:
             raise ValueError("a win on a discard needs the discarder")
         payers = [discarder]
-    out = [0] * n
+    out = []
     for p in payers:
-        amount = stake * multiplier * (2 if dealer in (winner, p) else 1)
-        out[p] -= amount
-        out[winner] += amount
+        double = dealer in (winner, p)
+        out.append({"from": p, "to": winner, "points": stake * multiplier * (2 if double else 1)}
+                   | ({"notes": [["dealer", 2]]} if double else {}))
     return out
 
 
@@ -385,6 +420,7 @@ class CaishenHand(MahjongHand):
             "ok": True, "specials": specials,
             "fans": [[SPECIALS[s][0], SPECIALS[s][1], SPECIALS[s][2], 1] for s in specials],
             "multiplier": mult, "fan_total": mult, "wild": kind_str(self.wild), "wilds_held": w,
+            **multiplier_calc(specials, self_drawn, w),
         }
 
     def settle(self, winner: int | None, win: dict | None, discarder: int | None) -> list[int]:
@@ -394,6 +430,9 @@ class CaishenHand(MahjongHand):
         self_drawn = discarder is None
         stake = self.options.get("base_stake", 1)
         win["base_stake"] = stake
+        win["calc"] = dict(win["calc"], stake=stake, total=stake * win["multiplier"])
+        win["payments"] = settlement_payments(win["multiplier"], winner, self.dealer, self.n, self_drawn, discarder,
+                                              stake, self.options.get("discard_pays", "discarder"))
         return settlement(win["multiplier"], winner, self.dealer, self.n, self_drawn, discarder, stake,
                           self.options.get("discard_pays", "discarder"))
 
@@ -437,5 +476,6 @@ class CaishenHand(MahjongHand):
                 "treasure": None}
 
 
-__all__ = ["CaishenHand", "OPTIONS", "SPECIALS", "CAISHEN_HUI", "win_multiplier", "settlement", "is_knitted",
+__all__ = ["CaishenHand", "OPTIONS", "SPECIALS", "CAISHEN_HUI", "win_multiplier", "multiplier_calc", "settlement",
+           "settlement_payments", "is_knitted",
            "is_seven_honours_knitted"]

@@ -179,7 +179,8 @@ class JinhuHand(LaoSanFanHand):
             return {"ok": False, "code": e.code, "rule": f"{RULES} §Waits", "fan_total": 0}
         mult = 2 if self.doubled_seat() == seat else 1
         return {"ok": True, "fans": r["fans"], "fan_total": r["fan_total"] * mult, "wait": r["wait"],
-                "streak_multiplier": mult, "multiplier_rows": [["包五家连庄", "Dealer after 包五家", mult]]}
+                "streak_multiplier": mult, "multiplier_rows": [["包五家连庄", "Dealer after 包五家", mult]],
+                "calc": {"key": "product", "fan": r["fan_total"], "total": r["fan_total"] * mult}}
 
     def settle(self, winner: int | None, win: dict | None, discarder: int | None) -> list[int]:
         """A share is the winner's fan.  Self-drawn or a ready discarder: every other seat pays
@@ -194,21 +195,28 @@ class JinhuHand(LaoSanFanHand):
         tile = self.win_kind
         baowu = (discarder is not None and not self.ting[discarder] and
                  (tile in THIEVES or tile in {m.kind for m in self.melds[winner]}))
+        payments = []
         if baowu:
             pts[discarder] -= 5 * share
             pts[winner] += 3 * share
+            payments.append({"from": discarder, "to": winner, "points": 3 * share, "notes": [["shares", 3]]})
             for s in range(self.n):
                 if s not in (winner, discarder):
                     pts[s] += share
+                    payments.append({"from": discarder, "to": s, "points": share, "notes": [["shares", 1]]})
             win["next_dealer"] = discarder
             win["match_updates"] = {"jinhu_doubled": discarder}
+            win["liability"] = {"seat": discarder, "to": winner, "tile": kind_str(tile),
+                                "reason": "baowu_thief" if tile in THIEVES else "baowu_mingdajue"}
         else:
             for s in range(self.n):
                 if s != winner:
                     pts[s] -= share
                     pts[winner] += share
+                    payments.append({"from": s, "to": winner, "points": share})
             if self.doubled_seat() is not None and self.doubled_seat() != winner:
                 win["match_updates"] = {"jinhu_doubled": None}
+        win["payments"] = payments
         win["baowu"] = discarder if baowu else None
         return pts
 

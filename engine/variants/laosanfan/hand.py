@@ -30,8 +30,8 @@ from ...mahjong import DISCARD_PHASE, OVER, MahjongHand
 from ...options import TIMEOUT_OPTIONS, Option
 from ...tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
 from .ai import choose_action
-from .scoring import (STYLES, capped, dragon_fan, hu_points, meld_hu, money_rounding, pattern_fan,
-                                pung_hu, seat_flower_fan, style_total)
+from .scoring import (FAN_CAP, STYLES, capped, dragon_fan, hu_detail, meld_hu, money_rounding, pattern_fan,
+                      pung_hu, seat_flower_fan, style_calc)
 
 RULES = "laosanfan.md"
 
@@ -201,7 +201,8 @@ class LaoSanFanHand(MahjongHand):
 
     def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_) -> dict:
         """Score a win of ``seat`` on ``win_kind``: ``{"ok", "fans", "fan_total" (capped),
-        "hu", "hu_items", "style", "total"}``; ``total`` is what one loser pays."""
+        "hu", "hu_items", "style", "total", "count" (胡 item by item), "calc", "caps"}``;
+        ``total`` is what one loser pays."""
         c13 = self.counts(seat)
         if self_drawn:
             c13[win_kind] -= 1
@@ -210,7 +211,8 @@ class LaoSanFanHand(MahjongHand):
         melds = self.melds[seat]
         if not hand_shapes.is_standard_win(full, len(melds)):
             return {"ok": False, "code": "not_a_winning_hand", "rule": RULES, "fan_total": 0}
-        hu, items = hu_points(c13, melds, win_kind, self_drawn, len(self.flowers[seat]))
+        hu, detail = hu_detail(c13, melds, win_kind, self_drawn, sorted(kind_of(t) for t in self.flowers[seat]))
+        items = [[f"{i['item']}:{''.join(i['tiles'][:1])}", i["value"]] for i in detail if i["value"]]
         all_kinds = [k for k in range(34) for _ in range(full[k])] + [k for m in melds for k in m.kinds]
         all_pungs = all(m.is_pung_like for m in melds) and any(
             all(c >= hand_shapes.PUNG_CODE for c in codes) for codes, _ in hand_shapes.decompose_codes(full))
@@ -219,9 +221,14 @@ class LaoSanFanHand(MahjongHand):
         fans += dragon_fan(full, melds)
         fan = capped(fans)
         style = self.options.get("style", "yaobansan")
-        total = style_total(style, hu, fan)
+        calc, caps = style_calc(style, hu, fan)
+        raw_fan = sum(f[2] * f[3] for f in fans)
+        if raw_fan > FAN_CAP:  # 三番为顶
+            caps.insert(0, {"item": "fan", "uncapped": raw_fan, "value": FAN_CAP})
+        total = calc["total"]
         return {"ok": True, "fans": fans, "fan_total": fan, "hu": hu, "hu_items": items,
                 "style": style, "style_name": STYLES[style][0], "total": total,
+                "count": {"name": "hu", "value": hu, "items": detail}, "calc": calc, "caps": caps,
                 "summary_rows": [["胡", "hu", hu], ["番", "fan", fan], [STYLES[style][0], style, total]]}
 
     def settle(self, winner: int | None, win: dict | None, discarder: int | None) -> list[int]:
@@ -244,14 +251,23 @@ class LaoSanFanHand(MahjongHand):
             payers = {discarder: total}
         else:
             payers = {s: total for s in range(self.n) if s != winner}
+        payments = []
         for s, v in payers.items():
             pts[s] -= v
             pts[winner] += v
+            payments.append({"from": s, "to": winner, "points": v}
+                            | ({"notes": [["santan", self.n - 1]]} if s == liable else {}))
         win["liable"] = liable
+        if liable is not None:
+            win["liability"] = {"seat": liable, "reason": "santan", "to": winner,
+                                "tile": kind_str(self.liability["kind"])}
         if self.options.get("hutou"):
-            ht = self.hutou(winner)
+            ht, pairs = self.hutou_payments(winner)
             win["hutou"] = ht
             pts = [a + b for a, b in zip(pts, ht)]
+            payments += [{"from": lo, "to": hi, "points": pay, "notes": [["hutou", diff]]}
+                         for lo, hi, pay, diff in pairs]
+        win["payments"] = payments
         if self.options.get("money_rounding") and win["style"] == "yaobanliu":
             win["money"] = [money_rounding(p) for p in pts]
         return pts
@@ -267,9 +283,14 @@ class LaoSanFanHand(MahjongHand):
         """胡头 settlement among the three non-winners (laosanfan.md §Scoring styles): per full
         10 胡 of difference the higher collects 5 from a 边家 and 10 from the 头家 (dealer); in
         推倒八 a 边家 pays 50 when 50 胡 behind, the 头家 50 when 30 behind."""
+        return self.hutou_payments(winner)[0]
+
+    def hutou_payments(self, winner: int) -> tuple[list[int], list[tuple[int, int, int, int]]]:
+        """:meth:`hutou` per seat, and its payments ``(payer, payee, points, 胡 difference)``."""
         others = [s for s in range(self.n) if s != winner]
         hu = {s: self.loser_hu(s) for s in others}
         out = [0] * self.n
+        pairs = []
         tuidao = self.options.get("style") == "tuidaoba"
         for i, a in enumerate(others):
             for b in others[i + 1:]:
@@ -282,7 +303,9 @@ class LaoSanFanHand(MahjongHand):
                     pay = (diff // 10) * (10 if dealer else 5)
                 out[hi] += pay
                 out[lo] -= pay
-        return out
+                if pay:
+                    pairs.append((lo, hi, pay, diff))
+        return out, pairs
 
     # --- AI and views
     def ai_action(self, seat: int) -> Action:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ... import hand_shapes
 from ...melds import Meld
-from ...tiles import FLOWER, GREEN, HONOR, RED, WHITE, is_terminal_or_honor
+from ...tiles import FLOWER, GREEN, HONOR, RED, WHITE, is_terminal_or_honor, kind_str
 
 #: scoring styles (大小类别): option value -> (Chinese name, base 胡, flat 3-fan cap or None)
 STYLES = {
@@ -53,6 +53,27 @@ def style_total(style: str, hu: int, fan: int) -> int:
     return round_up_ten((base + hu) * 2 ** fan)
 
 
+def style_calc(style: str, hu: int, fan: int) -> tuple[dict, list[dict]]:
+    """How :func:`style_total` reaches its value, as numbers for the result's words:
+    ``({"key": style, "hu", "fan", "total"[, "base", "mult", "raw", "rounded"]}, caps)`` with
+    ``raw`` = (base + 胡) × ``mult`` (2^fan), ``rounded`` up to ten, and ``caps`` the
+    ``{"item": "total", "uncapped", "value"}`` of a style's cap that bit (么半三 300, 么半六 500).
+
+    >>> style_calc("yaobansan", 26, 1)[0]["raw"], style_calc("yaobansan", 26, 3)[1]
+    (112, [{'item': 'total', 'uncapped': 450, 'value': 300}])
+    """
+    _, base, _cap = STYLES[style]
+    fan = min(fan, FAN_CAP)
+    total = style_total(style, hu, fan)
+    calc = {"key": style, "hu": hu, "fan": fan, "total": total}
+    if base is None:
+        return calc, []
+    raw = (base + hu) * 2 ** fan
+    calc.update(base=base, mult=2 ** fan, raw=raw, rounded=round_up_ten(raw))
+    caps = [{"item": "total", "uncapped": calc["rounded"], "value": total}] if total != calc["rounded"] else []
+    return calc, caps
+
+
 def money_rounding(points: int) -> int:
     """么半六 money display (laosanfan.md §Scoring styles): of the last two digits, 0–20
     adds nothing, 30–60 half a hundred, 70–99 a whole hundred (120 → 100, 150 → 150,
@@ -82,27 +103,39 @@ def meld_hu(m: Meld) -> int:
     return pung_hu(m.kind, m.concealed, m.type == "kong")
 
 
-def hu_points(concealed13: list[int], melds: list[Meld], win_kind: int, self_drawn: bool,
-              flowers: int) -> tuple[int, list[list]]:
-    """The winner's 胡 (laosanfan.md §胡 (points)).
+def _meld_item(m: Meld) -> dict:
+    """The 胡 item of one meld: ``{"item", "value", "tiles"}`` (a chow scores nothing)."""
+    if m.type == "chow":
+        item = "chow"
+    else:
+        item = ("concealed_" if m.concealed else "exposed_") + ("kong" if m.type == "kong" else "pung")
+    return {"item": item, "value": meld_hu(m), "tiles": [kind_str(k) for k in m.kinds]}
+
+
+def hu_detail(concealed13: list[int], melds: list[Meld], win_kind: int, self_drawn: bool,
+              flowers: list[int]) -> tuple[int, list[dict]]:
+    """The winner's 胡 item by item (laosanfan.md §胡 (points)).
 
     :param concealed13: 34 counts of the concealed hand *without* the winning tile.
     :param melds: the winner's melds (concealed kongs included).
-    :param flowers: flowers held (4 胡 each).
-    :returns: ``(hu, items)`` with ``items`` = ``[[label, 胡], …]``; the concealed hand is
-        read in the way that scores most (a pung completed by a discard counts as exposed;
-        夹中胡 when the winning tile can be the middle of a chow).  ``(0, [])`` if the hand
-        is not a standard win.
+    :param flowers: kinds of the flowers held (4 胡 each).
+    :returns: ``(hu, items)``, each item ``{"item", "value", "tiles"}`` with ``item`` one of
+        ``exposed_pung``, ``concealed_pung``, ``exposed_kong``, ``concealed_kong``, ``chow``
+        (0), ``pair`` (0), ``closed_wait`` (夹中胡 2), ``flowers`` (4 each), ``self_drawn`` (2).
+        The concealed hand is read in the way that scores most (a pung completed by a discard
+        counts as exposed; 夹中胡 when the winning tile can be the middle of a chow).
+        ``(0, [])`` if the hand is not a standard win.
     """
     full = list(concealed13)
     full[win_kind] += 1
     best: tuple[int, list] | None = None
-    fixed = [[f"meld:{m}", meld_hu(m)] for m in melds if meld_hu(m)]
+    fixed = [_meld_item(m) for m in melds]
+    extra = []
     if flowers:
-        fixed.append(["flowers", 4 * flowers])
+        extra.append({"item": "flowers", "value": 4 * len(flowers), "tiles": [kind_str(k) for k in flowers]})
     if self_drawn:
-        fixed.append(["self_drawn", 2])
-    fixed_sum = sum(v for _, v in fixed)
+        extra.append({"item": "self_drawn", "value": 2, "tiles": []})
+    fixed_sum = sum(i["value"] for i in fixed + extra)
     for codes, pair in hand_shapes.decompose_codes(full):
         placements: list[tuple[str, int]] = []
         if pair == win_kind:
@@ -119,15 +152,30 @@ def hu_points(concealed13: list[int], melds: list[Meld], win_kind: int, self_dra
                 if c >= hand_shapes.PUNG_CODE:
                     k = c - hand_shapes.PUNG_CODE
                     exposed = how == "pung" and c == code and not self_drawn
-                    items.append([f"pung:{k}", pung_hu(k, not exposed, False)])
+                    items.append({"item": "exposed_pung" if exposed else "concealed_pung",
+                                  "value": pung_hu(k, not exposed, False), "tiles": [kind_str(k)] * 3})
                     if exposed:
                         code = -2  # only one copy of the set is the completed one
+                else:
+                    items.append({"item": "chow", "value": 0, "tiles": [kind_str(c + i) for i in range(3)]})
+            items.append({"item": "pair", "value": 0, "tiles": [kind_str(pair)] * 2})
             if how == "closed":
-                items.append(["closed_wait", 2])
-            total = fixed_sum + sum(v for _, v in items)
+                items.append({"item": "closed_wait", "value": 2, "tiles": [kind_str(win_kind)]})
+            total = fixed_sum + sum(i["value"] for i in items)
             if best is None or total > best[0]:
-                best = (total, fixed + items)
+                best = (total, fixed + items + extra)
     return best if best is not None else (0, [])
+
+
+def hu_points(concealed13: list[int], melds: list[Meld], win_kind: int, self_drawn: bool,
+              flowers: int) -> tuple[int, list[list]]:
+    """The winner's 胡 (laosanfan.md §胡 (points)), as :func:`hu_detail` counts it.
+
+    :param flowers: flowers held (4 胡 each).
+    :returns: ``(hu, items)`` with ``items`` = ``[[label, 胡], …]`` of the items that score.
+    """
+    hu, items = hu_detail(concealed13, melds, win_kind, self_drawn, [FLOWER] * flowers)
+    return hu, [[f"{i['item']}:{''.join(i['tiles'][:1])}", i["value"]] for i in items if i["value"]]
 
 
 def seat_flower_fan(flowers: list[int], wind_index: int) -> list[list]:

@@ -50,6 +50,20 @@ def buy_factor(winner: int, loser: int, dealer: int, bought: list[bool]) -> int:
     return (2 if bought[dealer] else 1) * (2 if bought[other] else 1)
 
 
+def meld_items(melds, fours) -> list[dict]:
+    """The 对 of the meld area item by item (laowudui.md §Scoring): ``{"item": "pair" | "four",
+    "value", "tiles"}`` per meld; a 吃 pair or 堆 whose kind is in ``fours`` was completed to a
+    four (by 百搭 or the real tiles) in the reading scored."""
+    out = []
+    for m in melds:
+        k = m.kinds[0]
+        four = m.type == "kong" or (not is_xi(k) and k in fours)
+        tiles = list(m.kinds) if four is False or len(m.kinds) == 4 else [k] * 4
+        value = (10 if four else 1) * (2 if is_big(k) else 1)
+        out.append({"item": "four" if four else "pair", "value": value, "tiles": [kind_str(x) for x in tiles]})
+    return out
+
+
 @dataclass
 class _Win:
     seat: int
@@ -118,13 +132,15 @@ class Scoring:
                     fans.append("quanda")
                 unit = payment(dui, len(fans))
                 if best is None or unit > best[0]:
-                    best = (unit, dui, fans)
-        unit, dui, fans = best
+                    best = (unit, dui, fans, r.meld_fours_all if bomb else r.meld_fours)
+        unit, dui, fans, fours = best
         order = list(FANS)
         fans.sort(key=order.index)
         return {"ok": True, "dui": dui, "fan_total": len(fans) + 1, "unit": unit,
                 "fan_keys": ["base"] + fans,
-                "fans": [[FANS[f][0], FANS[f][1], 1, 1] for f in ["base"] + fans]}
+                "fans": [[FANS[f][0], FANS[f][1], 1, 1] for f in ["base"] + fans],
+                "count": {"name": "dui", "value": dui, "items": meld_items(melds, fours)},
+                "calc": {"key": "payment", "dui": dui, "fan": len(fans) + 1, "total": unit}}
 
     def _finish(self, wins: list[_Win]) -> None:
         self.phase = OVER
@@ -139,10 +155,12 @@ class Scoring:
             evals[str(w.seat)] = ev
             payers = [w.discarder] if len(wins) > 1 else [s for s in range(self.n) if s != w.seat]
             for p in payers:
-                amount = ev["unit"] * buy_factor(w.seat, p, self.dealer, [bool(b) for b in self.bought])
+                factor = buy_factor(w.seat, p, self.dealer, [bool(b) for b in self.bought])
+                amount = ev["unit"] * factor
                 points[w.seat] += amount
                 points[p] -= amount
-                payments.append({"from": p, "to": w.seat, "points": amount})
+                payments.append({"from": p, "to": w.seat, "points": amount}
+                                | ({"notes": [["buy", factor]]} if factor > 1 else {}))
         for w in wins:
             if w.self_drawn:  # a discard won on stays in the discarder's river
                 self.hands[w.seat].append(w.tile)
@@ -157,6 +175,8 @@ class Scoring:
             "fan_by_seat": {s: e["fan_total"] for s, e in evals.items()},
             "dui_by_seat": {s: e["dui"] for s, e in evals.items()},
             "fans_by_seat": {s: e["fans"] for s, e in evals.items()},
+            "count": ev["count"], "count_by_seat": {s: e["count"] for s, e in evals.items()},
+            "calc": ev["calc"], "calc_by_seat": {s: e["calc"] for s, e in evals.items()},
             "payments": payments, "bought": [bool(b) for b in self.bought],
             "hands": self._all_hands(),
         }

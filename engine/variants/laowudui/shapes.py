@@ -140,12 +140,17 @@ class Reading:
     :ivar kinds: kinds present as real tiles or wild tiles read as themselves (jokers are
         left out): what 清一色 / 全小 / 全大 look at.
     :ivar jokers: wild tiles used as jokers.
+    :ivar meld_fours: kinds of the 吃/堆 melds completed to a four in the reading that gives
+        ``dui`` (a 杠 is always a four; a 堆 always completed).
+    :ivar meld_fours_all: the same for the all-fours reading (``None`` with it).
     """
 
     dui: int
     dui_all_fours: int | None
     kinds: frozenset
     jokers: int
+    meld_fours: frozenset = frozenset()
+    meld_fours_all: frozenset | None = None
 
 
 def _meld_points(kind: int, four: bool) -> int:
@@ -211,9 +216,10 @@ def _readings_cached(concealed: tuple[int, ...], melds: tuple, wild: tuple[int, 
         best = _best(items, jokers, fixed_four, fixed_points)
         if best is None:
             continue
-        dui, dui_all = best
+        (dui, fours), (dui_all, fours_all) = best
         present = frozenset(present_base | {k for k, u in zip(wild_kinds_held, natural) if u})
-        out.append(Reading(dui, dui_all if not xi_melded else None, present, jokers))
+        out.append(Reading(dui, dui_all if not xi_melded else None, present, jokers, fours,
+                           fours_all if not xi_melded else None))
     return tuple(out)
 
 
@@ -225,33 +231,36 @@ def _natural_splits(counts: list[int]) -> list[tuple[int, ...]]:
     return splits
 
 
-def _best(items, jokers: int, fixed_four: bool, fixed_points: int) -> tuple[int, int | None] | None:
-    """Knapsack over the kinds: jokers used, any four, all fours -> best 对."""
-    states: dict[tuple[int, bool, bool], int] = {(0, fixed_four, True): fixed_points}
-    for ways, _kind in items:
-        nxt: dict[tuple[int, bool, bool], int] = {}
-        for (j0, f0, a0), p0 in states.items():
-            for j, f, _mf, af, p in ways:
+def _best(items, jokers: int, fixed_four: bool, fixed_points: int
+          ) -> tuple[tuple[int, frozenset], tuple[int | None, frozenset | None]] | None:
+    """Knapsack over the kinds: jokers used, any four, all fours -> best 对, each with the
+    kinds whose meld is read as a four: ``((dui, fours), (dui_all_fours, fours))``."""
+    states: dict[tuple[int, bool, bool], tuple[int, frozenset]] = {(0, fixed_four, True): (fixed_points, frozenset())}
+    for ways, kind in items:
+        nxt: dict[tuple[int, bool, bool], tuple[int, frozenset]] = {}
+        for (j0, f0, a0), (p0, m0) in states.items():
+            for j, f, mf, af, p in ways:
                 j1 = j0 + j
                 if j1 > jokers:
                     continue
                 key = (j1, f0 or f, a0 and af)
-                if nxt.get(key, -1) < p0 + p:
-                    nxt[key] = p0 + p
+                if key not in nxt or nxt[key][0] < p0 + p:
+                    nxt[key] = (p0 + p, m0 | {kind} if mf else m0)
         states = nxt
         if not states:
             return None
     best = None
     best_all = None
-    for (j, f, a), p in states.items():
+    for (j, f, a), v in states.items():
         if j != jokers or (jokers > 0 and not f):
             continue
-        best = p if best is None else max(best, p)
-        if a:
-            best_all = p if best_all is None else max(best_all, p)
+        if best is None or v[0] > best[0]:
+            best = v
+        if a and (best_all is None or v[0] > best_all[0]):
+            best_all = v
     if best is None:
         return None
-    return best, best_all
+    return best, best_all if best_all is not None else (None, None)
 
 
 def is_win(concealed: Sequence[int], melds: Sequence[tuple[str, tuple[int, ...]]], wild: Iterable[int]) -> bool:

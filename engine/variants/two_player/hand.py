@@ -199,6 +199,8 @@ class TwoPlayerHand(MahjongHand):
         win["multiplier_rows"] = [["加倍", "Double", win["doubles"]], ["宝牌", "Treasure", win["treasure_multiplier"]],
                                   ["连庄", "Dealer streak", win["streak_multiplier"]],
                                   ["底分", "Base", win["base_points"]]]
+        win["calc"] = {"key": "product", "fan": win["fan_total"], "total": pts}
+        win["payments"] = [{"from": s, "to": winner, "points": pts} for s in range(self.n) if s != winner]
         out = [-pts] * self.n
         out[winner] = pts * (self.n - 1)
         return out

@@ -8,7 +8,33 @@ from __future__ import annotations
 
 from ...tiles import kind_of, kind_str
 from .actions import OVER
-from .huxi import kind_of_idx, tun_of
+from .huxi import classify_three, group_huxi, idx_of, kind_of_idx, tun_of
+
+
+def group_item(gtype: str, idxs: list[int]) -> dict:
+    """A group of a win as a 胡息 item (zipai.md §胡息): ``{"item", "value", "tiles"}``; a 吃/比
+    group is named by what its cards make (``sentence`` or ``jiao``)."""
+    if gtype in ("chi", "bi"):
+        gtype = classify_three(idxs) or "sentence"
+    return {"item": gtype, "value": group_huxi(gtype, idxs), "tiles": [kind_str(kind_of_idx(i)) for i in idxs]}
+
+
+def huxi_items(table: list[tuple[str, list[int]]], groups: list[tuple], counted: int, raw: int) -> list[dict]:
+    """Every group of a winning hand with its 胡息: ``table`` the groups laid down (type, card
+    indices), ``groups`` the hand's split (``best_win``: ``("table_pao", idx)`` when the card
+    won on made a table 碰/偎 a 跑); a 毛胡 (``counted`` > ``raw`` 0) adds a ``maohu`` item
+    worth the difference, so the items sum to the 胡息 counted."""
+    table_pao = {g[1] for g in groups if g[0] == "table_pao"}
+    items = []
+    for gtype, idxs in table:
+        if gtype in ("peng", "wei", "chouwei") and idxs[0] in table_pao:
+            table_pao.discard(idxs[0])
+            gtype, idxs = "pao", [idxs[0]] * 4
+        items.append(group_item(gtype, idxs))
+    items += [group_item(g[0], list(g[1:])) for g in groups if g[0] != "table_pao"]
+    if counted != raw:
+        items.append({"item": "maohu", "value": counted - raw, "tiles": []})
+    return items
 
 
 def settlement(n: int, winner: int, huxi: int, fan: int, tun_per: int, piao: list[int],
@@ -63,11 +89,12 @@ class Scoring:
             self.hands[p].append(card)
         self.pending = None
         self.phase = OVER
-        fans = [["胡息", "Hu xi", ev["huxi"], 1], ["囤", "Tun", tun, 1], [names[0], names[1], fan, 1]]
-        if ev["maohu"]:
-            fans.insert(0, ["毛胡", "Mao hu", ev["huxi"], 1])
-        if piao[p] or any(piao[s] for s in payers):
-            fans.append(["飘", "Piao", piao[p], 1])
+        fans = [[names[0], names[1], fan, 1]]  # the 名堂; 胡息 and 囤 are in count and calc
+        table = [(g.type, [idx_of(kind_of(t)) for t in g.tiles]) for g in self.groups[p]]
+        count = {"name": "huxi", "value": ev["huxi"],
+                 "items": huxi_items(table, ev["groups"], ev["huxi"], ev["raw_huxi"])}
+        payments = [{"from": s, "to": p, "points": total + piao[s] + piao[p]}
+                    | ({"notes": [["piao", piao[s] + piao[p]]]} if piao[s] + piao[p] else {}) for s in payers]
         self.result = {
             "winner": p, "winners": [p], "draw": False, "self_drawn": self_drawn, "discarder": discarder,
             "win_tile": kind_str(win_kind) if win_kind is not None else (
@@ -76,6 +103,9 @@ class Scoring:
             "total_tun": total, "fan_total": ev["huxi"], "total_fan": total, "fans": fans,
             "summary_rows": [["胡息", "hu xi", ev["huxi"]], ["囤", "tun", tun], ["番", "fan", fan],
                              ["总囤", "total tun", total]],
+            "count": count, "payments": payments,
+            "calc": {"key": f"tun_{self.options['tun_per']}", "huxi": ev["huxi"], "tun": tun, "fan": fan,
+                     "total": total},
             "piao": piao, "payers": payers, "dealer": self.dealer, "next_dealer": p,
             # a card turned up by another seat's draw (示众牌): that seat, who dealt nothing in
             "shown_by": owner if source not in ("self", "discard") and owner != p else None,

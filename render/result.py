@@ -1,0 +1,159 @@
+"""The result box under the table image: who won, how and from whom, the winning tile, the
+total in the game's own terms (``胡 26 · 番 0 · 计 60``, ``胡息 16 · 10 囤``, ``8 倍``, ``31
+番``), the items of the count and the fans as pills, the formula, the caps, the liability, who
+paid whom and every seat's points.
+
+The words are those of the result text (``render.text.results``); the box grows with its
+content, and a winning tile or card taller than the headline (字牌's long cards) makes the
+headline row taller instead of reaching into the rows below it.
+"""
+
+from __future__ import annotations
+
+from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
+
+from .canvas import Layer, text_advance
+from .common import (GOLD, GREY, MUTED, RED, WHITE, kind, label, paper_cards, pill, pill_height, pill_width,
+                     tile_badge)
+from .text.results import (calc_text, cap_lines, count_items, count_title, fan_items, headline_total,
+                           liability_line, multiplier_items, payment_items, summary_items)
+from .text import t
+from .tiles import tile_image
+
+PAD = 10
+TITLE, PILL, LINE = 28, 18, 20  #: font sizes: winner, pills, text lines
+WIN_TILE_W = 34  #: width of the winning tile (a 字牌 card is drawn narrower: it is long)
+WIN_CARD_W = 24
+GAIN, LOSS = (120, 230, 140), (255, 130, 120)
+COUNT_TITLE_BG, COUNT_BG, FAN_BG, PAY_BG = (150, 112, 20), (92, 74, 30), (60, 70, 65), (52, 58, 70)
+
+
+def _fit(text: str, size: int, width: float) -> tuple[str, int]:
+    """``text`` and a font size at most ``size`` (down to 13) at which it fits ``width``,
+    shortened with ``…`` if even that is too wide."""
+    while size > 13 and text_advance(text, size, True) > width:
+        size -= 1
+    if text_advance(text, size, True) > width:
+        while text and text_advance(text + "…", size, True) > width:
+            text = text[:-1]
+        text += "…"
+    return text, size
+
+
+def _pills(layer: Layer, x0: float, y: float, width: float, items: list[tuple[str, tuple]]) -> float:
+    """Pills ``(text, colour)`` laid left to right from ``(x0, y)``, wrapped at ``width``;
+    returns the y below them (``y`` itself when there are none)."""
+    if not items:
+        return y
+    ph = pill_height(PILL)
+    x = x0
+    for text, colour in items:
+        text, size = _fit(text, PILL, width - 4)
+        w = pill_width(text, size)
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + ph + 6
+        x += pill(layer, x, y + (ph - pill_height(size)) / 2, text, size, colour) + 6
+    return y + ph + 8
+
+
+def _line(layer: Layer, x: float, y: float, width: float, text: str, colour, size: int = LINE) -> float:
+    """One line of text fitted to ``width``; returns the y below it."""
+    text, size = _fit(text, size, width)
+    layer.text((x, y + 13), text, size, fill=colour, bold=True, anchor="lm")
+    return y + 28
+
+
+def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: float) -> float:
+    """Winner, how (and from whom), the winning tile, the total; returns the y below."""
+    res = view["result"]
+    lang, variant = view.get("lang"), view.get("variant")
+    several = len(outcome(res)["wins"]) > 1
+    src = names.get(w["from"], "?") if w["from"] is not None else ""
+    how = {SELF_DRAWN: (label(view, "self_drawn"), RED), DISCARD: (label(view, "on_discard", name=src), GREY),
+           ROB_KONG: (label(view, "rob", name=src), GREY), SHOWN: (label(view, "shown", name=src), GREY)}
+    tile = None
+    if w.get("tile") is not None:
+        k = kind(w["tile"])
+        tile = tile_image(k, WIN_CARD_W if paper_cards(view) else WIN_TILE_W, tile_badge(view, k))
+    h = max(48, tile.height + 8 if tile is not None else 0)
+    cy = y + h / 2
+    x = PAD
+    x += body.text((x, cy), label(view, "win", name=names.get(w["seat"], "?")), TITLE, fill=GOLD, bold=True,
+                   anchor="lm") + 12
+    text, colour = how[w["how"]]
+    x += pill(body, x, cy - pill_height(PILL) / 2, text, PILL, colour) + 8
+    if tile is not None:
+        body.image(tile, x + 4, cy - tile.height / 2)
+        x += tile.width + 16
+    total = headline_total(res, lang, variant, w["seat"] if several else None) \
+        or label(view, "fan_total", n=w["fan"])
+    total, size = _fit(total, LINE + 2, PAD + width - x)
+    body.text((x, cy), total, size, fill=WHITE, bold=True, anchor="lm")
+    return y + h
+
+
+def result_panel(view: dict, width: int) -> Layer | None:
+    """The result box (see the module docstring), ``width`` px wide, or ``None`` before the
+    hand is over."""
+    res = view.get("result")
+    if not res:
+        return None
+    seats = view.get("seats") or []
+    names = {s.get("seat"): str(s.get("name", "?")) for s in seats}
+    name_list = [names.get(i, "?") for i in range(max(len(res.get("points") or []), len(seats)))]
+    lang, variant = view.get("lang"), view.get("variant")
+    inner = width - 2 * PAD
+    body = Layer(width, 0)
+    y = PAD
+    o = outcome(res)
+    several = len(o["wins"]) > 1
+    if o["draw"]:
+        body.text((PAD, y + 18), label(view, "draw"), 28, fill=GOLD, bold=True, anchor="lm")
+        y += 40
+    for w in o["wins"]:  # one block per winner (老五对: several on one discard)
+        seat = w["seat"] if several else None
+        y = _headline(view, body, w, names, y, inner)
+        pills = []
+        title = count_title(res, lang, variant, seat)
+        if title is not None:
+            pills.append((title, COUNT_TITLE_BG))
+            pills += [(text, COUNT_BG) for text in count_items(res, lang, variant, seat)]
+        pills += [(text, FAN_BG) for text in fan_items(res, lang, seat)]
+        y = _pills(body, PAD, y, inner, pills)
+        if res.get("calc") or res.get("calc_by_seat"):
+            calc = calc_text(res, lang, variant, seat)
+            if calc:
+                y = _line(body, PAD, y, inner, calc, WHITE)
+        else:  # a result stored before results carried their formula
+            parts = summary_items(res, lang) or [label(view, "fan_total", n=w["fan"])]
+            parts += multiplier_items(res, lang)
+            y = _line(body, PAD, y, inner, "   ".join(parts), WHITE)
+    if o["wins"]:
+        for text in cap_lines(res, lang, variant):
+            y = _line(body, PAD, y, inner, text, GOLD, 18)
+    why = liability_line(res, name_list, lang, variant)
+    if why:
+        y = _line(body, PAD, y, inner, why, LOSS, 18)
+    pays = payment_items(res, name_list, lang, variant)
+    if pays:
+        head = t("result.payments", lang, list="").strip()
+        x = PAD + body.text((PAD, y + 2 + pill_height(PILL) / 2), head, LINE, fill=MUTED, bold=True, anchor="lm") + 8
+        y = _pills(body, x, y + 2, inner - x + PAD, [(p, PAY_BG) for p in pays])
+    pts = res.get("points") or []
+    if pts:
+        x = PAD
+        x += body.text((x, y + 12), label(view, "points") + ":", LINE, fill=MUTED, bold=True, anchor="lm") + 10
+        for i, p in enumerate(pts):
+            sign = "+" if p > 0 else ("−" if p < 0 else "±")
+            colour = GAIN if p > 0 else (LOSS if p < 0 else WHITE)
+            x += body.text((x, y + 12), f"{names.get(i, i)} {sign}{abs(p)}", LINE, fill=colour, bold=True,
+                           anchor="lm") + 22
+        y += 30
+    h = int(y + PAD)
+    layer = Layer(width, h)
+    layer.rrect((0, 0, width - 1, h - 1), radius=12, fill=(40, 40, 38), outline=GOLD, width=2)
+    layer.add(body, 0, 0)
+    return layer
+
+
+__all__ = ["result_panel"]
