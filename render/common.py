@@ -17,6 +17,7 @@ from engine.tiles import parse_kind
 from .canvas import Layer, text_advance
 from .tiles import (
     back_image,
+    card_back_image,
     claimed_tile_image,
     kind_image_height,
     tile_image,
@@ -191,14 +192,53 @@ def tiles_group(view: dict, tiles, width: int, gap: int = 1) -> Group:
     return Group(imgs, gap)
 
 
-def backs_group(n: int, width: int, gap: int = 1) -> Group:
-    return Group([back_image(width)] * max(0, n), gap)
+@dataclass
+class Column:
+    """Cards stacked top to bottom as players lay a 字牌 group: each card is drawn over the one
+    above it, ``step`` px lower, so every card shows its top end (its character) and the last
+    one shows whole.  Placed like a :class:`Group` (bottom-aligned in a row's height)."""
+
+    images: list[Image.Image] = field(default_factory=list)
+    step: int = 0
+
+    @property
+    def width(self) -> int:
+        return max((im.width for im in self.images), default=0)
+
+    @property
+    def height(self) -> int:
+        if not self.images:
+            return 0
+        return max(i * self.step + im.height for i, im in enumerate(self.images))
+
+    def place(self, layer: Layer, x: float, y: float, height: int | None = None) -> None:
+        """Queue the column with its top-left at ``(x, y)``, bottom-aligned in ``height``."""
+        y += (height or self.height) - self.height
+        for i, im in enumerate(self.images):
+            layer.image(im, x, y + i * self.step)
 
 
-def meld_group(view: dict, meld: dict, width: int) -> Group:
+def column_step(width: int) -> int:
+    """How far each card of a :class:`Column` of cards ``width`` px wide lies below the one
+    before: the top end with the card's character (one card width) stays in sight."""
+    return width
+
+
+def backs_group(n: int, width: int, gap: int = 1, paper: bool = False) -> Group:
+    """``n`` face-down tiles ``width`` px wide (long card backs when ``paper``)."""
+    return Group([(card_back_image if paper else back_image)(width)] * max(0, n), gap)
+
+
+def meld_group(view: dict, meld: dict, width: int) -> Group | Column:
     """One meld: the claimed tile (``claimed_index``) lies sideways; a concealed kong shows
-    its two end tiles face down.  Tiles missing from the view (``None``) are drawn as backs."""
+    its two end tiles face down.  Tiles missing from the view (``None``) are drawn as backs.
+    In a game of paper cards (:func:`paper_cards`) the group is a :class:`Column` of upright
+    cards, none sideways, face-down ones as card backs."""
     tiles = list(meld.get("tiles") or [])
+    if paper_cards(view):
+        imgs = [card_back_image(width) if t is None else tile_image(kind(t), width, tile_badge(view, kind(t)))
+                for t in tiles]
+        return Column(imgs, column_step(width))
     ci = meld.get("claimed_index")
     concealed = bool(meld.get("concealed"))
     imgs = []
@@ -215,7 +255,7 @@ def meld_group(view: dict, meld: dict, width: int) -> Group:
     return Group(imgs, 1)
 
 
-def flow(groups: list[Group], max_width: int, gap: int, row_gap: int = 4
+def flow(groups: list, max_width: int, gap: int, row_gap: int = 4
          ) -> list[list[tuple[int, Group]]]:
     """Lay groups left to right, wrapping before a group that would pass ``max_width``.
 

@@ -16,7 +16,6 @@ from .common import (
     GOLD,
     MUTED,
     WHITE,
-    Group,
     kind,
     label,
     paper_cards,
@@ -125,16 +124,15 @@ def hand_image(view: dict) -> Image.Image:
         row.append((x, tile_image(k, HAND_W, tile_badge(view, k))))
     rows.append((0, row, True))
 
-    # row 2: melds and flowers
-    groups: list[Group] = [meld_group(view, m, MELD_W) for m in (seat or {}).get("melds") or []]
+    # row 2: melds (字牌: a column of cards each) and flowers
+    groups: list = [meld_group(view, m, MELD_W) for m in (seat or {}).get("melds") or []]
     flowers = tiles_group(view, (seat or {}).get("flowers") or [], FLOWER_W)
     row, x = [], 0
     for g in groups + ([flowers] if flowers.images else []):
-        gx = x
-        for im in g.images:
-            row.append((gx, im))
-            gx += im.width + g.gap
-        x = gx + 16
+        cell = Layer(g.width, g.height)
+        g.place(cell, 0, 0)
+        row.append((x, cell))
+        x += g.width + 16
     if row:
         rows.append((12, row, True))
 

@@ -480,6 +480,22 @@ def _zipai_card(kind: int, width: int) -> Image.Image:
     return im.resize((width, card_height(width)), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=16)
+def card_back_image(width: int) -> Image.Image:
+    """A face-down 字牌 card ``width`` px wide (as tall as a card, :func:`card_height`): the
+    lacquer red of the tile backs with a pale inner frame, cached."""
+    scale = 4
+    w, h = width * scale, card_height(width) * scale
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=w // 8, fill=BACK_TONE, outline=OUTLINE,
+                        width=max(2, scale))
+    inset = w // 6
+    d.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius=w // 12,
+                        outline=(236, 214, 160, 255), width=max(2, w // 20))
+    return im.resize((width, card_height(width)), Image.Resampling.LANCZOS)
+
+
 #: suit letter → drawer(kind, width) returning a whole card image (no tile body).
 card_drawers: dict[str, Callable[[int, int], Image.Image]] = {
     "x": _zipai_card,

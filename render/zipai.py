@@ -20,8 +20,9 @@ def adapt(view: dict) -> dict:
 
     Every group's face-down cards are already ``None`` for other seats (the engine hides them);
     here groups are marked not concealed so the renderer draws exactly the cards it is given,
-    the taken card of a 吃/碰/跑 stays marked (sideways), and ``last_discard`` points at the
-    shown card so the centre shows it.
+    and no card is marked as taken: players lay a group as one column of upright cards
+    (``render.common.meld_group`` draws it so), the taken card of a 吃/碰/跑 among them.
+    ``last_discard`` points at the shown card so the centre shows it.
     """
     v = dict(view)
     seats = []
@@ -30,8 +31,7 @@ def adapt(view: dict) -> dict:
         melds = []
         for m in sv.get("melds") or []:
             m = dict(m)
-            if m.get("type") in ("wei", "chouwei", "ti"):
-                m["claimed_index"] = None
+            m["claimed_index"] = None
             m["concealed"] = False
             melds.append(m)
         s["melds"] = melds
