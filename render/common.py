@@ -367,10 +367,14 @@ def warm_up() -> None:
     the first image (call it once at start-up, e.g. in a thread), so the first answer of a
     new process is drawn as fast as the others."""
     shared_palette()
-    for w in (34, 44):
-        for k in range(70):
+    for w in (18, 20, 24, 30, 33):  # the table's tile sizes (render.table.SMALL, BIG)
+        for k in range(50):
             tile_image(k, w, None)
-    for w in (22, 34, 44, 60):
+    for w in (14, 16, 20):  # its 字牌 card sizes
+        for k in range(50, 70):
+            tile_image(k, w, None)
+        card_back_image(w)
+    for w in (18, 24, 26, 60):
         back_image(w)
 
 

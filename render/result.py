@@ -21,9 +21,10 @@ from .text import t
 from .tiles import tile_image
 
 PAD = 10
-TITLE, PILL, LINE = 28, 18, 20  #: font sizes: winner, pills, text lines
-WIN_TILE_W = 34  #: width of the winning tile (a 字牌 card is drawn narrower: it is long)
-WIN_CARD_W = 24
+TITLE, PILL, LINE = 26, 16, 18  #: font sizes: winner, pills, text lines
+LINE_H = 24  #: height of a text line
+WIN_TILE_W = 30  #: width of the winning tile (a 字牌 card is drawn narrower: it is long)
+WIN_CARD_W = 18
 GAIN, LOSS = (120, 230, 140), (255, 130, 120)
 COUNT_TITLE_BG, COUNT_BG, FAN_BG, PAY_BG = (150, 112, 20), (92, 74, 30), (60, 70, 65), (52, 58, 70)
 
@@ -51,16 +52,16 @@ def _pills(layer: Layer, x0: float, y: float, width: float, items: list[tuple[st
         text, size = _fit(text, PILL, width - 4)
         w = pill_width(text, size)
         if x > x0 and x + w > x0 + width:
-            x, y = x0, y + ph + 6
+            x, y = x0, y + ph + 4
         x += pill(layer, x, y + (ph - pill_height(size)) / 2, text, size, colour) + 6
-    return y + ph + 8
+    return y + ph + 6
 
 
 def _line(layer: Layer, x: float, y: float, width: float, text: str, colour, size: int = LINE) -> float:
     """One line of text fitted to ``width``; returns the y below it."""
     text, size = _fit(text, size, width)
-    layer.text((x, y + 13), text, size, fill=colour, bold=True, anchor="lm")
-    return y + 28
+    layer.text((x, y + LINE_H / 2), text, size, fill=colour, bold=True, anchor="lm")
+    return y + LINE_H
 
 
 def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: float) -> float:
@@ -75,7 +76,7 @@ def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: fl
     if w.get("tile") is not None:
         k = kind(w["tile"])
         tile = tile_image(k, WIN_CARD_W if paper_cards(view) else WIN_TILE_W, tile_badge(view, k))
-    h = max(48, tile.height + 8 if tile is not None else 0)
+    h = max(40, tile.height + 6 if tile is not None else 0)
     cy = y + h / 2
     x = PAD
     x += body.text((x, cy), label(view, "win", name=names.get(w["seat"], "?")), TITLE, fill=GOLD, bold=True,
@@ -108,8 +109,8 @@ def result_panel(view: dict, width: int) -> Layer | None:
     o = outcome(res)
     several = len(o["wins"]) > 1
     if o["draw"]:
-        body.text((PAD, y + 18), label(view, "draw"), 28, fill=GOLD, bold=True, anchor="lm")
-        y += 40
+        body.text((PAD, y + 18), label(view, "draw"), TITLE, fill=GOLD, bold=True, anchor="lm")
+        y += 38
     for w in o["wins"]:  # one block per winner (老五对: several on one discard)
         seat = w["seat"] if several else None
         y = _headline(view, body, w, names, y, inner)
@@ -130,25 +131,29 @@ def result_panel(view: dict, width: int) -> Layer | None:
             y = _line(body, PAD, y, inner, "   ".join(parts), WHITE)
     if o["wins"]:
         for text in cap_lines(res, lang, variant):
-            y = _line(body, PAD, y, inner, text, GOLD, 18)
+            y = _line(body, PAD, y, inner, text, GOLD, LINE - 1)
     why = liability_line(res, name_list, lang, variant)
     if why:
-        y = _line(body, PAD, y, inner, why, LOSS, 18)
+        y = _line(body, PAD, y, inner, why, LOSS, LINE - 1)
     pays = payment_items(res, name_list, lang, variant)
     if pays:
         head = t("result.payments", lang, list="").strip()
         x = PAD + body.text((PAD, y + 2 + pill_height(PILL) / 2), head, LINE, fill=MUTED, bold=True, anchor="lm") + 8
         y = _pills(body, x, y + 2, inner - x + PAD, [(p, PAY_BG) for p in pays])
     pts = res.get("points") or []
-    if pts:
-        x = PAD
-        x += body.text((x, y + 12), label(view, "points") + ":", LINE, fill=MUTED, bold=True, anchor="lm") + 10
+    if pts:  # every seat's points, wrapped under the label when the line is full
+        x0 = PAD + body.text((PAD, y + 12), label(view, "points") + ":", LINE, fill=MUTED, bold=True,
+                             anchor="lm") + 10
+        x = x0
         for i, p in enumerate(pts):
             sign = "+" if p > 0 else ("−" if p < 0 else "±")
             colour = GAIN if p > 0 else (LOSS if p < 0 else WHITE)
-            x += body.text((x, y + 12), f"{names.get(i, i)} {sign}{abs(p)}", LINE, fill=colour, bold=True,
-                           anchor="lm") + 22
-        y += 30
+            text, size = _fit(f"{names.get(i, i)} {sign}{abs(p)}", LINE, width - PAD - x0)
+            w = text_advance(text, size, True)
+            if x > x0 and x + w > width - PAD:
+                x, y = x0, y + LINE_H
+            x += body.text((x, y + 12), text, size, fill=colour, bold=True, anchor="lm") + 20
+        y += LINE_H + 2
     h = int(y + PAD)
     layer = Layer(width, h)
     layer.rrect((0, 0, width - 1, h - 1), radius=12, fill=(40, 40, 38), outline=GOLD, width=2)

@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             png = render_table(view)
         t2 = time.perf_counter()
         (out / f"table_{name}.png").write_bytes(png)
-        small = img.resize((550, round(img.height * 550 / img.width)), Image.Resampling.LANCZOS)
-        small.save(out / f"table_{name}_550.png")
+        small = img.resize((450, round(img.height * 450 / img.width)), Image.Resampling.LANCZOS)
+        small.save(out / f"table_{name}_450.png")  # as Discord shows it
         print(f"table {name:18s} {img.width}x{img.height}  draw {1000 * (t1 - t0) / n:5.1f} ms"
               f"  draw+png {1000 * (t2 - t1) / n:5.1f} ms  {len(png) / 1024:6.1f} KiB")
         if view.get("me"):

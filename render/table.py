@@ -1,24 +1,32 @@
-"""The public (or per-seat) table image: every seat's discards, melds, flowers and hand.
+"""The public (or per-seat) table image: every seat's hand, melds, flowers and discards.
 
-Layout (``WIDTH`` px wide, height grows with the content): the viewer's seat (``view["viewer"]``,
-else seat 0) sits at the bottom; the others follow turn order counter-clockwise — the next seat
-(下家) on the right, the seat across at the top, the previous seat (上家) on the left.  With two
-seats the other seat is at the top and a centre band carries the table information; with three
-or four the left/right seats get narrow columns around a centre box.  All text is drawn upright so
-it stays readable on a phone.
+Laid out for the size Discord shows it (about 450 px wide): ``WIDTH`` px wide, one full-width
+band per seat, stacked in turn order so that play runs down the image — the seats after the
+bottom seat (下家, 对家, 上家), then a line of table information (name, hand, dice, wall,
+宝牌/wild, the last discard, whose turn), then the bottom seat: the viewer's (``view["viewer"]``,
+else seat 0).  Each band has the seat's name, score and marks in a column at the left, its tiles
+in a row and its discards beside them when they fit, else under them.  The seat on turn (in a
+claim window: the seat whose discard is being claimed), the winners and the viewer are drawn
+with larger tiles (:data:`BIG`) than the other seats (:data:`SMALL`); the sizes keep every tile
+at least 12 px tall at 450 px and those seats' at least 20 px (:func:`shown_px`).  All text is
+drawn upright.  The result box and the last lines of the table log follow.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PIL import Image
+
+from engine.outcome import outcome
 
 from .canvas import Layer, text_advance
 from .common import (
-    BLUE,
     FELT,
     FELT_DARK,
     FELT_TURN,
     GOLD,
+    BLUE,
     GREY,
     MUTED,
     PURPLE,
@@ -48,32 +56,57 @@ from .common import (
     wind_text,
 )
 from .result import result_panel
-from .tiles import drawable_text, tile_height, tile_image
+from .tiles import card_height, drawable_text, tile_height, tile_image
 from . import zipai
 
-WIDTH = 960  #: table image width in px (Discord shows it ~550 px wide on a phone)
-MARGIN = 8
-GAP = 8
-PAD = 10
-SIDE_WIDTH = 272  #: width of the left/right seat columns at 3–4 seats
+WIDTH = 720  #: table image width in px (Discord shows it about 450 px wide)
+SHOWN_WIDTH = 450  #: the width Discord shows the image at, for :func:`shown_px`
+MARGIN = 5
+GAP = 5
+PAD = 6
+INFO_W = 136  #: the name column at the left of each seat's band
+NAME_SIZE, PILL_SIZE, SCORE_SIZE, SMALL_TEXT = 20, 14, 17, 15
+LOG_LINES = 3
 
-#: per panel kind: tile widths in px (face-up concealed hand, face-down backs, melds, discards,
-#: flowers), discards per row, minimum discard rows reserved (keeps the height steady)
-STYLES = {
-    "wide2": dict(hand_w=44, back_w=36, meld_w=44, disc_w=48, per_row=14, flower_w=26,
-                  min_rows=2, narrow=False),
-    "wide4": dict(hand_w=36, back_w=28, meld_w=36, disc_w=40, per_row=16, flower_w=22,
-                  min_rows=2, narrow=False),
-    "side": dict(hand_w=24, back_w=18, meld_w=26, disc_w=34, per_row=7, flower_w=20,
-                 min_rows=3, narrow=True),
-}
+
+@dataclass(frozen=True)
+class Style:
+    """Tile widths in px of one seat's band: face-up hand tiles, face-down backs, melds,
+    discards and flowers; and for paper cards (字牌), the hand and group cards and the
+    discarded cards."""
+
+    name: str
+    hand_w: int
+    back_w: int
+    meld_w: int
+    disc_w: int
+    flower_w: int
+    card_w: int
+    card_disc_w: int
+
+    def widths(self, paper: bool) -> tuple[int, int, int, int]:
+        """``(hand, back, meld, discard)`` widths for tiles, or for paper cards."""
+        if paper:
+            return self.card_w, self.card_w, self.card_w, self.card_disc_w
+        return self.hand_w, self.back_w, self.meld_w, self.disc_w
+
+
+#: the seats on turn, the winners and the viewer: tiles 35–40 px tall (22–25 px at 450 px)
+BIG = Style("big", hand_w=30, back_w=26, meld_w=33, disc_w=24, flower_w=24, card_w=20, card_disc_w=16)
+#: every other seat: tiles 26 px tall (16 px at 450 px), cards 42 px
+SMALL = Style("small", hand_w=20, back_w=18, meld_w=20, disc_w=18, flower_w=18, card_w=14, card_disc_w=14)
+#: kept for callers that place seats by compass point (see :func:`seat_positions`)
 POSITIONS = {
     1: ["bottom"],
     2: ["bottom", "top"],
     3: ["bottom", "right", "left"],
     4: ["bottom", "right", "top", "left"],
 }
-NAME_SIZE, PILL_SIZE, SCORE_SIZE, SMALL = 24, 17, 22, 16
+
+
+def shown_px(px: float, image_width: int = WIDTH) -> float:
+    """What ``px`` image pixels measure when Discord shows the image :data:`SHOWN_WIDTH` wide."""
+    return px * SHOWN_WIDTH / image_width
 
 
 def _truncate(text: str, size: int, max_w: float, bold: bool = True) -> str:
@@ -91,13 +124,8 @@ def _wind_disc(layer: Layer, x: float, y: float, size: int, text: str, dealer: b
     return size
 
 
-def _info(view: dict, seat: dict, width: int, style: dict) -> Layer:
-    """Name bar: wind, name, 庄/听/加倍/托管 marks, flowers, score."""
-    flowers = tiles_group(view, seat.get("flowers") or [], style["flower_w"])
-    ph = pill_height(PILL_SIZE)
-    line_h = max(34, flowers.height if not style["narrow"] else 0)
-    score = label(view, "score", n=seat.get("score", 0))
-    score_w = text_advance(score, SCORE_SIZE, True)
+def _info(view: dict, seat: dict, width: int) -> Layer:
+    """The name column: wind and name; score and the 庄/听/加倍/托管 marks under them."""
     marks = []
     if seat.get("is_dealer"):
         marks.append((label(view, "dealer"), RED))
@@ -107,229 +135,243 @@ def _info(view: dict, seat: dict, width: int, style: dict) -> Layer:
         marks.append((label(view, "double", n=int(seat["doubles"])), PURPLE))
     if seat.get("auto"):
         marks.append((label(view, "auto"), GREY))
-    marks_w = sum(pill_width(t, PILL_SIZE) + 4 for t, _ in marks)
-    two_lines = style["narrow"]
-    h = line_h + (max(ph, flowers.height) + 6 if two_lines and (marks or flowers.images) else 0)
-    layer = Layer(width, h)
+    ph = pill_height(PILL_SIZE)
+    line_h = 26
+    ops: list[tuple[float, float, str, object]] = []  # marks placed as (x, y, text, colour)
+    score = label(view, "score", n=seat.get("score", 0))
+    x = text_advance(score, SCORE_SIZE, True) + 8
+    y = line_h + 2
+    for text, colour in marks:
+        w = pill_width(text, PILL_SIZE)
+        if x > 0 and x + w > width:
+            x, y = 0, y + ph + 3
+        ops.append((x, y, text, colour))
+        x += w + 4
+    layer = Layer(width, y + max(ph, 22))
     x = 0
-    cy = line_h / 2
-    x += _wind_disc(layer, x, cy - 15, 30, wind_text(view, seat.get("wind")) or "·",
-                    bool(seat.get("is_dealer"))) + 8
-    room = width - x - score_w - 12
-    if not two_lines:
-        room -= marks_w + flowers.width + 8
-    name = _truncate(str(seat.get("name", "?")), NAME_SIZE, max(40, room))
-    x += layer.text((x, cy), name, NAME_SIZE, fill=WHITE, bold=True, anchor="lm") + 10
-    layer.text((width, cy), score, SCORE_SIZE, fill=GOLD, bold=True, anchor="rm")
-    if two_lines:
-        x, y2 = 0, line_h + 4
-    else:
-        y2 = cy - ph / 2
-    for text, color in marks:
-        x += pill(layer, x, y2, text, PILL_SIZE, color) + 4
-    if flowers.images:
-        x += 4
-        flowers.place(layer, x, y2 if two_lines else cy - flowers.height / 2)
+    wind = wind_text(view, seat.get("wind"))
+    if wind:
+        x += _wind_disc(layer, 0, line_h / 2 - 11, 22, wind, bool(seat.get("is_dealer"))) + 6
+    name = _truncate(str(seat.get("name", "?")), NAME_SIZE, width - x)
+    layer.text((x, line_h / 2), name, NAME_SIZE, fill=WHITE, bold=True, anchor="lm")
+    layer.text((0, line_h + 2 + ph / 2), score, SCORE_SIZE, fill=GOLD, bold=True, anchor="lm")
+    for mx, my, text, colour in ops:
+        pill(layer, mx, my, text, PILL_SIZE, colour)
     return layer
 
 
-def _hand_groups(view: dict, seat: dict, style: dict, inner_w: int) -> list[Group]:
-    """Concealed tiles (face up when public, else backs), the drawn tile apart, the melds."""
+def _hand_groups(view: dict, seat: dict, style: Style, inner_w: int) -> list:
+    """Concealed tiles (face up when public, else backs), the drawn tile apart, the melds
+    (字牌: columns of cards), the flowers."""
+    paper = paper_cards(view)
+    hand_w, back_w, meld_w, _ = style.widths(paper)
     me = view.get("me") or {}
     concealed = seat.get("concealed")
     drawn = seat.get("drawn")
     if concealed is None and me.get("seat") == seat.get("seat") and me.get("hand") is not None:
         concealed, drawn = me.get("hand"), me.get("drawn")
     if concealed is not None:
-        w = style["hand_w"]
+        w = hand_w
         main = tiles_group(view, sort_tiles(view, concealed), w)
     else:
-        w = style["back_w"]
-        main = backs_group(int(seat.get("hand_count") or 0), w)
+        w = back_w
+        main = backs_group(int(seat.get("hand_count") or 0), w, paper=paper)
     if drawn:
-        extra = tiles_group(view, [drawn], style["hand_w"])
+        extra = tiles_group(view, [drawn], hand_w)
     elif seat.get("has_drawn"):
-        extra = backs_group(1, w)
+        extra = backs_group(1, w, paper=paper)
     else:
         extra = Group()
-    groups: list[Group] = []
+    groups: list = []
     per_row = max(1, (inner_w + 1) // (w + 1))
     groups += split_group(main, per_row) if main.width > inner_w else [main]
     if extra.images:
         groups.append(extra)
     for m in seat.get("melds") or []:
-        groups.append(meld_group(view, m, style["meld_w"]))
+        groups.append(meld_group(view, m, meld_w))
+    flowers = tiles_group(view, seat.get("flowers") or [], style.flower_w)
+    if flowers.images:
+        groups.append(flowers)
     return groups
 
 
-def _discards(view: dict, seat: dict, style: dict) -> Layer:
-    w, per_row = style["disc_w"], style["per_row"]
+def _discards(view: dict, seat: dict, style: Style, max_w: int) -> Layer:
+    """The seat's discards in rows of as many as fit ``max_w`` (at least one row high)."""
+    w = style.widths(paper_cards(view))[3]
     tiles = list(seat.get("discards") or [])
-    th = tile_height(w)
-    n_rows = max(style["min_rows"], -(-len(tiles) // per_row))
-    gap = 2
-    layer = Layer(per_row * (w + gap), n_rows * (th + gap))
+    th = card_height(w) if paper_cards(view) else tile_height(w)
+    gap = 1
+    per_row = max(1, (max_w + gap) // (w + gap))
+    n_rows = max(1, -(-len(tiles) // per_row))
+    cols = min(len(tiles), per_row)
+    layer = Layer(max(0, cols * (w + gap) - gap), n_rows * (th + 2) - 2)
     last = view.get("last_discard") or {}
     highlight = last.get("seat") == seat.get("seat") and view.get("phase") != "over"
     for i, t in enumerate(tiles):
         k = kind(t)
-        x, y = (i % per_row) * (w + gap), (i // per_row) * (th + gap)
+        x, y = (i % per_row) * (w + gap), (i // per_row) * (th + 2)
         layer.image(tile_image(k, w, tile_badge(view, k)), x, y)
         if highlight and i == len(tiles) - 1:
             layer.rrect((x - 1, y - 1, x + w, y + th), radius=max(3, w // 7),
-                        outline=(255, 140, 0), width=3)
+                        outline=(255, 140, 0), width=2)
     return layer
 
 
-def seat_panel(view: dict, seat: dict, width: int, position: str, style: dict) -> Layer:
-    """One seat's panel ``width`` px wide: info bar, hand row, discards (toward the centre)."""
+def seat_panel(view: dict, seat: dict, width: int, style: Style, frame=None) -> Layer:
+    """One seat's band ``width`` px wide in ``style``: the name column, the tiles, the
+    discards (beside the tiles when both fit in one line, else under them).  ``frame`` is the
+    band's outline colour (the seat on turn, a winner), ``None`` for none."""
     inner = width - 2 * PAD
-    info = _info(view, seat, inner, style)
-    rows = flow(_hand_groups(view, seat, style, inner), inner, gap=12 if not style["narrow"] else 6)
-    _, hand_h = rows_size(rows)
-    hand_h = max(hand_h, tile_height(style["back_w"]))
-    disc = _discards(view, seat, style)
-    parts_h = info.height + hand_h + disc.height + 2 * GAP
-    h = parts_h + 2 * PAD
-    turn = view.get("turn") == seat.get("seat") and view.get("phase") != "over"
+    info = _info(view, seat, INFO_W)
+    area = inner - INFO_W - 10
+    paper = paper_cards(view)
+    rows = flow(_hand_groups(view, seat, style, area), area, gap=10 if paper else 8)
+    hand_w, hand_h = rows_size(rows)
+    base_w = style.widths(paper)[1]
+    hand_h = max(hand_h, card_height(base_w) if paper else tile_height(base_w))
+    disc = _discards(view, seat, style, area)
+    beside = hand_w + 16 + disc.width <= area
+    content_h = max(hand_h, disc.height) if beside else hand_h + 4 + disc.height
+    h = max(info.height, content_h) + 2 * PAD
     layer = Layer(width, h)
-    layer.rrect((0, 0, width - 1, h - 1), radius=12, fill=FELT_TURN if turn else FELT_DARK,
-                outline=TURN_BORDER if turn else None, width=3 if turn else 0)
-    y = PAD
-    order = ["discards", "hand", "info"] if position == "bottom" else ["info", "hand", "discards"]
-    for part in order:
-        if part == "info":
-            layer.add(info, PAD, y)
-            y += info.height + GAP
-        elif part == "hand":
-            place_rows(layer, rows, PAD, y + hand_h - rows_size(rows)[1])
-            y += hand_h + GAP
-        else:
-            layer.add(disc, PAD, y)
-            y += disc.height + GAP
+    layer.rrect((0, 0, width - 1, h - 1), radius=10, fill=FELT_TURN if frame == TURN_BORDER else FELT_DARK,
+                outline=frame, width=3 if frame else 0)
+    layer.add(info, PAD, PAD)
+    x0 = PAD + INFO_W + 10
+    place_rows(layer, rows, x0, PAD + hand_h - rows_size(rows)[1])
+    if beside:
+        layer.add(disc, x0 + hand_w + 16, PAD + hand_h - disc.height)
+    else:
+        layer.add(disc, x0, PAD + hand_h + 4)
     return layer
 
 
-def _dice(layer: Layer, x: float, y: float, dice, size: int = 30) -> float:
+def _dice(layer: Layer, x: float, y: float, dice, size: int = 24) -> float:
     for i, v in enumerate(dice or []):
-        layer.image(die_image(size, int(v)), x + i * (size + 6), y)
-    return len(dice or []) * (size + 6)
+        layer.image(die_image(size, int(v)), x + i * (size + 4), y)
+    return len(dice or []) * (size + 4)
+
+
+def _centre_tile_w(view: dict) -> int:
+    return 16 if paper_cards(view) else 22
 
 
 def _special_tiles(view: dict) -> list[tuple[str, list[Image.Image]]]:
     """(label, tile images) for the 宝牌 and the wild indicator/kinds."""
     out = []
+    w = _centre_tile_w(view)
     if view.get("treasure") is not None:
-        out.append((label(view, "treasure"), [tile_image(kind(view["treasure"]), 40, "treasure")]))
+        out.append((label(view, "treasure"), [tile_image(kind(view["treasure"]), w, "treasure")]))
     wild = view.get("wild")
     if wild:
         name = wild_label(view)
         imgs = []
         if wild.get("indicator"):
-            imgs.append(tile_image(kind(wild["indicator"]), 34))
-        imgs += [tile_image(kind(k), 40, "wild") for k in wild.get("kinds") or []]
+            imgs.append(tile_image(kind(wild["indicator"]), w - 4))
+        imgs += [tile_image(kind(k), w, "wild") for k in wild.get("kinds") or []]
         out.append((name, imgs))
     return out
 
 
+def table_title(view: dict) -> str:
+    """The table's name as the image writes it: the view's ``table_name`` (the channel), else
+    the game's name."""
+    from .text.catalogue import game_name
+
+    name = drawable_text(str(view.get("table_name") or ""))
+    return name or game_name(str(view.get("variant") or ""), view.get("lang"))
+
+
 def _centre_items(view: dict) -> list[tuple[str, object]]:
-    """Centre content as (kind, payload) items shared by the band and box layouts."""
+    """The table information line as (kind, payload) items."""
     seats = view.get("seats") or []
     names = {s.get("seat"): s.get("name", "?") for s in seats}
-    head = " · ".join(x for x in (drawable_text(str(view.get("table_name") or "")),
-                                  label(view, "hand_no", n=view.get("hand_no", 1))) if x)
+    head = " · ".join(x for x in (table_title(view), label(view, "hand_no", n=view.get("hand_no", 1))) if x)
     items: list[tuple[str, object]] = [("text", head)]
-    items.append(("dice", view.get("dice") or []))
+    if view.get("dice"):
+        items.append(("dice", view.get("dice") or []))
     items.append(("text", label(view, "wall", n=view.get("wall_remaining", 0))))
     for name, imgs in _special_tiles(view):
         items.append(("tiles", (name, imgs)))
     last = view.get("last_discard")
     if last and last.get("tile") is not None and view.get("phase") != "over":
         name = zipai.shown_label(view) if paper_cards(view) else label(view, "last")
-        items.append(("tiles", (name, [tile_image(kind(last["tile"]), 40)])))
+        items.append(("tiles", (name, [tile_image(kind(last["tile"]), _centre_tile_w(view))])))
     if view.get("phase") == "over":
         items.append(("turn", label(view, "phase_over")))
     elif view.get("turn") is not None:
-        t = label(view, "turn", name=_truncate(str(names.get(view["turn"], "?")), 20, 240))
+        t = label(view, "turn", name=_truncate(str(names.get(view["turn"], "?")), 18, 200))
         if view.get("phase") == "claim":
             t += " · " + label(view, "phase_claim")
         items.append(("turn", t))
+    elif view.get("phase") == "claim":
+        items.append(("turn", label(view, "phase_claim")))
     return items
 
 
 def _item_size(item) -> tuple[int, int]:
     k, p = item
     if k in ("text", "turn"):
-        return int(text_advance(p, 18 if k == "text" else 20, True)), 28
+        return int(text_advance(p, 16 if k == "text" else 18, True)), 24
     if k == "dice":
-        return len(p) * 36, 30
+        return len(p) * 28, 24
     name, imgs = p
-    return int(text_advance(name, SMALL, True)) + 6 + sum(i.width + 2 for i in imgs), \
+    return int(text_advance(name, SMALL_TEXT, True)) + 6 + sum(i.width + 2 for i in imgs), \
         max(i.height for i in imgs)
 
 
 def _draw_item(layer: Layer, x: float, cy: float, item) -> None:
     k, p = item
     if k == "text":
-        layer.text((x, cy), p, 18, fill=MUTED, bold=True, anchor="lm")
+        layer.text((x, cy), p, 16, fill=MUTED, bold=True, anchor="lm")
     elif k == "turn":
-        layer.text((x, cy), p, 20, fill=TURN_BORDER, bold=True, anchor="lm")
+        layer.text((x, cy), p, 18, fill=TURN_BORDER, bold=True, anchor="lm")
     elif k == "dice":
-        _dice(layer, x, cy - 15, p)
+        _dice(layer, x, cy - 12, p)
     else:
         name, imgs = p
-        x += layer.text((x, cy), name, SMALL, fill=WHITE, bold=True, anchor="lm") + 6
+        x += layer.text((x, cy), name, SMALL_TEXT, fill=WHITE, bold=True, anchor="lm") + 6
         for i in imgs:
             layer.image(i, x, cy - i.height / 2)
             x += i.width + 2
 
 
-def centre_panel(view: dict, width: int, height: int | None = None) -> Layer:
-    """Table information: name, hand number, dice, wall count, 宝牌/wild, last discard, turn.
-
-    Laid out as one or two centred lines (a band) — or, when ``height`` is given, as a box
-    with one item per line, vertically centred.
-    """
+def centre_panel(view: dict, width: int) -> Layer:
+    """Table information: name, hand number, dice, wall count, 宝牌/wild, last discard (字牌:
+    the shown card), turn — in centred lines ``width`` px wide."""
     items = _centre_items(view)
     sizes = [_item_size(it) for it in items]
-    if height is None:
-        # pack items into lines of at most width - 2*PAD
-        lines: list[list[int]] = [[]]
-        lw = 0
-        for i, (w, _) in enumerate(sizes):
-            if lines[-1] and lw + w + 24 > width - 2 * PAD:
-                lines.append([])
-                lw = 0
-            lines[-1].append(i)
-            lw += w + 24
-        line_hs = [max(sizes[i][1] for i in ln) for ln in lines]
-        h = sum(line_hs) + 8 * (len(lines) - 1) + 2 * PAD
-    else:
-        lines = [[i] for i in range(len(items))]
-        line_hs = [sizes[i][1] for i in range(len(items))]
-        h = height
+    lines: list[list[int]] = [[]]
+    lw = 0
+    for i, (w, _) in enumerate(sizes):
+        if lines[-1] and lw + w + 18 > width - 2 * PAD:
+            lines.append([])
+            lw = 0
+        lines[-1].append(i)
+        lw += w + 18
+    line_hs = [max(sizes[i][1] for i in ln) for ln in lines]
+    h = sum(line_hs) + 6 * (len(lines) - 1) + 2 * 6
     layer = Layer(width, h)
-    layer.rrect((0, 0, width - 1, h - 1), radius=12, fill=FELT)
-    total = sum(line_hs) + 8 * (len(lines) - 1)
-    y = (h - total) / 2
+    layer.rrect((0, 0, width - 1, h - 1), radius=10, fill=FELT)
+    y = 6
     for ln, lh in zip(lines, line_hs, strict=True):
-        lw = sum(sizes[i][0] for i in ln) + 24 * (len(ln) - 1)
+        lw = sum(sizes[i][0] for i in ln) + 18 * (len(ln) - 1)
         x = (width - lw) / 2
         for i in ln:
             _draw_item(layer, x, y + lh / 2, items[i])
-            x += sizes[i][0] + 24
-        y += lh + 8
+            x += sizes[i][0] + 18
+        y += lh + 6
     return layer
 
 
-def log_panel(view: dict, width: int, lines: int = 3) -> Layer | None:
+def log_panel(view: dict, width: int, lines: int = LOG_LINES) -> Layer | None:
     log = [str(x) for x in (view.get("log") or [])][-lines:]
     if not log:
         return None
-    lh = SMALL + 6
+    lh = SMALL_TEXT + 6
     layer = Layer(width, lh * len(log) + 4)
     for i, line in enumerate(log):
-        layer.text((PAD, 2 + i * lh), _truncate(line, SMALL, width - 2 * PAD, False), SMALL,
+        layer.text((PAD, 2 + i * lh), _truncate(line, SMALL_TEXT, width - 2 * PAD, False), SMALL_TEXT,
                    fill=MUTED if i < len(log) - 1 else WHITE)
     return layer
 
@@ -343,11 +385,98 @@ def seat_positions(view: dict) -> dict[int, str]:
     """
     seats = sorted(s.get("seat", i) for i, s in enumerate(view.get("seats") or []))
     n = len(seats)
-    bottom = view.get("viewer")
-    if bottom is None or bottom not in seats:
-        bottom = 0
+    bottom = _bottom_seat(view, seats)
     names = POSITIONS.get(n, POSITIONS[4])
-    return {s: names[(s - bottom) % n] for s in seats}
+    return {s: names[(seats.index(s) - seats.index(bottom)) % n] for s in seats}
+
+
+def _bottom_seat(view: dict, seats: list[int]) -> int:
+    bottom = view.get("viewer")
+    return bottom if bottom in seats else (seats[0] if seats else 0)
+
+
+def band_order(view: dict) -> list[int]:
+    """The seats from the top band down: the seats after the bottom seat in turn order
+    (下家 first), the bottom seat (the viewer, else seat 0) last."""
+    seats = sorted(s.get("seat", i) for i, s in enumerate(view.get("seats") or []))
+    if not seats:
+        return []
+    b = seats.index(_bottom_seat(view, seats))
+    return seats[b + 1:] + seats[:b] + [seats[b]]
+
+
+def winners(view: dict) -> list[int]:
+    """The seats that won the view's finished hand (none before it is over or after a draw)."""
+    res = view.get("result")
+    if not res or view.get("phase") not in ("over", "between"):
+        return []
+    return [w["seat"] for w in outcome(res)["wins"]]
+
+
+def big_seats(view: dict) -> set[int]:
+    """The seats drawn with :data:`BIG` tiles: the seat on turn — during a claim window,
+    when the public view names nobody, the seat whose discard is claimed — the winners of a
+    finished hand, and the viewer."""
+    out = set(winners(view))
+    phase = view.get("phase")
+    if phase not in ("over", "between", "lobby"):
+        if view.get("turn") is not None:
+            out.add(view["turn"])
+        elif (view.get("last_discard") or {}).get("seat") is not None:
+            out.add(view["last_discard"]["seat"])
+    if view.get("viewer") is not None:
+        out.add(view["viewer"])
+    return out
+
+
+@dataclass
+class TableLayout:
+    """The table image's display list: ``root`` (``WIDTH`` px wide) and where each seat's band
+    lies in it: seat → ``(x, y, band layer, style)``."""
+
+    root: Layer
+    seats: dict[int, tuple[int, int, Layer, Style]]
+
+
+def table_layout(view: dict) -> TableLayout:
+    """Lay the table out (see the module docstring) without drawing it."""
+    view = with_drawable_names(view)
+    if paper_cards(view):  # long paper cards (字牌): render/zipai.py
+        view = zipai.adapt(view)
+    by_seat = {s.get("seat", i): s for i, s in enumerate(view.get("seats") or [])}
+    inner_w = WIDTH - 2 * MARGIN
+    big = big_seats(view)
+    won = set(winners(view))
+    on_turn = view.get("turn") if view.get("phase") not in ("over", "between") else None
+    blocks: list[tuple[Layer, int | None, Style | None]] = []
+    order = band_order(view)
+    for i, s in enumerate(order):
+        if i == len(order) - 1 or not order:
+            blocks.append((centre_panel(view, inner_w), None, None))
+        style = BIG if s in big else SMALL
+        frame = GOLD if s in won else (TURN_BORDER if s == on_turn else None)
+        blocks.append((seat_panel(view, by_seat[s], inner_w, style, frame), s, style))
+    if not order:
+        blocks.append((centre_panel(view, inner_w), None, None))
+    res = result_panel(view, inner_w)
+    if res is not None:
+        blocks.append((res, None, None))
+    log = log_panel(view, inner_w) if res is None else None  # the result box tells the end
+    if log is not None:
+        blocks.append((log, None, None))
+    h = 2 * MARGIN + sum(b.height for b, _, _ in blocks) + GAP * (len(blocks) - 1)
+    # never taller than wide: a table that outgrows the width (many rows of tiles, several
+    # winners) gets side margins rather than being shown narrower than it is tall
+    width = max(WIDTH, h) if view.get("viewer") is None else WIDTH
+    root = Layer(width, h)
+    placed: dict[int, tuple[int, int, Layer, Style]] = {}
+    x, y = (width - inner_w) // 2, MARGIN
+    for b, s, style in blocks:
+        root.add(b, x, y)
+        if s is not None:
+            placed[s] = (x, y, b, style)
+        y += b.height + GAP
+    return TableLayout(root, placed)
 
 
 def table_image(view: dict) -> Image.Image:
@@ -358,54 +487,14 @@ def table_image(view: dict) -> Image.Image:
     Players' names are drawn as :func:`render.common.with_drawable_names` makes them.
     Raises ``engine.tiles.TileParseError`` for an unreadable tile string.
     """
-    view = with_drawable_names(view)
-    if paper_cards(view):  # long paper cards (字牌): render/zipai.py
-        view = zipai.adapt(view)
-    seats = sorted(view.get("seats") or [], key=lambda s: s.get("seat", 0))
-    n = len(seats)
-    where = seat_positions(view)
-    pos: dict[str, dict] = {where[s.get("seat", 0)]: s for s in seats}
-    inner_w = WIDTH - 2 * MARGIN
-    wide = STYLES["wide2"] if n <= 2 else STYLES["wide4"]
-    blocks: list[Layer] = []
-    if "top" in pos:
-        blocks.append(seat_panel(view, pos["top"], inner_w, "top", wide))
-    if "left" in pos or "right" in pos:
-        sides = {p: seat_panel(view, pos[p], SIDE_WIDTH, p, STYLES["side"])
-                 for p in ("left", "right") if p in pos}
-        mid_h = max(im.height for im in sides.values())
-        centre_w = inner_w - 2 * (SIDE_WIDTH + GAP)
-        mid = Layer(inner_w, mid_h)
-        mid.add(centre_panel(view, centre_w, mid_h), SIDE_WIDTH + GAP, 0)
-        if "left" in sides:
-            mid.add(sides["left"], 0, 0)
-        if "right" in sides:
-            mid.add(sides["right"], inner_w - SIDE_WIDTH, 0)
-        blocks.append(mid)
-    else:
-        blocks.append(centre_panel(view, inner_w))
-    if "bottom" in pos:
-        blocks.append(seat_panel(view, pos["bottom"], inner_w, "bottom", wide))
-    res = result_panel(view, inner_w)
-    if res is not None:
-        blocks.append(res)
-    log = log_panel(view, inner_w)
-    if log is not None:
-        blocks.append(log)
-    h = 2 * MARGIN + sum(b.height for b in blocks) + GAP * (len(blocks) - 1)
-    root = Layer(WIDTH, h)
-    y = MARGIN
-    for b in blocks:
-        root.add(b, MARGIN, y)
-        y += b.height + GAP
-    return root.render(FELT)
+    return table_layout(view).root.render(FELT)
 
 
 def render_table(view: dict) -> bytes:
     """PNG bytes of :func:`table_image` (``WIDTH`` px wide, 256-colour palette; typically
-    50–100 kB)."""
+    30–60 kB)."""
     return to_png(table_image(view))
 
 
-__all__ = ["render_table", "table_image", "seat_positions", "seat_panel", "centre_panel",
-           "result_panel", "WIDTH"]
+__all__ = ["render_table", "table_image", "table_layout", "TableLayout", "seat_positions", "band_order",
+           "big_seats", "seat_panel", "centre_panel", "result_panel", "shown_px", "BIG", "SMALL", "WIDTH"]

@@ -108,4 +108,4 @@ def test_the_winning_tile_covers_nothing(key):
         others = [b for kind, b in ops if b != t and kind != "rrect" or (kind == "rrect" and b[1] > 0 and b[3] < panel.height - 1)]
         hit = [b for b in others if overlap(t, b)]
         assert hit == [], (key, t, hit)
-    assert table_image(view).width == 960
+    assert table_image(view).width == 720
