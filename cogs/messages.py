@@ -38,12 +38,20 @@ async def hand_image(view: dict) -> discord.File:
 
 
 def public_view(table: Table) -> dict:
-    """The public view of a table (``Table.public_view``) with its log lines and name: the
-    only input of the public message and the table image."""
+    """The public view of a table (``Table.public_view``) with its log lines and name (the
+    channel's, ``#general``; ``None`` while the channel's name is unknown, and the image names
+    the game): the only input of the public message and the table image."""
     v = table.public_view(lang_of(table.lang))
     v["log"] = log_lines(v.get("recent", []), table.names(), table.lang, table.variant.id)
-    v["table_name"] = f"#{table.channel_id}"
+    v["table_name"] = f"#{table.channel_name}" if table.channel_name else None
     return v
+
+
+def note_channel(table: Table, channel) -> None:
+    """Remember the name of the table's channel (``interaction.channel``) when it is known."""
+    name = getattr(channel, "name", None)
+    if name and getattr(channel, "id", table.channel_id) == table.channel_id:
+        table.channel_name = str(name)
 
 
 def seat_view(table: Table, seat: int, lang: str) -> dict:
@@ -61,7 +69,8 @@ def table_embed(table: Table, view: dict) -> discord.Embed:
     e = discord.Embed(title=table_message.title(view, variant, lang),
                       description=table_message.body(view, variant, lang, max_players=table.variant.max_players,
                                                      result=table.last_result, hand_id=table.hand_id,
-                                                     result_timeout=table.options.get("result_timeout", 30)),
+                                                     result_timeout=table.options.get("result_timeout", 30),
+                                                     options=table.options),
                       colour=discord.Colour.blurple() if lobby else discord.Colour.dark_green())
     if not lobby:
         e.set_image(url="attachment://table.png")

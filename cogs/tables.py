@@ -118,7 +118,8 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
                                                     preset, parse_options(options), pace)
         table = await within(interaction, bot.service.create_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
-            name=interaction.user.display_name, variant=variant, options=opts, lang=lang))
+            name=interaction.user.display_name, variant=variant, options=opts, lang=lang,
+            channel_name=getattr(interaction.channel, "name", None)))
     except ServiceError as e:
         return await reply_error(interaction, e)
     await reply(interaction, table_message.created(variant, lang, table.options))
@@ -153,6 +154,8 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
     if op not in ops:
         return await reply_error(interaction, ServiceError("unknown_button"))
     table = service.tables.get(ch)
+    if table is not None and table.channel_name is None:  # a table resumed after a restart
+        messages.note_channel(table, interaction.channel)
     seat = table.seat_of(uid) if table is not None else None
     was_auto = op == "join" and seat is not None and table.seats[seat].auto
     async with answering(bot, ch):  # the table hears after this player
@@ -179,6 +182,9 @@ async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, la
 
 async def on_table_button(bot, interaction: discord.Interaction, button) -> None:
     """A button of the public table message (``cogs.components.TableButton``)."""
+    table = bot.service.tables.get(button.ch)
+    if table is not None and table.channel_name is None:  # a table resumed after a restart
+        messages.note_channel(table, interaction.channel)
     if button.op == "hand":
         return await send_hand(bot, interaction, channel_id=button.ch)
     await lobby_op(bot, interaction, button.op, channel_id=button.ch, arg=button.arg)

@@ -20,8 +20,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ lobby
     async def create_table(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
-                           variant: str, options: dict | None = None, lang: str = "zh") -> Table:
-        """Open a table in a channel with its creator seated.
+                           variant: str, options: dict | None = None, lang: str = "zh",
+                           channel_name: str | None = None) -> Table:
+        """Open a table in a channel with its creator seated (``channel_name``: the channel's
+        name, which names the table).
 
         Raises ``ServiceError("table_exists")``, ``ServiceError("unknown_variant")`` or
         ``ServiceError("option_…")`` for a bad option.
@@ -44,7 +46,7 @@ class Lobby:
                                                      variant=info.id, options=resolved, seed=seed, lang=lang)
         except TableExists:
             raise ServiceError("table_exists") from None
-        t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang)
+        t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang, channel_name=channel_name)
         t.seats.append(Seat(user_id, name))
         await self.store.set_seats(table_id, [s.record(i) for i, s in enumerate(t.seats)])
         self.tables[channel_id] = t

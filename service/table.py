@@ -115,6 +115,8 @@ class Table:
     recent: list[dict] = field(default_factory=list)  #: recent public events (the table log)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
+    #: the channel's name as the front end knows it (memory only; ``None`` until known)
+    channel_name: Optional[str] = None
 
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):

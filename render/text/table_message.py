@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .catalogue import game_name, t, tile_label
+from .catalogue import game_name, pick, t, tile_label
 from .results import result_lines
 
 
@@ -17,16 +17,42 @@ def title(view: dict, variant: str, lang: str) -> str:
     return t("ui.hand_title", lang, game=game, no=max(view.get("hand_no") or 1, 1))
 
 
+def _option_value(opt, value, lang: str) -> str:
+    if opt.type is bool:
+        return t("ui.option_on" if value else "ui.option_off", lang)
+    return str(value)
+
+
+def option_lines(variant: str, options: Optional[dict], lang: str) -> list[str]:
+    """The table's options that differ from the game's defaults, one line each in the order
+    the game declares them: ``· 起胡番数（含加倍、宝牌）：8（默认 15）`` (the option's own
+    description, the value, the default)."""
+    from engine.variants import find_variant
+
+    try:
+        declared = find_variant(variant).options
+    except KeyError:
+        return []
+    return [t("ui.lobby_option", lang, option=pick(o.zh, o.en, lang), value=_option_value(o, options[o.name], lang),
+              default=_option_value(o, o.default, lang))
+            for o in declared if o.name in (options or {}) and options[o.name] != o.default]
+
+
 def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optional[dict] = None,
-         hand_id: Optional[int] = None, result_timeout: int = 30) -> str:
-    """The message text: the lobby's players; during a hand whose turn it is (never during a
+         hand_id: Optional[int] = None, result_timeout: int = 30, options: Optional[dict] = None) -> str:
+    """The message text: the lobby's players and the table's options that differ from the
+    game's defaults (``options``: the table's); during a hand whose turn it is (never during a
     claim window), the wall, the 宝牌, the wall commitment; after it the result in words, the
     revealed seed and when the next hand comes; the seats on auto-play; the last log lines
     (``view["log"]``)."""
     seats = view.get("seats") or []
     names = [str(s.get("name", "?")) for s in seats]
     if view.get("status") == "lobby":
-        return t("ui.lobby_desc", lang, n=len(names), max=max_players, players=", ".join(names) or "—")
+        text = t("ui.lobby_desc", lang, n=len(names), max=max_players, players=", ".join(names) or "—")
+        changed = option_lines(variant, options, lang)
+        if changed:
+            text += "\n" + "\n".join([t("ui.lobby_options", lang)] + changed)
+        return text[:4000]
     lines = []
     running = view.get("phase") not in (None, "lobby", "between", "over")
     if running:
