@@ -1,0 +1,106 @@
+"""Table views of real, seeded hands of every game for the image tests: a hand in progress
+with the turn on a side seat, and a finished hand won by a side seat — public views as the
+table message draws them (names, scores, the table log), played by the games' own AI.
+
+A *side seat* is one the image draws beside the public view's bottom seat (seat 0): with
+three or four seats the next (下家) or previous (上家) seat, with two the seat across.
+"""
+
+from __future__ import annotations
+
+from engine.variants import all_variants, find_variant
+from render.text.events import log_lines
+from service.table import HIDDEN_EVENTS, OPENING_PHASES, WINDOW_PHASES
+
+#: players' names in mixed scripts (Latin, hanzi, kana, Hangul, Cyrillic)
+NAMES = ("Alice", "小明 Ming", "さくら", "Дмитрий", "김민준")
+
+
+def games() -> list[str]:
+    return [v.id for v in all_variants()]
+
+
+def most_seats(game: str) -> int:
+    """Four seats where the game allows, else its most."""
+    return min(4, find_variant(game).max_players)
+
+
+def side_seats(n: int) -> set[int]:
+    return {1} if n == 2 else {1, n - 1}
+
+
+def public(hand, n: int, lang: str = "zh", scores: list[int] | None = None) -> dict:
+    """The public view of ``hand`` as ``Table.public_view`` gives it, with names, scores and
+    log lines."""
+    info = find_variant(hand.view(None)["variant"])
+    v = hand.view(None)
+    v.pop("pending", None)
+    v.pop("seq", None)
+    if v.get("phase") in WINDOW_PHASES:
+        v["turn"] = None
+    if isinstance(v.get("shown"), dict):
+        v["shown"] = {k: x for k, x in v["shown"].items() if k != "waiting"}
+    names = list(NAMES[:n])
+    for sv in v["seats"]:
+        sv.update(name=names[sv["seat"]], is_ai=False, auto=False,
+                  score=(scores or [0] * n)[sv["seat"]])
+    if hand.is_over():
+        v["to_act"] = []
+    elif v.get("phase") in OPENING_PHASES:
+        v["to_act"] = list(range(n))
+    else:
+        v["to_act"] = [v["turn"]] if v.get("turn") is not None else []
+    recent = [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS][-8:]
+    v["log"] = log_lines(recent, names, lang, info.id)
+    v["lang"] = lang
+    v["hand_no"] = 1
+    v["table_name"] = "#mahjong"
+    return v
+
+
+def _step(hand) -> None:
+    for s in list(hand.pending_seats()):
+        if hand.is_over():
+            return
+        if s in hand.pending_seats():
+            hand.apply(hand.ai_action(s))
+
+
+def _deal(game: str, n: int, seed: int):
+    info = find_variant(game)
+    return info.new_hand(info.resolve_options({}), seed, 0, n)
+
+
+def mid_hand(game: str, n: int | None = None, seed_from: int = 1, min_moves: int = 12):
+    """``(hand, public view)`` of the first seed from ``seed_from`` whose hand, after at least
+    ``min_moves`` rounds of AI moves, shows a meld and every seat's discards on the table with
+    a side seat on turn (the public view names the turn)."""
+    n = n or most_seats(game)
+    for seed in range(seed_from, seed_from + 400):
+        hand = _deal(game, n, seed)
+        moves = 0
+        while not hand.is_over() and moves < 200:
+            _step(hand)
+            moves += 1
+            if moves < min_moves or hand.is_over():
+                continue
+            v = public(hand, n)
+            melds = sum(len(s.get("melds") or []) for s in v["seats"])
+            if v.get("turn") in side_seats(n) and melds and all(s.get("discards") for s in v["seats"]):
+                return hand, v
+    raise LookupError(f"no mid-hand view for {game}")
+
+
+def finished(game: str, n: int | None = None, seed_from: int = 1):
+    """``(hand, public view)`` of the first seed from ``seed_from`` whose hand the AI finishes
+    with a single win by a side seat."""
+    n = n or most_seats(game)
+    for seed in range(seed_from, seed_from + 400):
+        hand = _deal(game, n, seed)
+        while not hand.is_over():
+            _step(hand)
+        res = hand.result or {}
+        winners = res.get("winners") or ([res["winner"]] if res.get("winner") is not None else [])
+        if len(winners) == 1 and winners[0] in side_seats(n):
+            return hand, public(hand, n, scores=list(res.get("points") or [0] * n))
+    raise LookupError(f"no finished view for {game}")
