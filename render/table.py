@@ -219,7 +219,8 @@ def _discards(view: dict, seat: dict, style: Style, max_w: int) -> Layer:
 
 def seat_panel(view: dict, seat: dict, width: int, style: Style, frame=None) -> Layer:
     """One seat's band ``width`` px wide in ``style``: the name column, the tiles, the
-    discards (beside the tiles when both fit in one line, else under them).  ``frame`` is the
+    discards (beside the tiles when the tiles take one line and both fit in it, else under
+    them).  ``frame`` is the
     band's outline colour (the seat on turn, a winner), ``None`` for none."""
     inner = width - 2 * PAD
     info = _info(view, seat, INFO_W)
@@ -230,7 +231,7 @@ def seat_panel(view: dict, seat: dict, width: int, style: Style, frame=None) -> 
     base_w = style.widths(paper)[1]
     hand_h = max(hand_h, card_height(base_w) if paper else tile_height(base_w))
     disc = _discards(view, seat, style, area)
-    beside = hand_w + 16 + disc.width <= area
+    beside = len(rows) <= 1 and hand_w + 16 + disc.width <= area
     content_h = max(hand_h, disc.height) if beside else hand_h + 4 + disc.height
     h = max(info.height, content_h) + 2 * PAD
     layer = Layer(width, h)
