@@ -8,15 +8,22 @@ returns.  Each table's own task then, in the order the changes came:
   hidden decision changed; a payload equal to the last one sent is not sent again, and edits
   are paced (``bot.public_edit_interval`` seconds apart, Discord's pace is about one a second
   per channel): when moves come faster, the next edit shows the latest state (coalesced);
-* sends each human who must decide their hand with the buttons of that decision (once per
-  hand and turn; not to the player whose own click or command caused the change — their
-  answer already shows it), or, when their DMs are closed, mentions them in the channel — only
-  when the table publicly waits for them (their turn, an opening decision), never because a
-  claim window opened for them;
+* keeps each human player's **panel** — one DM per player per hand, edited in place — equal
+  to their seat's panel view (``messages.panel_view``: the public view plus their own hand and
+  decision).  Panels are redrawn at the same pace as the table message, except that a player
+  who must decide now gets theirs at once; an edit is skipped when nothing changed, and the
+  image is uploaded only when its view changed (else the message keeps the one it has);
+* pings a player who must decide with a short **notice** DM (Discord notifies on new
+  messages, not on edits): at most one per player at a time, deleted when they answered or
+  the decision passed; a player's own click or command is never pinged;
+* when a player's DMs are closed, posts one channel message per player per hand, at the
+  deal, mentioning only them and pointing at **My hand**; DMs are tried again at each deal;
 * tells a player who went on auto-play (托管) so, with a **Take over** button.
 
-Everything is read from the table when the task gets to it, so a slow Discord never makes
-the bot send an old state after a newer one.
+The ids of each seat's panel and notice are kept through the table service (so a restarted
+bot edits the same panel and deletes the same notice).  Everything is read from the table
+when the task gets to it, so a slow Discord never makes the bot send an old state after a
+newer one.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from typing import AsyncIterator, Optional
 
 import discord
 
+from render.text import panel as words_panel
 from render.text import prompts, table_message
 from service.tables import Table, Update
 
@@ -70,13 +78,20 @@ class TableFeed:
         self.prompted: dict[int, tuple] = {i: k for i, s in enumerate(table.seats)
                                            if (k := _decision_key(s.prompted)) is not None}
         self.edit_failures = 0
-        self.mentioned: dict[int, tuple] = {}  # seat -> (hand id, seq) of its channel mention
+        self.panels_due = False
+        #: seat -> its private messages, as kept through the service: ``{"panel": {"hand",
+        #: "channel", "message"}, "notice": {"hand", "decision", "channel", "message"}}``
+        self.msgs: dict[int, dict] = {}
+        #: seat -> what its panel shows now: ``{"digest", "image", "menu"}`` (not kept)
+        self.shown: dict[int, dict] = {}
+        self.channel_noticed: set[tuple[int, int]] = set()  # (seat, hand id) told in the channel
         self.closed = False
         self.task: Optional[asyncio.Task] = None
 
     def push(self, update: Update) -> None:
         table = self.table
         self.public_due = True
+        self.panels_due = True
         if update.kind == "closed":
             self.closed = True
         elif table.hand is not None:
@@ -99,7 +114,7 @@ class TableFeed:
                     await self.do(job)
                 except Exception:
                     log.exception("fan-out of table %s failed at %s", self.table.id, job[0])
-            if self.public_due:
+            if self.public_due or self.panels_due:
                 wait = self.last_edit + self.fanout.interval() - asyncio.get_running_loop().time()
                 if wait > 0 and not self.closed:
                     self.wake.clear()
@@ -108,11 +123,18 @@ class TableFeed:
                     except asyncio.TimeoutError:
                         pass
                     continue  # new jobs first; the edit shows the latest state anyway
-                self.public_due = False
-                try:
-                    await self.publish()
-                except Exception:
-                    log.exception("could not redraw the table message of %s", self.table.channel_id)
+                if self.public_due:
+                    self.public_due = False
+                    try:
+                        await self.publish()
+                    except Exception:
+                        log.exception("could not redraw the table message of %s", self.table.channel_id)
+                if self.panels_due:
+                    self.panels_due = False
+                    try:
+                        await self.refresh_panels()
+                    except Exception:
+                        log.exception("could not redraw the panels of %s", self.table.channel_id)
                 continue
             if self.closed:
                 if self.fanout.feeds.get(self.table.channel_id) is self:  # not a new table's feed
@@ -130,66 +152,92 @@ class TableFeed:
             _, start, actor, key, notify = job
             await self.prompts(start, actor, key, notify)
 
+    async def seat_msgs(self, seat: int) -> dict:
+        """The seat's kept private messages (loaded from the service once, after a restart)."""
+        if seat not in self.msgs:
+            self.msgs[seat] = await self.fanout.bot.service.seat_messages(self.table, seat)
+        return self.msgs[seat]
+
+    def _humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.table.seats) if not s.is_ai and s.user_id is not None]
+
     async def prompts(self, start: bool, actor: Optional[int], key: tuple, notify: frozenset) -> None:
-        """Decide, under the table's lock (only stored moves count), who gets a prompt or a
-        channel mention now and draw what each will see; then send, outside the lock."""
+        """After a change: under the table's lock (only stored moves count) decide who must
+        decide anew and draw their panels; then, outside it, show those panels at once, ping
+        them with a notice, delete the notices whose decision passed, and tell players with
+        closed DMs in the channel (once per hand, at the deal)."""
         table = self.table
         fan = self.fanout
-        sends: list[tuple[int, tuple]] = []  # (seat, hand parts)
-        mentions: list[int] = []
+        humans = self._humans()
+        for seat in humans:
+            await self.seat_msgs(seat)
+        now_panels: list[tuple[int, messages.Panel, str]] = []
+        stale: list[int] = []
+        closed: list[int] = []
         async with table.lock:
             if table.hand is None or table.status == "closed":
                 return
-            now = (table.hand_id, table.seq)
-            pending = set(table.pending())
-            for seat in range(len(table.seats)):
+            hid = table.hand_id
+            now = (hid, table.seq)
+            pending = set(table.pending()) if not table.hand_over else set()
+            for seat in humans:
                 s = table.seats[seat]
-                if s.is_ai or s.user_id is None or s.auto:
+                lang = fan.lang_of_seat(table, seat)
+                decision = (hid, table.decision(seat)) if seat in pending and not s.auto else None
+                notice = self.msgs[seat].get("notice")
+                if notice and (decision is None or (notice.get("hand"), notice.get("decision")) != decision):
+                    stale.append(seat)
+                new_hand = (self.msgs[seat].get("panel") or {}).get("hand") != hid
+                if not s.dms_open:
+                    if new_hand or start:
+                        closed.append(seat)
                     continue
-                decision = (table.hand_id, table.decision(seat))
-                if seat == actor and now == key:
-                    # their own answer shows this state; but a public notice must not depend on
-                    # who caused the turn (a pass of theirs is nobody's business)
+                own = seat == actor and now == key  # their own answer shows this state: no ping
+                if own and decision is not None:
                     self.prompted[seat] = decision
-                    if seat in pending and not s.dms_open and self.mentionable(seat):
-                        mentions.append(seat)
-                    continue
-                if seat in pending:
-                    if self.prompted.get(seat) == decision:
-                        continue  # one prompt per decision (another seat's pass changes nothing)
-                elif not (start and key[0] == table.hand_id and self.prompted.get(seat, (None,))[0] != table.hand_id):
-                    continue
-                self.prompted[seat] = decision if seat in pending else now  # a new hand: everybody sees their tiles
-                if s.dms_open:
-                    sends.append((seat, messages.hand_parts(table, seat, fan.lang_of_seat(table, seat))))
-                elif seat in pending and self.mentionable(seat):
-                    mentions.append(seat)
-            # if a DM fails (closed DMs), the channel instead, when the table waits for them
-            fallback = {seat: self.moment(seat) if seat in pending else None for seat, _ in sends}
-        for seat, parts in sends:
-            if await fan.send_prompt(table, seat, parts):
-                hid, seq = self.prompted[seat]
+                ping = decision is not None and not own and self.prompted.get(seat) != decision
+                if ping or new_hand or (start and seat not in self.shown):
+                    now_panels.append((seat, messages.hand_parts(table, seat, lang), "ping" if ping else ""))
+                    if ping:
+                        self.prompted[seat] = decision
+            deadline = table.deadline_unix()
+        for seat in stale:
+            await fan.delete_notice(self, seat)
+        for seat, parts, ping in now_panels:
+            if not await fan.show_panel(self, seat, parts):
+                closed.append(seat)
+                continue
+            if ping:
+                await fan.send_notice(self, seat, parts, deadline)
+                hid, seq = parts.decision
                 await fan.bot.service.set_prompted(table, seat, f"{hid}:{seq}")
-            elif fallback[seat] is not None and self.mentioned.get(seat) != fallback[seat]:
-                self.mentioned[seat] = fallback[seat]
-                mentions.append(seat)
-        for seat in mentions:
-            await fan.mention(table, seat)
+        for seat in closed:
+            if (seat, table.hand_id) not in self.channel_noticed:
+                self.channel_noticed.add((seat, table.hand_id))
+                await fan.channel_notice(table, seat)
 
-    def moment(self, seat: int) -> Optional[tuple]:
-        """The public moment at which the table waits for ``seat`` (``None`` when it does not
-        publicly wait for them: a claim window is nobody's business).  It counts public
-        events only — never passes, which the action counter does.  Read under the lock."""
-        return self.table.public_moment(seat)
-
-    def mentionable(self, seat: int) -> bool:
-        """May a player with closed DMs be mentioned in the channel now (once per public
-        moment)?  Marks them mentioned.  Read under the lock."""
-        moment = self.moment(seat)
-        if moment is None or self.mentioned.get(seat) == moment:
-            return False
-        self.mentioned[seat] = moment
-        return True
+    async def refresh_panels(self) -> None:
+        """Redraw every human's panel that changed (paced with the table message)."""
+        table = self.table
+        fan = self.fanout
+        humans = self._humans()
+        for seat in humans:
+            await self.seat_msgs(seat)
+        drawn: list[tuple[int, messages.Panel]] = []
+        async with table.lock:
+            if table.hand is None or table.status == "closed":
+                return
+            for seat in humans:
+                s = table.seats[seat]
+                if not s.dms_open or not (self.msgs[seat].get("panel") or {}).get("message"):
+                    continue  # no panel yet: the deal's prompts send it
+                parts = messages.hand_parts(table, seat, fan.lang_of_seat(table, seat))
+                shown = self.shown.get(seat) or {}
+                if shown.get("menu") is not None and shown.get("menu") == parts.decision:
+                    continue  # the player looks at the 听 menu or a confirmation of this decision
+                drawn.append((seat, parts))
+        for seat, parts in drawn:
+            await fan.show_panel(self, seat, parts)
 
     async def publish(self) -> None:
         table = self.table
@@ -306,41 +354,143 @@ class Fanout:
     def lang_of_seat(self, table: Table, seat: int) -> str:
         return self.bot.user_langs.get(table.seats[seat].user_id, table.lang)
 
-    async def dm(self, user_id: int, **kwargs) -> None:
-        """Send a DM (``discord.Forbidden`` when the user's DMs are closed)."""
+    async def dm_channel(self, user_id: int) -> int:
+        """The id of the bot's DM channel with a user (opened once)."""
         dm_id = self.dm_channels.get(user_id)
         if dm_id is None:
             dm = await self.bot.create_dm(discord.Object(user_id))
             dm_id = self.dm_channels[user_id] = dm.id
-        await self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private).send(**kwargs)
+        return dm_id
 
-    async def send_prompt(self, table: Table, seat: int, parts: tuple) -> bool:
-        """DM a player their hand (with the buttons when they must decide), drawn from
-        ``parts`` (``messages.hand_parts``); ``False`` when it could not be sent (their DMs are
-        closed: remembered)."""
+    async def dm(self, user_id: int, **kwargs) -> discord.Message:
+        """Send a DM (``discord.Forbidden`` when the user's DMs are closed)."""
+        dm_id = await self.dm_channel(user_id)
+        return await self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private).send(**kwargs)
+
+    def _dm_message(self, channel_id: int, message_id: int) -> discord.PartialMessage:
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
+            .get_partial_message(message_id)
+
+    async def show_panel(self, feed: TableFeed, seat: int, parts: "messages.Panel") -> bool:
+        """Make the seat's panel show ``parts``: edit this hand's panel in place (nothing when
+        it already shows it; the image uploaded only when its view changed), or send the
+        hand's first panel.  ``False`` when the player's DMs are closed (remembered)."""
+        table = feed.table
         s = table.seats[seat]
+        kept = feed.msgs.setdefault(seat, {})
+        panel = kept.get("panel") or {}
+        shown = feed.shown.get(seat) or {}
+        digest, image = parts.digest, parts.image_digest
+        same_hand = panel.get("hand") == table.hand_id and panel.get("message")
+        if same_hand and shown.get("digest") == digest:
+            return True
+        png = shown.get("png")
         try:
+            if same_hand:
+                kwargs = await messages.render_parts(parts, image=shown.get("image") != image)
+                if "file" in kwargs:
+                    file = kwargs.pop("file")
+                    if messages.png_digest(file) != png:  # the same picture from another view: kept
+                        png = messages.png_digest(file)
+                        kwargs["attachments"] = [file]
+                try:
+                    await self._dm_message(panel["channel"], panel["message"]).edit(**kwargs)
+                    feed.shown[seat] = {"digest": digest, "image": image, "png": png, "menu": None}
+                    return True
+                except discord.NotFound:
+                    pass  # deleted by the player: a new one below
             kwargs = await messages.render_parts(parts)
+            png = messages.png_digest(kwargs["file"])
             if kwargs.get("view") is None:
                 kwargs.pop("view")
-            await self.dm(s.user_id, **kwargs)
-            return True
+            msg = await self.dm(s.user_id, **kwargs)
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)
+            return False
         except discord.HTTPException:
-            log.warning("DM to %s failed", s.user_id)
-        return False
+            log.warning("panel of %s failed", s.user_id)
+            return True  # tried again at the next change
+        kept["panel"] = {"hand": table.hand_id, "channel": msg.channel.id, "message": msg.id}
+        feed.shown[seat] = {"digest": digest, "image": image, "png": png, "menu": None}
+        await self.bot.service.set_seat_messages(table, seat, kept)
+        return True
 
-    async def mention(self, table: Table, seat: int) -> None:
-        """Mention a player whose DMs are closed in the channel, pointing at **My hand**."""
+    def panel_image_of(self, table: Table, seat: int, message_id: Optional[int]) -> Optional[str]:
+        """The digest of the image bytes the seat's panel shows now, when ``message_id`` is
+        that panel (``None`` otherwise): an answer that would upload the same image keeps it."""
+        feed = self.feeds.get(table.channel_id)
+        if feed is None or message_id is None:
+            return None
+        panel = (feed.msgs.get(seat) or {}).get("panel") or {}
+        if panel.get("message") != message_id or panel.get("hand") != table.hand_id:
+            return None
+        return (feed.shown.get(seat) or {}).get("png")
+
+    def panel_answered(self, table: Table, seat: int, message_id: Optional[int], parts: "messages.Panel",
+                       png: Optional[str] = None) -> None:
+        """A player's click was answered by editing the message they clicked: when that was
+        their panel, remember what it shows now (so the fan-out does not draw it again, and
+        leaves a 听 menu or a confirmation they look at alone until their decision changes)."""
+        feed = self.feeds.get(table.channel_id)
+        if feed is None or message_id is None:
+            return
+        panel = (feed.msgs.get(seat) or {}).get("panel") or {}
+        if panel.get("message") == message_id and panel.get("hand") == table.hand_id:
+            feed.shown[seat] = {"digest": parts.digest, "image": parts.image_digest, "png": png,
+                                "menu": parts.decision if parts.menu else None}
+
+    async def send_notice(self, feed: TableFeed, seat: int, parts: "messages.Panel",
+                          deadline: Optional[int]) -> None:
+        """Ping a player who must decide with a short DM linking to their panel (the one
+        before, if any, deleted first: at most one notice per player)."""
+        table = feed.table
+        s = table.seats[seat]
+        kept = feed.msgs.setdefault(seat, {})
+        if kept.get("notice"):
+            await self.delete_notice(feed, seat)
+        panel = kept.get("panel") or {}
+        link = f"https://discord.com/channels/@me/{panel.get('channel')}/{panel.get('message')}"
+        lang = self.lang_of_seat(table, seat)
+        text = words_panel.notice_text(parts.image_view, table.names(), lang, table.variant.id,
+                                       f"<#{table.channel_id}>", link, deadline)
+        try:
+            msg = await self.dm(s.user_id, content=text)
+        except discord.Forbidden:
+            await self.bot.service.set_dms_open(table, seat, False)
+            return
+        except discord.HTTPException:
+            log.warning("notice to %s failed", s.user_id)
+            return
+        hid, decision = parts.decision
+        kept["notice"] = {"hand": hid, "decision": decision, "channel": msg.channel.id, "message": msg.id}
+        await self.bot.service.set_seat_messages(table, seat, kept)
+
+    async def delete_notice(self, feed: TableFeed, seat: int) -> None:
+        """Delete a player's notice (answered, or its decision passed)."""
+        kept = feed.msgs.setdefault(seat, {})
+        notice = kept.pop("notice", None)
+        if not notice:
+            return
+        try:
+            await self._dm_message(notice["channel"], notice["message"]).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.warning("could not delete a notice in %s", notice.get("channel"))
+        await self.bot.service.set_seat_messages(feed.table, seat, kept)
+
+    async def channel_notice(self, table: Table, seat: int) -> None:
+        """Tell a player whose DMs are closed, in the channel and mentioning only them, to use
+        **My hand** for this hand (once per player per hand)."""
         s = table.seats[seat]
         lang = self.lang_of_seat(table, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
-            await channel.send(prompts.dm_fallback(f"<@{s.user_id}>", lang),
-                               allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(words_panel.channel_notice(f"<@{s.user_id}>", lang),
+                               allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                                        users=[discord.Object(s.user_id)]))
         except discord.HTTPException:
-            log.warning("could not post the DM fallback in %s", table.channel_id)
+            log.warning("could not post the closed-DM notice in %s", table.channel_id)
 
     async def auto_notice(self, table: Table, seat: int) -> None:
         """Tell a player their seat is on auto-play (托管), with a **Take over** button."""

@@ -6,13 +6,16 @@ text, hand image and action buttons).  Words come from ``render.text``, images f
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
+import json
+from dataclasses import dataclass
+from typing import Optional
 
 import discord
 
-from render.hand import render_hand
 from render.table import render_table
-from render.text import lang_of, prompts, table_message
+from render.text import lang_of, panel, prompts, table_message
 from render.text.events import log_lines
 from service.tables import Table
 
@@ -30,11 +33,6 @@ def _png(data: bytes, name: str) -> discord.File:
 async def table_image(view: dict) -> discord.File:
     data = await asyncio.to_thread(render_table, view)
     return _png(data, "table.png")
-
-
-async def hand_image(view: dict) -> discord.File:
-    data = await asyncio.to_thread(render_hand, view)
-    return _png(data, "hand.png")
 
 
 def public_view(table: Table) -> dict:
@@ -204,44 +202,113 @@ def is_wild(view: dict, tile: str) -> bool:
     return tile in ((view.get("wild") or {}).get("kinds") or ())
 
 
+def panel_view(table: Table, seat: int, lang: str) -> dict:
+    """What a player's panel shows: the public view of the table (``Table.public_view``, as
+    the table message) plus the viewer's own part — their seat at the bottom (``viewer``),
+    their hand and decision (``me``) and whether the hand waits for them (``pending``) —
+    nothing more.  Read under the table's lock."""
+    v = table.public_view(lang_of(lang))
+    v["log"] = log_lines(v.get("recent", []), table.names(), lang, table.variant.id)
+    v["table_name"] = f"#{table.channel_name}" if table.channel_name else None
+    v["viewer"] = seat
+    v["me"] = None
+    if table.hand is not None:
+        own = table.view(seat, lang_of(lang))
+        v["me"] = own.get("me")
+        for pub, mine in zip(v.get("seats") or [], own.get("seats") or []):
+            if mine.get("seat") == seat:  # the viewer's own tiles
+                pub["concealed"], pub["drawn"] = mine.get("concealed"), mine.get("drawn")
+            elif mine.get("concealed") is not None and pub.get("concealed") is None:
+                pub["concealed"] = mine["concealed"]  # what the rules show this viewer (二人麻将 §听)
+    v["pending"] = [seat] if seat in table.pending() else []
+    return v
+
+
+@dataclass
+class Panel:
+    """A player's panel as drawn now: its text, the view its image is drawn from, its
+    buttons, and the decision it shows (``(hand id, decision)``, ``None`` when the player has
+    none); ``menu``: a look-only screen (the 听 menu, a wild tile's confirmation)."""
+
+    content: str
+    image_view: dict
+    buttons: "ActionButtons"
+    decision: Optional[tuple]
+    menu: bool = False
+
+    @property
+    def image_digest(self) -> str:
+        return hashlib.sha1(json.dumps(self.image_view, sort_keys=True, default=str,
+                                       ensure_ascii=False).encode()).hexdigest()
+
+    @property
+    def digest(self) -> str:
+        ids = [getattr(c, "custom_id", None) for c in self.buttons.children]
+        return hashlib.sha1(json.dumps([self.content, self.image_digest, ids], default=str,
+                                       ensure_ascii=False).encode()).hexdigest()
+
+
 def hand_parts(table: Table, seat: int, lang: str, ting_menu: bool = False, confirm_wild: str | None = None,
-               notices: list[str] | None = None, head: str | None = None) -> tuple[str, dict, "ActionButtons"]:
-    """What a player's hand message says and shows, read from the table now: ``(content, the
-    hand image's view, the buttons)``.  Call it holding the table's lock (see
-    :func:`hand_message`), so it never reads a move the store has not accepted yet."""
-    view = seat_view(table, seat, lang)
+               notices: list[str] | None = None, head: str | None = None) -> Panel:
+    """A player's panel read from the table now (:class:`Panel`).  Call it holding the
+    table's lock (see :func:`hand_message`), so it never reads a move the store has not
+    accepted yet."""
+    view = panel_view(table, seat, lang)
+    decision = None
     if confirm_wild is not None:
-        content = prompts.confirm_wild_discard(confirm_wild, lang)
+        decision = prompts.confirm_wild_discard(confirm_wild, lang)
     elif ting_menu:
-        content = prompts.ting_hint(view, lang)
-    else:
-        content = prompts.prompt(view, table.names(), lang, table.variant.id, f"<#{table.channel_id}>")
+        decision = prompts.ting_hint(view, lang)
     told = prompts.notices(notices or [], view, seat, lang)
     if head:
         told.insert(0, head)
-    if told:
-        content = "\n".join(told + [content])
+    content = panel.panel_text(view, table.names(), lang, table.variant.id, f"<#{table.channel_id}>",
+                               deadline=table.deadline_unix(), head=told, decision=decision)
     buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
-    return content[:2000], view, buttons
+    pending = table.hand is not None and seat in table.pending()
+    return Panel(content, view, buttons, (table.hand_id, table.decision(seat)) if pending else None,
+                 menu=ting_menu or confirm_wild is not None)
 
 
-async def render_parts(parts: tuple[str, dict, "ActionButtons"]) -> dict:
-    """Keyword arguments for send/edit from :func:`hand_parts`: content, the hand image (drawn
-    off the event loop) and the buttons (``None`` when there are none)."""
-    content, view, buttons = parts
-    return {"content": content, "file": await hand_image(view), "view": buttons if buttons.count else None}
+async def panel_image(view: dict) -> discord.File:
+    """The panel's image: the table drawn from the viewer's seat, their hand face up."""
+    data = await asyncio.to_thread(render_table, view)
+    return _png(data, "panel.png")
 
 
-async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False,
-                       confirm_wild: str | None = None, notices: list[str] | None = None,
-                       head: str | None = None) -> dict:
-    """Keyword arguments for send/edit: content, the hand image and the action buttons
-    (the 听 menu, or the confirmation before discarding a wild tile, when asked).  The table
-    is read under its lock (only stored moves show); the image is drawn after.
+def png_digest(file: discord.File) -> str:
+    """The digest of an image file's bytes (to tell whether a message already shows it)."""
+    return hashlib.sha1(file.fp.getvalue()).hexdigest()
+
+
+async def render_parts(parts: Panel, image: bool = True) -> dict:
+    """Keyword arguments for send/edit from :func:`hand_parts`: content, the panel image
+    (drawn off the event loop; left out with ``image=False`` — the message keeps the one it
+    has) and the buttons (``None`` when there are none)."""
+    out = {"content": parts.content, "view": parts.buttons if parts.buttons.count else None}
+    if image:
+        out["file"] = await panel_image(parts.image_view)
+    return out
+
+
+async def hand_panel(table: Table, seat: int, lang: str, ting_menu: bool = False,
+                     confirm_wild: str | None = None, notices: list[str] | None = None,
+                     head: str | None = None) -> tuple[Panel, dict]:
+    """The player's panel (:class:`Panel`) and the keyword arguments for send/edit: content,
+    the panel image and the action buttons (the 听 menu, or the confirmation before
+    discarding a wild tile, when asked).  The table is read under its lock (only stored moves
+    show); the image is drawn after.
 
     :param notices: catalogue keys of what the player must be told first (e.g.
         ``notice.ting_ignored`` after their action).
     :param head: a line to put first (e.g. "you play your seat again")."""
     async with table.lock:
         parts = hand_parts(table, seat, lang, ting_menu, confirm_wild, notices, head)
-    return await render_parts(parts)
+    return parts, await render_parts(parts)
+
+
+async def hand_message(table: Table, seat: int, lang: str, ting_menu: bool = False,
+                       confirm_wild: str | None = None, notices: list[str] | None = None,
+                       head: str | None = None) -> dict:
+    """The keyword arguments of :func:`hand_panel` alone."""
+    return (await hand_panel(table, seat, lang, ting_menu, confirm_wild, notices, head))[1]

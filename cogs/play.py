@@ -24,6 +24,20 @@ from .common import answer, answering, edit_clicked, reply, reply_error, table_f
 from .press import check_press, parse_tile, press_move, redraw_only
 from .routing import forward_click
 
+def _clicked_id(interaction: discord.Interaction) -> int | None:
+    """The id of the message whose component was used (``None`` when unknown)."""
+    return getattr(interaction.message, "id", None)
+
+
+def panel_edit(bot, table: Table, seat: int, interaction: discord.Interaction, parts, kwargs: dict) -> dict:
+    """The edit of a clicked message that shows ``parts``: its text and buttons, and its image
+    unless the clicked message is the player's panel and already shows that image."""
+    out = {"content": kwargs["content"], "view": kwargs["view"]}
+    if bot.fanout.panel_image_of(table, seat, _clicked_id(interaction)) != messages.png_digest(kwargs["file"]):
+        out["attachments"] = [kwargs["file"]]
+    return out
+
+
 def _seat(table: Table, user_id: int) -> int:
     seat = table.seat_of(user_id)
     if seat is None:
@@ -62,10 +76,12 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
             return
     try:
         table, seat = check_press(service, button.ch, interaction.user.id, button.act, button.hand, button.seq)
-        kwargs = await redraw_only(table, seat, button.act, button.tile, lang)
-        if kwargs is not None:
-            return await answer(edit_clicked(interaction, content=kwargs["content"],
-                                             attachments=[kwargs["file"]], view=kwargs["view"]))
+        redrawn = await redraw_only(table, seat, button.act, button.tile, lang)
+        if redrawn is not None:
+            parts, kwargs = redrawn
+            await answer(edit_clicked(interaction, **panel_edit(bot, table, seat, interaction, parts, kwargs)))
+            return bot.fanout.panel_answered(table, seat, _clicked_id(interaction), parts,
+                                             messages.png_digest(kwargs["file"]))
         act, kind = press_move(button.act, button.tile)
     except (ServiceError, IllegalAction) as e:
         return await reply_error(interaction, e)
@@ -75,9 +91,10 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
                                                         seq=button.seq, hand_id=button.hand), update=True)
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
-        kwargs = await messages.hand_message(table, seat, lang, notices=upd.notices.get(seat))
-        await answer(edit_clicked(interaction, content=kwargs["content"], attachments=[kwargs["file"]],
-                                  view=kwargs["view"]))  # the action is stored already
+        parts, kwargs = await messages.hand_panel(table, seat, lang, notices=upd.notices.get(seat))
+        # the action is stored already
+        await answer(edit_clicked(interaction, **panel_edit(bot, table, seat, interaction, parts, kwargs)))
+        bot.fanout.panel_answered(table, seat, _clicked_id(interaction), parts, messages.png_digest(kwargs["file"]))
 
 
 # ------------------------------------------------------------------ the play verbs

@@ -33,15 +33,15 @@ def check_press(service, channel_id: int, user_id: int, act: str, hand_id: int, 
     return table, seat
 
 
-async def redraw_only(table: Table, seat: int, act: str, tile: str, lang: str) -> dict | None:
-    """The hand message when a press only redraws it (the ready menu, back to the prompt, or
-    the confirmation a game asks before a wild tile is discarded); ``None`` when the press is
-    a move."""
+async def redraw_only(table: Table, seat: int, act: str, tile: str, lang: str) -> tuple | None:
+    """The panel (``(messages.Panel, send/edit keyword arguments)``) when a press only
+    redraws it (the ready menu, back to the prompt, or the confirmation a game asks before a
+    wild tile is discarded); ``None`` when the press is a move."""
     if act in LOOK_ONLY:
-        return await messages.hand_message(table, seat, lang, ting_menu=act == "ting_menu")
+        return await messages.hand_panel(table, seat, lang, ting_menu=act == "ting_menu")
     if act == "discard" and table.variant.front_end_confirms_wild_discard \
             and messages.is_wild(messages.seat_view(table, seat, lang), tile):
-        return await messages.hand_message(table, seat, lang, confirm_wild=tile)
+        return await messages.hand_panel(table, seat, lang, confirm_wild=tile)
     return None
 
 

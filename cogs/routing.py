@@ -50,11 +50,12 @@ async def apply_routed(bot, row) -> None:
     try:
         table, seat = check_press(bot.service, row.channel_id, row.user_id, row.action, row.hand_id, row.seq)
         variant = table.variant.id
-        kwargs = await redraw_only(table, seat, row.action, row.tile, lang)
-        if kwargs is None:
+        redrawn = await redraw_only(table, seat, row.action, row.tile, lang)
+        if redrawn is None:
             act, kind = press_move(row.action, row.tile)
             upd = await bot.service.act(row.channel_id, row.user_id, act, kind, seq=row.seq, hand_id=row.hand_id)
-            kwargs = await messages.hand_message(table, seat, lang, notices=upd.notices.get(seat))
+            redrawn = await messages.hand_panel(table, seat, lang, notices=upd.notices.get(seat))
+        parts, kwargs = redrawn
     except (ServiceError, IllegalAction) as e:
         await hook.send(error_text(e.code, lang, e.params, variant))
         return
@@ -62,3 +63,4 @@ async def apply_routed(bot, row) -> None:
         return
     await hook.edit_message(row.message_id, content=kwargs["content"], attachments=[kwargs["file"]],
                             view=kwargs["view"])
+    bot.fanout.panel_answered(table, seat, row.message_id, parts, messages.png_digest(kwargs["file"]))

@@ -11,15 +11,26 @@ class SystemClock:
     def now(self) -> float:
         return time.monotonic()
 
+    def wall(self, t: float) -> float:
+        """The Unix time (seconds) of clock time ``t`` — for deadlines shown to players."""
+        return time.time() + (t - time.monotonic())
+
 
 class ManualClock:
     """A clock that only moves when told: ``clock.advance(15)``."""
+
+    #: the Unix time of clock time 0 (a fixed day, so shown deadlines are the same every run)
+    EPOCH = 1_767_225_600.0
 
     def __init__(self, start: float = 1000.0):
         self.t = start
 
     def now(self) -> float:
         return self.t
+
+    def wall(self, t: float) -> float:
+        """The Unix time (seconds) of clock time ``t`` (:data:`EPOCH` + ``t``)."""
+        return self.EPOCH + t
 
     def advance(self, seconds: float) -> None:
         self.t += seconds

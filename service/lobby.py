@@ -47,6 +47,7 @@ class Lobby:
         except TableExists:
             raise ServiceError("table_exists") from None
         t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang, channel_name=channel_name)
+        t.wall = getattr(self.clock, "wall", None)
         t.seats.append(Seat(user_id, name))
         await self.store.set_seats(table_id, [s.record(i) for i, s in enumerate(t.seats)])
         self.tables[channel_id] = t

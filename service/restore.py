@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import logging
 from typing import Optional
 
@@ -30,6 +32,7 @@ class Restore:
             return None
         t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
+        t.wall = getattr(self.clock, "wall", None)
         t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
                    for s in ot.seats]
         if rec.status == PLAYING:
@@ -95,6 +98,20 @@ class Restore:
         if seat < len(t.seats) and t.seats[seat].prompted != prompted:
             t.seats[seat].prompted = prompted
             await self.store.set_seat_prompted(t.id, seat, prompted)
+
+    async def seat_messages(self, t: Table, seat: int) -> dict:
+        """What a front end keeps of a seat's private messages of the table (e.g. the ids of
+        its panel and of its notice, ``{"panel": {...}, "notice": {...}}``), so a restarted
+        bot edits them instead of sending new ones; ``{}`` when nothing is kept."""
+        raw = await self.store.get_state(f"seat-messages:{t.id}:{seat}")
+        try:
+            return json.loads(raw) if raw else {}
+        except ValueError:
+            return {}
+
+    async def set_seat_messages(self, t: Table, seat: int, data: dict) -> None:
+        """Keep ``data`` (JSON-able) as the seat's private messages (:meth:`seat_messages`)."""
+        await self.store.set_state(f"seat-messages:{t.id}:{seat}", json.dumps(data, sort_keys=True))
 
     async def announce(self, t: Table) -> None:
         """Tell the front ends about a table as it is now (after a restart): they redraw it

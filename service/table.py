@@ -106,6 +106,8 @@ class Table:
     unsaved: list[str] = field(default_factory=list, repr=False)  #: applied, not yet stored (lock held)
     deadline: Optional[float] = None
     next_hand_at: Optional[float] = None
+    #: the service clock's time → Unix seconds (``SystemClock.wall``), for deadlines shown to players
+    wall: Optional[Callable[[float], float]] = field(default=None, repr=False, compare=False)
     last_result: Optional[dict] = None
     settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
     #: per seat the hand waits for: the action counter when its current decision began (it
@@ -196,6 +198,12 @@ class Table:
         v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
         return v
 
+
+    def deadline_unix(self) -> Optional[int]:
+        """The current decision's deadline as Unix seconds (``None`` without one)."""
+        if self.deadline is None or self.wall is None:
+            return None
+        return int(round(self.wall(self.deadline)))
 
     def public_view(self, lang: str = "zh") -> dict:
         """What everybody at the table may see, as :meth:`view` for the public, without what

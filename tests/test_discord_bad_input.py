@@ -155,7 +155,7 @@ async def test_closed_dms_fall_back_to_the_my_hand_button(game):
     public = fd.messages_in(fd.channel_id)[0]
     hand_button = next(c for c in public.custom_ids if c.endswith(":hand"))
     r = await fd.click(bob, public, hand_button)
-    assert r.ephemeral and r.message.attachments[0].name == "hand.png"
+    assert r.ephemeral and r.message.attachments[0].name == "panel.png"
     action = ai.choose_action(table.hand, bob_seat)
     seq = table.hand.seq
     r2 = await press_for(fd, bot, bob, fd.channel_id, action)

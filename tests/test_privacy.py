@@ -100,18 +100,18 @@ class Audit:
         self.violations: list[str] = []
         self.counts = {"table_views": 0, "hand_views": 0, "reveals": 0, "files": 0, "private_files": 0,
                        "public_texts": 0, "tile_mentions": 0}
-        real_table, real_hand = ui_module.render_table, ui_module.render_hand
+        real_table = ui_module.render_table
 
         def render_table(view):
-            self._check(self.check_public_view, view)
-            return self._keep("table", view, real_table(view))
-
-        def render_hand(view):
+            # the public table message, or a player's panel (the table from their seat)
+            if view.get("viewer") is None:
+                self._check(self.check_public_view, view)
+                return self._keep("table", view, real_table(view))
             self._check(self.check_hand_view, view)
-            return self._keep("hand", view, real_hand(view))
+            self._check(self.check_panel_is_public_plus_own, view)
+            return self._keep("hand", view, real_table(view))
 
         monkeypatch.setattr(ui_module, "render_table", render_table)
-        monkeypatch.setattr(ui_module, "render_hand", render_hand)
         real_request = fd._handle_request
 
         async def handle(method, url, **kw):
@@ -199,6 +199,23 @@ class Audit:
             assert sv.get("drawn") is None, (view["variant"], "seat", me, "sees the drawn tile of", sv["seat"])
             assert self._hidden_melds_ok(sv), (view["variant"], sv)
 
+    def check_panel_is_public_plus_own(self, view: dict) -> None:
+        """A panel shows the public view and the viewer's own part, nothing more: without
+        ``viewer``, ``me`` and ``pending`` (only ever the viewer), and the viewer's own tiles
+        and what the rules show them (二人麻将 §听), it is the table's public view now."""
+        if view.get("phase") in ("over",) or view.get("result"):
+            return
+        table = self._table(view)
+        me = view["viewer"]
+        assert view.get("pending") in ([], [me]), view.get("pending")
+        public = table.public_view(view.get("lang") or "zh")
+        strip = ("viewer", "me", "pending", "log", "table_name")
+        mine = {k: v for k, v in view.items() if k not in strip}
+        theirs = {k: v for k, v in public.items() if k not in strip}
+        mine["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")} for sv in mine["seats"]]
+        theirs["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")} for sv in theirs["seats"]]
+        assert mine == theirs, ("a panel shows more than the public view", view["variant"], me)
+
     # -- outgoing calls --------------------------------------------------
     def destination(self, call) -> tuple[str, int | None]:
         """``("public", None)`` or ``("private", user id)`` for a call that sends a message."""
@@ -246,7 +263,9 @@ class Audit:
                 sources = self.views.get(hashlib.sha1(f.data).hexdigest())
                 assert sources, f"an uploaded image ({f.name}) that no renderer drew"
                 if where == "public":
-                    assert all(kind == "table" for kind, _ in sources), ("a hand image in public", call.path)
+                    # the same bytes as a public drawing show nothing more (a finished hand's
+                    # panel is the public table from another seat's side)
+                    assert any(kind == "table" for kind, _ in sources), ("a hand image in public", call.path)
                 else:
                     self.counts["private_files"] += 1
                     # the same bytes drawn from several views (say, two hands still face down in

@@ -78,8 +78,10 @@ class PublicRecorder:
         self.sent.append((key + what, json.dumps(payload, sort_keys=True, ensure_ascii=False), what))
         if f"<@{self.closed}>" in (body.get("content") or ""):
             seat = table.seat_of(self.closed)
-            self.mentions.append({"seat": seat, "phase": hand.view(None).get("phase"), "turn": hand.view(None).get(
-                "turn"), "timer": hand.timer_kind(), "pending": list(hand.pending_seats())})
+            pub = hand.view(None)
+            self.mentions.append({"seat": seat, "phase": pub.get("phase"), "turn": pub.get("turn"),
+                                  "timer": hand.timer_kind(), "pending": list(hand.pending_seats()),
+                                  "discards": sum(len(sv.get("discards") or []) for sv in pub["seats"])})
 
 
 async def _play(fd, bot, users, closed) -> None:
@@ -129,8 +131,9 @@ async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatc
         # public events never gave two payloads above; the log has no pass lines
         for _, payload, _ in rec.sent:
             assert "passes" not in payload and "过牌" not in payload
-        for m in rec.mentions:
-            assert m["phase"] in OPENING_PHASES or (m["turn"] == m["seat"] and m["timer"] == "discard"), m
+        # the player with closed DMs is told once, at the deal (before any discard) — never
+        # because a decision, a claim window above all, came to them
+        assert len(rec.mentions) == 1 and rec.mentions[0]["discards"] == 0, rec.mentions
         # every table message sent equals the one rebuilt from the stored log at the point where
         # the public events were the same
         rebuilt = await _rebuilt_payloads(bot, bot.service.table_in(fd.channel_id))

@@ -221,12 +221,12 @@ async def test_the_toy_plays_in_discord(toy, tmp_path):
         assert table.variant is toy and table.options["stake"] == 4
         users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
 
-        # the public message carries the table image; each player has a hand image by DM
+        # the public message carries the table image; each player has a panel by DM (the table from their seat)
         public = table_message(fd, fd.channel_id)
         image = next(f for f in public.attachments if f.name == "table.png")
         assert Image.open(io.BytesIO(image.data)).size[0] > 300
         for user in (alice, bob):
-            hands = [f for m in fd.dms_to(user) for f in m.attachments if f.name == "hand.png"]
+            hands = [f for m in fd.dms_to(user) for f in m.attachments if f.name == "panel.png"]
             assert hands and Image.open(io.BytesIO(hands[-1].data)).size[0] > 300
 
         presses = await play_humans(fd, bot, fd.channel_id, users)

@@ -62,7 +62,7 @@ async def test_three_player_hand_to_settlement(db_url):
         assert table.n_players == 3 and hand.dealer == 0  # the creator deals the first hand
         users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
         assert set(users) == {0, 1} and table.seats[2].is_ai
-        assert fd.dms_to(alice)[0].attachments[0].name == "hand.png"
+        assert fd.dms_to(alice)[0].attachments[0].name == "panel.png"
         pressed: list[str] = []
         while not table.hand.is_over():
             seat = table.hand.pending_seats()[0]

@@ -1,0 +1,77 @@
+"""The words of a player's private panel (one DM per player per hand, edited in place) and of
+the short notice that pings them when they must decide — from the panel's view only: the
+public view of the table plus the viewer's own part (``view["me"]``)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .catalogue import game_name, t
+from .prompts import prompt
+from .results import result_lines
+
+
+def _deadline(at: Optional[int]) -> str:
+    """A Discord timestamp counting down to ``at`` (Unix seconds): ``<t:…:R>``."""
+    return f"<t:{int(at)}:R>" if at else ""
+
+
+def panel_text(view: dict, names: list[str], lang: str, variant: str, channel: str, *,
+               deadline: Optional[int] = None, head: Optional[list[str]] = None,
+               decision: Optional[str] = None) -> str:
+    """The text of a panel (at most 2,000 characters): the game, table and hand; whose turn
+    and the time left (``deadline``: Unix seconds of the current decision, shown when the
+    viewer must decide or the table publicly waits for a seat); what the viewer decides now
+    (``decision``, else the prompt of :func:`render.text.prompts.prompt`); tiles left and
+    scores; the last public events; the result when the hand is over.
+
+    :param channel: the table's channel as a mention (``<#id>``).
+    :param head: lines to put first (notices about the viewer's own move)."""
+    lines = [t("panel.header", lang, game=game_name(variant, lang), channel=channel,
+               no=max(view.get("hand_no") or 1, 1))]
+    lines += head or []
+    me = view.get("me") or {}
+    seat = me.get("seat", view.get("viewer"))
+    over = view.get("phase") == "over" or bool(view.get("result"))
+    if over and view.get("result"):
+        lines += result_lines(view["result"], names, lang, variant)[:12]
+    else:
+        to_act = view.get("to_act") or []
+        mine = seat in (view.get("pending") or [])
+        when = _deadline(deadline) if (mine or to_act) else ""
+        if to_act and seat not in to_act:
+            who = ", ".join(names[s] for s in to_act if s < len(names))
+            lines.append(t("panel.turn", lang, name=who) + (f" · {when}" if when else ""))
+        elif mine and when:
+            lines.append(t("panel.your_time", lang, when=when))
+        lines.append(decision if decision is not None else prompt(view, names, lang, variant, channel))
+        info = []
+        if view.get("wall_remaining") is not None:
+            info.append(t("panel.wall", lang, n=view["wall_remaining"]))
+        scores = [f"{names[sv['seat']]} {int(sv.get('score') or 0):+d}" for sv in view.get("seats") or []
+                  if sv.get("seat") is not None and sv["seat"] < len(names)]
+        if scores:
+            info.append(" | ".join(scores))
+        if info:
+            lines.append(" · ".join(info))
+        recent = view.get("log") or []
+        if recent:
+            lines.append("\n".join(f"> {x}" for x in recent[-3:]))
+    text = "\n".join(x for x in lines if x)
+    return text[:2000]
+
+
+def notice_text(view: dict, names: list[str], lang: str, variant: str, channel: str, link: str,
+                deadline: Optional[int] = None) -> str:
+    """The short DM that pings a player who must decide now (Discord notifies on new
+    messages, not on edits): what is asked (your turn / you may claim …), the time left and
+    a link to the panel (``link``: the panel message's URL)."""
+    first = prompt(view, names, lang, variant, channel).split("\n")[0]
+    when = f" · {_deadline(deadline)}" if deadline else ""
+    return t("panel.notice", lang, what=first, when=when, link=link)[:2000]
+
+
+def channel_notice(mention: str, lang: str) -> str:
+    """The one channel message per player per hand when their DMs are closed: where to see
+    their hand."""
+    return t("panel.dms_closed", lang, mention=mention)

@@ -1,0 +1,212 @@
+"""Each player's private panel, through the fake Discord, in every game: one DM per player
+per hand edited in place (never a new DM per decision); it shows the other seats' discards
+and melds; after the last move and after a restart it equals the seat's panel view; at every
+step at most one notice message per player exists; no upload repeats the image the message
+already shows; closed DMs give one channel message per player per hand, mentioning only them,
+and a panel again at the next hand once DMs are open."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs import messages
+from render.table import render_table
+from service.clock import ManualClock
+
+try:
+    from discord_play import new_bot, press, timeout_policy
+    from fakediscord import FakeDiscord
+except ImportError:  # pragma: no cover
+    from tests.harness.discord_play import new_bot, press, timeout_policy
+    from tests.harness.fakediscord import FakeDiscord
+
+SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),
+           "laowudui": (2, 1), "zipai": (2, 1)}
+
+
+async def _table(tmp_path, game: str, seed: int = 7, closed: tuple = ()):
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    bot.service.seed_source = lambda: seed
+    humans, ais = SEATING[game]
+    users = [fd.user(700 + j, f"p{j}", locale="zh-CN" if j % 2 else "en-US", dms_open=j not in closed)
+             for j in range(humans)]
+    await fd.slash(users[0], "mj table create", {"variant": game})
+    for u in users[1:]:
+        await fd.slash(u, "mj table join")
+    for _ in range(ais):
+        await fd.slash(users[0], "mj table add-ai")
+    await fd.slash(users[0], "mj table start")
+    table = bot.service.table_in(fd.channel_id)
+    return bot, fd, table, {table.seat_of(u.id): u for u in users}
+
+
+def panels_of(fd, user) -> list:
+    """The user's live panels (DMs with the panel image), oldest first."""
+    return [m for m in fd.dms_to(user) if any(a["filename"] == "panel.png" for a in m.data["attachments"])]
+
+
+def notices_of(fd, user) -> list:
+    """The user's live notices (short DMs without image or buttons)."""
+    return [m for m in fd.dms_to(user) if not m.data["attachments"] and not m.custom_ids]
+
+
+def uploads(fd, calls) -> dict:
+    """message id -> the image bytes uploaded to it, in order (sends, edits, click answers)."""
+    out: dict = {}
+    for c in calls:
+        if not c.files or c.method not in ("POST", "PATCH") or c.status >= 300:
+            continue
+        if c.route == "/channels/{channel_id}/messages" and c.method == "POST":
+            mid = int(c.response["id"])
+        elif c.route == "/channels/{channel_id}/messages/{message_id}":
+            mid = int(c.path.split("/")[-1])
+        elif c.interaction_id is not None:
+            inter = fd.interactions[c.interaction_id]
+            mid = inter.message_id if inter.message_id is not None else inter.original_message_id
+        else:
+            continue
+        out.setdefault(mid, []).extend(f.data for f in c.files if f.name == "panel.png")
+    return out
+
+
+def check_step(fd, users, start_call: int) -> None:
+    for user in users.values():
+        assert len(notices_of(fd, user)) <= 1, [m.content for m in notices_of(fd, user)]
+    for mid, images in uploads(fd, fd.calls[start_call:]).items():
+        for a, b in zip(images, images[1:]):
+            assert a != b, f"message {mid} got the image it already showed"
+
+
+def panel_matches_view(fd, bot, table, seat: int, user) -> None:
+    """The user's panel is what the seat's panel view draws now: the text and the image."""
+    (panel,) = panels_of(fd, user)
+    lang = bot.fanout.lang_of_seat(table, seat)
+    parts = messages.hand_parts(table, seat, lang)
+    assert panel.content == parts.content
+    attachment = panel.data["attachments"][0]
+    assert panel.files[attachment["id"]].data == render_table(parts.image_view)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", list(SEATING))
+async def test_one_panel_per_player_per_hand_edited_in_place(game, tmp_path):
+    bot, fd, table, users = await _table(tmp_path, game)
+    try:
+        start = len(fd.calls)
+        hand_id = table.hand_id
+        steps = 0
+        while not table.hand.is_over():
+            seat = next(s for s in table.hand.pending_seats() if s in users)
+            await press(fd, users[seat], timeout_policy(table.hand, seat))
+            await fd.settle()
+            steps += 1
+            check_step(fd, users, start)
+            # one panel per player in this hand, whatever happened
+            for user in users.values():
+                assert len(panels_of(fd, user)) == 1
+        assert steps > 3 and table.hand_id == hand_id
+        # every panel was sent once and edited after: more edits than panels
+        edits = [c for c in fd.calls[start:] if c.method == "PATCH" and "/messages/" in c.path]
+        assert len(edits) > len(users)
+        for seat, user in users.items():
+            panel_matches_view(fd, bot, table, seat, user)
+            # no notice is left once the hand is over
+            assert notices_of(fd, user) == []
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(tmp_path):
+    bot, fd, table, users = await _table(tmp_path, "laosanfan", seed=5)
+    try:
+        for _ in range(12):
+            seat = next(s for s in table.hand.pending_seats() if s in users)
+            await press(fd, users[seat], timeout_policy(table.hand, seat))
+            await fd.settle()
+            if table.hand.is_over():
+                break
+        for seat, user in users.items():
+            parts = messages.hand_parts(table, seat, bot.fanout.lang_of_seat(table, seat))
+            view = parts.image_view
+            others = [sv for sv in view["seats"] if sv["seat"] != seat]
+            # the other seats' discards, as the table shows them, and only the viewer's hand
+            assert any(sv["discards"] for sv in others)
+            assert all(sv.get("concealed") is None for sv in others)
+            assert view["me"]["hand"] and view["viewer"] == seat
+            panel_matches_view(fd, bot, table, seat, user)
+        waiting = [s for s in table.hand.pending_seats() if s in users]
+        for seat, user in users.items():
+            notes = notices_of(fd, user)
+            # the player the hand waits for has one notice linking to their panel; the others none
+            assert len(notes) == (1 if seat in waiting else 0)
+            if notes:
+                (panel,) = panels_of(fd, user)
+                assert f"/{panel.channel_id}/{panel.id}" in notes[0].content
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_after_a_restart_each_panel_is_edited_to_the_current_view(tmp_path):
+    bot, fd, table, users = await _table(tmp_path, "zipai", seed=3)
+    try:
+        for _ in range(6):
+            seat = next(s for s in table.hand.pending_seats() if s in users)
+            await press(fd, users[seat], timeout_policy(table.hand, seat))
+            await fd.settle()
+        before = {seat: panels_of(fd, user)[0].id for seat, user in users.items()}
+        notes = {seat: [m.id for m in notices_of(fd, user)] for seat, user in users.items()}
+        bot2 = new_bot(bot.store._url.render_as_string(hide_password=False), ManualClock())
+        await fd.restart(bot2)
+        await fd.settle()
+        table2 = bot2.service.table_in(fd.channel_id)
+        for seat, user in users.items():
+            assert [m.id for m in panels_of(fd, user)] == [before[seat]]  # the same panel, edited
+            panel_matches_view(fd, bot2, table2, seat, user)
+            # at most one notice, the one kept through the restart when the decision is the same
+            live = [m.id for m in notices_of(fd, user)]
+            assert len(live) <= 1 and (not live or not notes[seat] or live == notes[seat])
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_closed_dms_get_one_channel_notice_per_hand_and_a_panel_once_open(tmp_path):
+    bot, fd, table, users = await _table(tmp_path, "two_player", seed=4, closed=(1,))
+    try:
+        closed = next(u for u in users.values() if not u.dms_open)
+        open_user = next(u for u in users.values() if u.dms_open)
+
+        def channel_notices():
+            return [c for c in fd.calls if c.method == "POST" and c.path == f"/channels/{fd.channel_id}/messages"
+                    and f"<@{closed.id}>" in ((c.json or {}).get("content") or "")]
+
+        while not table.hand.is_over():
+            seat = table.hand.pending_seats()[0]
+            if users[seat] is closed:
+                r = await fd.slash(closed, "mj hand")
+                assert r.ephemeral and r.message.attachments[0].name == "panel.png"
+            await press(fd, users[seat], timeout_policy(table.hand, seat))
+            await fd.settle()
+        sent = channel_notices()
+        assert len(sent) == 1  # at the deal, never because a decision came
+        allowed = sent[0].json["allowed_mentions"]
+        assert allowed.get("parse", []) == [] and [int(u) for u in allowed.get("users")] == [closed.id]
+        assert panels_of(fd, closed) == [] and len(panels_of(fd, open_user)) == 1
+        # DMs opened: the next hand brings a panel by DM, and no channel notice
+        closed.dms_open = True
+        await fd.click(open_user, *_next_button(fd))
+        await fd.settle()
+        assert table.hand_id is not None and not table.hand.is_over()
+        assert len(panels_of(fd, closed)) == 1 and len(channel_notices()) == 1
+    finally:
+        await fd.close()
+
+
+def _next_button(fd):
+    from discord_play import table_button
+
+    return table_button(fd, fd.channel_id, "next")
