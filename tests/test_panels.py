@@ -138,6 +138,7 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
             assert view["me"]["hand"] and view["viewer"] == seat
             panel_matches_view(fd, bot, table, seat, user)
         waiting = [s for s in table.hand.pending_seats() if s in users]
+        assert waiting and not table.hand.is_over()  # seed 5: a player decides after 12 presses
         for seat, user in users.items():
             notes = notices_of(fd, user)
             # the player the hand waits for has one notice linking to their panel; the others none
@@ -145,6 +146,10 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
             if notes:
                 (panel,) = panels_of(fd, user)
                 assert f"/{panel.channel_id}/{panel.id}" in notes[0].content
+                # the time left, as a Discord timestamp of the decision's wall-clock deadline
+                # (the manual clock's time + its fixed epoch)
+                when = f"<t:{int(ManualClock.EPOCH + table.deadline)}:R>"
+                assert when in panel.content and when in notes[0].content
     finally:
         await fd.close()
 
@@ -210,3 +215,62 @@ def _next_button(fd):
     from discord_play import table_button
 
     return table_button(fd, fd.channel_id, "next")
+
+
+#: (game, seats, table seed, options, most legal actions at one decision): the table seeds
+#: (of 1–79) whose first hand, played by the AI, holds the largest decision of each game at its
+#: most seats (``Match(...).new_hand()`` is that hand); 老五对 with 11 百搭
+LARGEST = [("two_player", 2, 55, None, 14), ("laosanfan", 4, 4, None, 14), ("jinhu", 4, 35, None, 17),
+           ("caishen", 4, 5, None, 14), ("laowudui", 4, 7, "wilds=11", 13), ("zipai", 4, 5, None, 14)]
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game,seats,seed,options,most", LARGEST)
+async def test_the_largest_decisions_fit_discords_limits(game, seats, seed, options, most, tmp_path):
+    """Every seat human, the hand played by its own AI through the panels: every payload
+    passes the fake's checks of Discord's limits (a refused one would leave the move
+    unoffered), and the largest decision offers every legal action (tiles as buttons, the
+    rest as buttons or one menu; 听 with a tile behind the 听 button)."""
+    from discord_play import play_humans
+
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        bot.service.seed_source = lambda: seed
+        users = [fd.user(800 + j, f"p{j}") for j in range(seats)]
+        await fd.slash(users[0], "mj table create", {"variant": game, **({"options": options} if options else {})})
+        for u in users[1:]:
+            await fd.slash(u, "mj table join")
+        await fd.slash(users[0], "mj table start")
+        table = bot.service.table_in(fd.channel_id)
+        by_seat = {table.seat_of(u.id): u for u in users}
+        biggest = 0
+
+        def policy(hand, seat):
+            nonlocal biggest
+            legal = hand.legal_actions(seat)
+            if len(legal) > biggest:
+                biggest = len(legal)
+                (panel,) = panels_of(fd, by_seat[seat])
+                offered = set()
+                for comp in panel.walk_components():
+                    cid = comp.get("custom_id", "")
+                    if comp.get("type") == 2 and cid.startswith("mj:"):
+                        offered.add(tuple(cid.split(":")[4:6]))
+                    for opt in comp.get("options", []):
+                        offered.add(tuple(opt["value"].split(":")))
+                wanted = {(a.type, str(a).split()[2] if len(str(a).split()) > 2 else "-") for a in legal}
+                wanted = {w for w in wanted if not (w[0] == "ting" and w[1] != "-")}
+                assert wanted <= offered | ({("ting_menu", "-")} if any(a.type == "ting" for a in legal) else set()), \
+                    (wanted - offered)
+            return hand.ai_action(seat)
+
+        presses = await play_humans(fd, bot, fd.channel_id, by_seat, policy=policy)
+        assert presses > 10 and table.hand.is_over()
+        assert biggest == most
+        if options:
+            assert table.options["wilds"] == 11
+    finally:
+        await fd.close()

@@ -443,3 +443,57 @@ async def test_wait_answered_returns_before_background_work() -> None:
         assert any(m.content == "someone is thinking" for m in harness.messages_in(harness.channel_id))
     finally:
         await harness.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Components V2: the fake refuses what Discord refuses
+# ---------------------------------------------------------------------------------------------
+def _v2_refusal(payload, files=()):
+    from fakediscord.rest import RestMixin
+    from fakediscord.model import RecordedFile
+    from fakediscord.transport import _ApiError
+
+    try:
+        RestMixin._validate(payload, creating=True, files=[RecordedFile(n, b"x", "image/png") for n in files])
+    except _ApiError as e:
+        return e.errors
+    return None
+
+
+def test_v2_payloads_within_discords_rules_pass_and_the_others_are_refused():
+    v2 = 1 << 15
+    text = {"type": 10, "content": "hello"}
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://panel.png"}}]}
+    ok = {"flags": v2, "components": [{"type": 17, "components": [text, gallery]}]}
+    assert _v2_refusal(ok, ["panel.png"]) is None
+    # content or embeds beside the components
+    assert "content" in _v2_refusal(dict(ok, content="hi"), ["panel.png"])
+    assert "embeds" in _v2_refusal(dict(ok, embeds=[{"description": "x"}]), ["panel.png"])
+    # an image that no media component shows
+    assert "attachments" in _v2_refusal(ok, ["panel.png", "other.png"])
+    # 41 components (the container, 40 text displays)
+    many = {"flags": v2, "components": [{"type": 17, "components": [dict(text) for _ in range(40)]}]}
+    assert "components" in _v2_refusal(many)
+    # 4,001 characters of text
+    long = {"flags": v2, "components": [{"type": 10, "content": "x" * 2001}, {"type": 10, "content": "y" * 2000}]}
+    assert "components" in _v2_refusal(long)
+    assert _v2_refusal({"flags": v2, "components": [{"type": 10, "content": "x" * 4000}]}) is None
+
+
+@pytest.mark.asyncio
+async def test_a_message_keeps_its_format_for_life():
+    from fakediscord.transport import _ApiError
+
+    fd = FakeDiscord.__new__(FakeDiscord)
+    fd.messages, fd.channels, fd._dm_owner = {}, {}, {}
+    fd._ids = iter(range(10_000, 20_000))
+    fd.next_id = lambda: next(fd._ids)
+    fd._bot_user_payload = lambda: {"id": "1", "username": "bot", "discriminator": "0", "avatar": None}
+    legacy = fd._create_message(5, {"content": "plain"}, [])
+    with pytest.raises(_ApiError):
+        fd._edit_message(legacy, {"flags": 1 << 15, "components": [{"type": 10, "content": "now v2"}]}, [])
+    v2 = fd._create_message(5, {"flags": 1 << 15, "components": [{"type": 10, "content": "v2"}]}, [])
+    with pytest.raises(_ApiError):
+        fd._edit_message(v2, {"content": "plain again"}, [])  # checked by V2's rules: no content
+    fd._edit_message(v2, {"components": [{"type": 10, "content": "still v2"}]}, [])
+    assert v2.data["components"][0]["content"] == "still v2"

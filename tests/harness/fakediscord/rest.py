@@ -181,6 +181,8 @@ class RestMixin:
                 errors["embeds"] = "Embed size exceeds maximum size."
         comps = payload.get("components") or []
         v2 = bool(int(payload.get("flags") or 0) & (1 << 15))
+        if v2:
+            errors.update(_v2_errors(payload, comps, files))
         if not v2:
             if len(comps) > 5:
                 errors["components"] = "Must be 5 or fewer in length."
@@ -241,6 +243,12 @@ class RestMixin:
 
     def _edit_message(self, msg: FakeMessage, payload: Dict[str, Any], files: List[RecordedFile]) -> FakeMessage:
         payload = payload or {}
+        was_v2 = bool(int(msg.data.get("flags") or 0) & V2)
+        if "flags" in payload and payload["flags"] is not None and bool(int(payload["flags"]) & V2) != was_v2:
+            # Discord: a message keeps its format (Components V2 or not) for life
+            raise _ApiError(400, 50035, "Invalid Form Body", {"flags": "IS_COMPONENTS_V2 cannot change"})
+        if was_v2 and ("flags" not in payload or payload["flags"] is None):
+            payload = dict(payload, flags=V2)  # an edit of a V2 message is checked by V2's rules
         self._validate(payload, creating=False, files=files)
         new = json.loads(json.dumps(msg.data))
         msg.history.append(msg.data)
@@ -266,3 +274,45 @@ class RestMixin:
             new["edited_timestamp"] = _now()
         msg.data = new
         return msg
+
+
+#: the message flag of Components V2 (``IS_COMPONENTS_V2``)
+V2 = 1 << 15
+#: V2 component types that show an attachment: thumbnail, media gallery, file
+_MEDIA_TYPES = {11, 12, 13}
+
+
+def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequence[RecordedFile]) -> Dict[str, str]:
+    """What Discord refuses in a Components V2 message: ``content``, ``embeds``, a poll or
+    stickers beside the components; more than 40 components (nested ones counted); more than
+    4,000 characters of text in text displays; an uploaded file no media component shows."""
+    errors: Dict[str, str] = {}
+    for key in ("content", "embeds", "poll", "sticker_ids"):
+        if payload.get(key):
+            errors[key] = f"{key} cannot be used with IS_COMPONENTS_V2"
+    count, text, shown = 0, 0, set()
+
+    def walk(items) -> None:
+        nonlocal count, text
+        for c in items or []:
+            count += 1
+            if c.get("type") == 10:
+                text += len(c.get("content") or "")
+            if c.get("type") in _MEDIA_TYPES:
+                for ref in [c.get("media"), c.get("file")] + [i.get("media") for i in c.get("items") or []]:
+                    url = (ref or {}).get("url") or ""
+                    if url.startswith("attachment://"):
+                        shown.add(url[len("attachment://"):])
+            walk(c.get("components"))
+            if isinstance(c.get("accessory"), dict):
+                walk([c["accessory"]])
+
+    walk(comps)
+    if count > 40:
+        errors["components"] = f"{count} components; at most 40 in a message"
+    if text > 4000:
+        errors["components"] = f"{text} characters of text; at most 4000 in a message"
+    for f in files:
+        if f.name not in shown:
+            errors["attachments"] = f"{f.name} is not shown by a media component"
+    return errors
