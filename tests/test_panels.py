@@ -155,10 +155,13 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
 
 
 @pytest.mark.asyncio
-async def test_after_a_restart_each_panel_is_edited_to_the_current_view(tmp_path):
-    bot, fd, table, users = await _table(tmp_path, "zipai", seed=3)
+@pytest.mark.parametrize("game", list(SEATING))
+async def test_after_a_restart_each_panel_is_edited_to_the_current_view(game, tmp_path):
+    bot, fd, table, users = await _table(tmp_path, game, seed=3)
     try:
         for _ in range(6):
+            if table.hand.is_over():
+                break
             seat = next(s for s in table.hand.pending_seats() if s in users)
             await press(fd, users[seat], timeout_policy(table.hand, seat))
             await fd.settle()
@@ -179,8 +182,9 @@ async def test_after_a_restart_each_panel_is_edited_to_the_current_view(tmp_path
 
 
 @pytest.mark.asyncio
-async def test_closed_dms_get_one_channel_notice_per_hand_and_a_panel_once_open(tmp_path):
-    bot, fd, table, users = await _table(tmp_path, "two_player", seed=4, closed=(1,))
+@pytest.mark.parametrize("game", list(SEATING))
+async def test_closed_dms_get_one_channel_notice_per_hand_and_a_panel_once_open(game, tmp_path):
+    bot, fd, table, users = await _table(tmp_path, game, seed=4, closed=(1,))
     try:
         closed = next(u for u in users.values() if not u.dms_open)
         open_user = next(u for u in users.values() if u.dms_open)
@@ -190,7 +194,7 @@ async def test_closed_dms_get_one_channel_notice_per_hand_and_a_panel_once_open(
                     and f"<@{closed.id}>" in ((c.json or {}).get("content") or "")]
 
         while not table.hand.is_over():
-            seat = table.hand.pending_seats()[0]
+            seat = next(s for s in table.hand.pending_seats() if s in users)
             if users[seat] is closed:
                 r = await fd.slash(closed, "mj hand")
                 assert r.ephemeral and r.message.attachments[0].name == "panel.png"
