@@ -184,9 +184,21 @@ class Play(commands.Cog):
             if len(options) > 1:
                 return await reply_error(interaction, ServiceError("chow_choice", choices=", ".join(options)))
             tiles = options[0] if options else None
-            if tiles is None:
+            if tiles is None and not self._owns_chow(interaction):
                 return await reply_error(interaction, IllegalAction("cannot_claim", claim="chow"))
-        await self._act(interaction, "chow", tiles)
+        await self._act(interaction, "chow", tiles)  # a game's own 吃 (字牌, 老五对): read as typed
+
+    def _owns_chow(self, interaction: discord.Interaction) -> bool:
+        """Whether the user may now make a game's own 吃 (``chi``, ``chi_…``)."""
+        try:
+            table = table_for(self.service, interaction)
+            seat = _seat(table, interaction.user.id)
+        except ServiceError:
+            return False
+        if table.hand is None:
+            return False
+        legal = (messages.seat_view(table, seat, "en").get("me") or {}).get("legal") or []
+        return any(verb_means("chow", line.split()[1]) and line.split()[1] != "chow" for line in legal)
 
     @app_commands.command(name="pung", description="Claim the discard for a pung")
     async def pung(self, interaction: discord.Interaction) -> None:
@@ -276,6 +288,14 @@ class Play(commands.Cog):
                 try:
                     move = self._typed(table, interaction.user.id, [f"{act} {tile or ''}"] + ([tile] if tile else []),
                                        lang, verb=act)
+                except ServiceError as e:
+                    if e.code != "unknown_action":
+                        raise
+            if move is None and act is not None and tile and self._verb_is_the_games(table, interaction.user.id, act):
+                # a tile as its button names it (字牌's small 三) is read among the legal actions
+                try:
+                    self.service.may_act(table, interaction.user.id)
+                    move = self._typed(table, interaction.user.id, [f"{act} {tile}"], lang, verb=act)
                 except ServiceError as e:
                     if e.code != "unknown_action":
                         raise

@@ -13,6 +13,7 @@ seat's view (``view["me"]["legal"]``: lines ``"<seat> <action> [<tile>]"``, and 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,6 +31,19 @@ VERBS = {"d": ("discard",), "discard": ("discard",), "ting": ("ting",), "chow": 
 CHINESE_VERBS = {"打": ("discard",), "出": ("discard",), "打出": ("discard",), "听": ("ting",), "报听": ("ting",),
                  "吃": ("chow", "chi"), "碰": ("pung", "peng"), "杠": ("kong",), "胡": ("hu",), "和": ("hu",),
                  "加倍": ("double",), "过": ("pass",), "堆": ("dui",), "留": ("keep",)}
+
+
+def _with_traditional(verbs: dict) -> dict:
+    """The verbs and their Traditional forms (聽, 槓, 過 …), as zh-TW players type them."""
+    from .catalogue import zh_tw
+
+    out = dict(verbs)
+    for word, meant in verbs.items():
+        out.setdefault(zh_tw(word), meant)
+    return out
+
+
+CHINESE_VERBS = _with_traditional(CHINESE_VERBS)
 
 
 class TypedActionError(Exception):
@@ -58,6 +72,8 @@ class ActionChoice:
     tile: Optional[str]
     label: str
     forms: frozenset = field(default=frozenset(), compare=False, repr=False)
+    #: the words for the action without its tile (a verb alone names it when it is the only one)
+    verbs: frozenset = field(default=frozenset(), compare=False, repr=False)
 
 
 def norm(text: str) -> str:
@@ -97,6 +113,7 @@ def _verb_forms(act: str, variant: Optional[str]) -> frozenset[str]:
         label = tv(variant, key, lang, tile="", tiles="").strip()
         if not label.startswith("messages."):
             out.add(label)
+            out.add(label.rstrip(".…").strip())  # 听… / 聽… without the ellipsis
     return frozenset(norm(x) for x in out if x)
 
 
@@ -172,7 +189,8 @@ def choices(view: dict, variant: Optional[str], lang: str) -> list[ActionChoice]
             k = parse_kind(tile)
             digits = "".join(str((k + i) % 9 + 1) for i in range(3))
             forms |= {v + digits for v in verbs} | {v + digits + tile[-1] for v in verbs}
-        out.append(ActionChoice(value, act, tile, _label(act, tile, variant, lang, groups), frozenset(forms)))
+        out.append(ActionChoice(value, act, tile, _label(act, tile, variant, lang, groups), frozenset(forms),
+                                frozenset(verbs)))
     return out
 
 
@@ -187,14 +205,39 @@ def parse(text: str, view: dict, variant: Optional[str], lang: str) -> ActionCho
     opts = choices(view, variant, lang)
     typed = norm(text)
     if typed:
-        for same in (lambda f: f == typed, lambda f: f.casefold() == typed.casefold()):
-            hits = [c for c in opts if any(same(f) for f in c.forms)]
+        for loose in (False, True):
+            # ignoring case never turns a small 字牌 card (7x) into a big one (7X): their
+            # notations differ only by case
+            if loose:
+                hits = [c for c in opts if _case_safe(c.tile, typed)
+                        and any(f.casefold() == typed.casefold() for f in c.forms)]
+            else:
+                hits = [c for c in opts if typed in c.forms]
             if len(hits) == 1:
                 return hits[0]
             if hits:
                 raise TypedActionError("ambiguous_action", choices=", ".join(c.label for c in hits[:10]))
+        # a verb alone (吃, chow) for an action with a tile: the only one of that verb
+        hits = [c for c in opts if c.tile is not None and c.act != "discard"
+                and any(f.casefold() == typed.casefold() for f in c.verbs)]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise TypedActionError("ambiguous_action", choices=", ".join(c.label for c in hits[:10]))
     raise TypedActionError("unknown_action", value=text.strip(),
                            choices=", ".join(c.label for c in opts[:10]) or "—")
+
+
+_CARD = re.compile(r"\d+[xX]")
+
+
+def _case_safe(tile: Optional[str], typed: str) -> bool:
+    """Whether ignoring case may match ``typed`` to an action on ``tile``: always, but for a
+    字牌 card (``7x`` small, ``7X`` big, differing only by case) named in the typed text by
+    another notation than its own."""
+    if not tile or tile[-1] not in "xX":
+        return True
+    return tile in typed or not _CARD.search(typed)
 
 
 def suggest(text: str, view: dict, variant: Optional[str], lang: str, limit: int = 25) -> list[ActionChoice]:
