@@ -215,9 +215,13 @@ def panel_view(table: Table, seat: int, lang: str) -> dict:
     if table.hand is not None:
         own = table.view(seat, lang_of(lang))
         v["me"] = own.get("me")
-        for pub, mine in zip(v.get("seats") or [], own.get("seats") or []):
-            if mine.get("seat") == seat:  # the viewer's own tiles
-                pub["concealed"], pub["drawn"] = mine.get("concealed"), mine.get("drawn")
+        seats = v.get("seats") or []
+        for i, (pub, mine) in enumerate(zip(seats, own.get("seats") or [])):
+            if mine.get("seat") == seat:
+                # the viewer's own seat as they see it: their tiles, their face-down groups
+                # (偎/提, 暗杠) and their own opening choice (飘) — with the table's names,
+                # scores and marks
+                seats[i] = {**pub, **mine}
             elif mine.get("concealed") is not None and pub.get("concealed") is None:
                 pub["concealed"] = mine["concealed"]  # what the rules show this viewer (二人麻将 §听)
     v["pending"] = [seat] if seat in table.pending() else []

@@ -63,12 +63,22 @@ class Hands:
         return await self._guarded(t, rest())
 
     def _arm_timer(self, t: Table) -> None:
+        """Set the deadline of the decisions the hand waits for now.  Seats still deciding
+        what they were deciding when it was set keep that deadline: another claimer's pass in
+        the same claim window grants nobody time (and so shows nobody that someone passed)."""
         hand = t.hand
         if hand is None or hand.is_over():
             t.deadline = None
+            t.armed = None
             return
         key = f"{hand.timer_kind()}_timeout"
+        waiting = {p: t.decisions.get(p) for p in hand.pending_seats()}
+        if t.deadline is not None and t.armed is not None and waiting:
+            kind, before = t.armed
+            if kind == key and all(p in before and before[p] == d for p, d in waiting.items()):
+                return  # the same decisions, fewer seats: the same deadline
         t.deadline = self.clock.now() + t.options.get(key, 15)
+        t.armed = (key, waiting)
 
     async def act(self, channel_id: int, user_id: int, action_type: str, kind: Optional[int] = None,
                   seq: Optional[int] = None, hand_id: Optional[int] = None) -> Update:

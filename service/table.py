@@ -106,6 +106,8 @@ class Table:
     unsaved: list[str] = field(default_factory=list, repr=False)  #: applied, not yet stored (lock held)
     deadline: Optional[float] = None
     next_hand_at: Optional[float] = None
+    #: what the deadline was set for: ``(timer kind, {seat: decision})`` (see ``_arm_timer``)
+    armed: Optional[tuple] = field(default=None, repr=False, compare=False)
     #: the service clock's time → Unix seconds (``SystemClock.wall``), for deadlines shown to players
     wall: Optional[Callable[[float], float]] = field(default=None, repr=False, compare=False)
     last_result: Optional[dict] = None

@@ -212,8 +212,13 @@ class Audit:
         strip = ("viewer", "me", "pending", "log", "table_name")
         mine = {k: v for k, v in view.items() if k not in strip}
         theirs = {k: v for k, v in public.items() if k not in strip}
-        mine["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")} for sv in mine["seats"]]
-        theirs["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")} for sv in theirs["seats"]]
+        own = table.view(me, view.get("lang") or "zh")["seats"][me]
+        assert {k: v for k, v in own.items() if k in view["seats"][me]} == \
+            {k: view["seats"][me][k] for k in own}, ("the viewer's seat is not as they see it", view["variant"])
+        mine["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")}
+                         for sv in mine["seats"] if sv["seat"] != me]
+        theirs["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")}
+                           for sv in theirs["seats"] if sv["seat"] != me]
         assert mine == theirs, ("a panel shows more than the public view", view["variant"], me)
 
     # -- outgoing calls --------------------------------------------------

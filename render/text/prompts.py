@@ -29,6 +29,10 @@ def prompt(view: dict, names: list[str], lang: str, variant: str, channel: str) 
         elif view.get("last_discard"):
             ld = view["last_discard"]
             lines.append(t("ui.your_claim", lang, name=names[ld["seat"]], tile=tile_label(ld["tile"], lang)))
+        elif me.get("legal"):  # an opening decision (买庄, 飘): what is asked, by name
+            acts = [line.split()[1:] for line in me["legal"]]
+            lines.append(t("ui.your_choice", lang, choices=", ".join(
+                button(a[0], lang, variant, a[1] if len(a) > 1 else None) for a in acts if a)))
         if me.get("confirming"):
             lines.append(tv(variant, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
         for w in me.get("warnings") or []:
