@@ -84,7 +84,7 @@ class TableFeed:
         self.msgs: dict[int, dict] = {}
         #: seat -> what its panel shows now: ``{"digest", "image", "menu"}`` (not kept)
         self.shown: dict[int, dict] = {}
-        self.channel_noticed: set[tuple[int, int]] = set()  # (seat, hand id) told in the channel
+        self.panel_failures = 0
         self.closed = False
         self.task: Optional[asyncio.Task] = None
 
@@ -137,6 +137,10 @@ class TableFeed:
                         log.exception("could not redraw the panels of %s", self.table.channel_id)
                 continue
             if self.closed:
+                try:
+                    await self.close_private()
+                except Exception:
+                    log.exception("could not close the panels of %s", self.table.channel_id)
                 if self.fanout.feeds.get(self.table.channel_id) is self:  # not a new table's feed
                     del self.fanout.feeds[self.table.channel_id]
                 return
@@ -153,7 +157,10 @@ class TableFeed:
             await self.prompts(start, actor, key, notify)
 
     async def seat_msgs(self, seat: int) -> dict:
-        """The seat's kept private messages (loaded from the service once, after a restart)."""
+        """The seat's kept private messages (loaded from the service once, after a restart):
+        ``{"panel": {"hand", "channel", "message", "digest", "png"}, "notice": {"hand",
+        "decision", "deadline", "channel", "message"}, "stale": [[channel, message], …],
+        "told": hand id, "lang": language}``."""
         if seat not in self.msgs:
             self.msgs[seat] = await self.fanout.bot.service.seat_messages(self.table, seat)
         return self.msgs[seat]
@@ -162,82 +169,121 @@ class TableFeed:
         return [i for i, s in enumerate(self.table.seats) if not s.is_ai and s.user_id is not None]
 
     async def prompts(self, start: bool, actor: Optional[int], key: tuple, notify: frozenset) -> None:
-        """After a change: under the table's lock (only stored moves count) decide who must
-        decide anew and draw their panels; then, outside it, show those panels at once, ping
-        them with a notice, delete the notices whose decision passed, and tell players with
-        closed DMs in the channel (once per hand, at the deal)."""
+        """After a change: the seats that must decide anew get their panel at once and a
+        notice; at a deal (or a restart) every panel is drawn; notices whose decision passed
+        are deleted.  The rest of the panels follow at the table message's pace."""
         table = self.table
-        fan = self.fanout
         humans = self._humans()
         for seat in humans:
             await self.seat_msgs(seat)
-        now_panels: list[tuple[int, messages.Panel, str]] = []
-        stale: list[int] = []
-        closed: list[int] = []
         async with table.lock:
             if table.hand is None or table.status == "closed":
                 return
-            hid = table.hand_id
-            now = (hid, table.seq)
-            pending = set(table.pending()) if not table.hand_over else set()
+            now = (table.hand_id, table.seq)
+            urgent = set()
             for seat in humans:
-                s = table.seats[seat]
-                lang = fan.lang_of_seat(table, seat)
-                decision = (hid, table.decision(seat)) if seat in pending and not s.auto else None
-                notice = self.msgs[seat].get("notice")
-                if notice and (decision is None or (notice.get("hand"), notice.get("decision")) != decision):
-                    stale.append(seat)
-                new_hand = (self.msgs[seat].get("panel") or {}).get("hand") != hid
-                if not s.dms_open:
-                    if new_hand or start:
-                        closed.append(seat)
-                    continue
+                decision = self._decision(seat)
                 own = seat == actor and now == key  # their own answer shows this state: no ping
                 if own and decision is not None:
                     self.prompted[seat] = decision
-                ping = decision is not None and not own and self.prompted.get(seat) != decision
-                if ping or new_hand or (start and seat not in self.shown):
-                    now_panels.append((seat, messages.hand_parts(table, seat, lang), "ping" if ping else ""))
-                    if ping:
-                        self.prompted[seat] = decision
-            deadline = table.deadline_unix()
-        for seat in stale:
-            await fan.delete_notice(self, seat)
-        for seat, parts, ping in now_panels:
-            if not await fan.show_panel(self, seat, parts):
-                closed.append(seat)
-                continue
-            if ping:
-                await fan.send_notice(self, seat, parts, deadline)
-                hid, seq = parts.decision
-                await fan.bot.service.set_prompted(table, seat, f"{hid}:{seq}")
-        for seat in closed:
-            if (seat, table.hand_id) not in self.channel_noticed:
-                self.channel_noticed.add((seat, table.hand_id))
-                await fan.channel_notice(table, seat)
+                kept = self.msgs[seat]
+                notice = kept.get("notice")
+                if start or (kept.get("panel") or {}).get("hand") != table.hand_id or kept.get("stale") \
+                        or (decision is not None and self.prompted.get(seat) != decision) \
+                        or (notice and (notice.get("hand"), notice.get("decision")) != decision):
+                    urgent.add(seat)
+            work = self._draw(urgent)
+        await self._sync(work, start)
 
     async def refresh_panels(self) -> None:
-        """Redraw every human's panel that changed (paced with the table message)."""
+        """Redraw every human's panel that changed, ping who was not pinged (paced with the
+        table message)."""
         table = self.table
-        fan = self.fanout
         humans = self._humans()
         for seat in humans:
             await self.seat_msgs(seat)
-        drawn: list[tuple[int, messages.Panel]] = []
         async with table.lock:
             if table.hand is None or table.status == "closed":
                 return
-            for seat in humans:
-                s = table.seats[seat]
-                if not s.dms_open or not (self.msgs[seat].get("panel") or {}).get("message"):
-                    continue  # no panel yet: the deal's prompts send it
-                parts = messages.hand_parts(table, seat, fan.lang_of_seat(table, seat))
-                shown = self.shown.get(seat) or {}
-                if shown.get("menu") is not None and shown.get("menu") == parts.decision:
-                    continue  # the player looks at the 听 menu or a confirmation of this decision
-                drawn.append((seat, parts))
-        for seat, parts in drawn:
-            await fan.show_panel(self, seat, parts)
+            work = self._draw(set(humans))
+        await self._sync(work, False)
+
+    def _decision(self, seat: int) -> Optional[tuple]:
+        """``(hand id, decision)`` the hand waits for from a human seat not on auto-play
+        (``None`` when it waits for nothing of theirs).  Read under the lock."""
+        table = self.table
+        s = table.seats[seat]
+        if table.hand_over or s.auto or seat not in table.pending():
+            return None
+        return table.hand_id, table.decision(seat)
+
+    def _draw(self, seats: set) -> list[tuple]:
+        """Under the lock: ``(seat, panel parts, decision, deadline)`` for each seat to sync."""
+        table = self.table
+        fan = self.fanout
+        out = []
+        deadline = table.deadline_unix()
+        for seat in sorted(seats):
+            parts = messages.hand_parts(table, seat, fan.lang_of_seat(table, seat))
+            out.append((seat, parts, self._decision(seat), deadline))
+        return out
+
+    async def _sync(self, work: list[tuple], start: bool) -> None:
+        """Outside the lock: make each seat's panel and notice what ``work`` says."""
+        table = self.table
+        fan = self.fanout
+        failed = False
+        for seat, parts, decision, deadline in work:
+            kept = self.msgs.setdefault(seat, {})
+            before = json.dumps(kept, sort_keys=True)
+            await fan.delete_stale(kept)
+            shown = None
+            menu = (self.shown.get(seat) or {}).get("menu")
+            if table.seats[seat].dms_open and menu is not None and menu == decision:
+                shown = True  # the player looks at the 听 menu or a confirmation of this decision
+            elif table.seats[seat].dms_open:
+                shown = await fan.show_panel(self, seat, parts)
+            notice = kept.get("notice")
+            if notice and (notice.get("hand"), notice.get("decision")) != decision:
+                await fan.delete_notice(kept)  # answered, or the decision passed
+                notice = None
+            if shown is True and decision is not None and self.prompted.get(seat) != decision:
+                if await fan.send_notice(self, seat, parts, deadline):
+                    self.prompted[seat] = decision
+                    await fan.bot.service.set_prompted(table, seat, f"{decision[0]}:{decision[1]}")
+            elif shown is True and notice and start and notice.get("deadline") != deadline:
+                await fan.send_notice(self, seat, parts, deadline)  # a restart set a new deadline
+            if shown is None and not table.seats[seat].dms_open and kept.get("told") != table.hand_id:
+                kept["told"] = table.hand_id
+                await fan.channel_notice(table, seat)
+            failed = failed or shown is False
+            if json.dumps(kept, sort_keys=True) != before:
+                await fan.bot.service.set_seat_messages(table, seat, kept)
+        if failed:
+            # Discord failed (after its own retries): draw the panels again later
+            self.panel_failures += 1
+            if self.panel_failures <= 8:
+                self.panels_due = True
+                self.last_edit = asyncio.get_running_loop().time() + min(
+                    60.0, RETRY_EDIT * 2 ** (self.panel_failures - 1)) - self.fanout.interval()
+        elif work:
+            self.panel_failures = 0
+
+    async def close_private(self) -> None:
+        """The table closed: delete every notice and take the buttons off this hand's panels."""
+        for seat in list(self.msgs):
+            kept = self.msgs[seat]
+            before = json.dumps(kept, sort_keys=True)
+            await self.fanout.delete_stale(kept)
+            await self.fanout.delete_notice(kept)
+            panel = kept.get("panel") or {}
+            if panel.get("message") and panel.get("hand") == self.table.hand_id:
+                try:
+                    await self.fanout._dm_message(panel["channel"], panel["message"]).edit(view=None)
+                except discord.HTTPException:
+                    log.warning("could not take the buttons off a panel in %s", panel.get("channel"))
+            if json.dumps(kept, sort_keys=True) != before:
+                await self.fanout.bot.service.set_seat_messages(self.table, seat, kept)
 
     async def publish(self) -> None:
         table = self.table
@@ -352,7 +398,14 @@ class Fanout:
         return True
 
     def lang_of_seat(self, table: Table, seat: int) -> str:
-        return self.bot.user_langs.get(table.seats[seat].user_id, table.lang)
+        """A player's language: the one of their last interaction, else the one kept with their
+        panel (through restarts), else the table's."""
+        uid = table.seats[seat].user_id
+        if uid in self.bot.user_langs:
+            return self.bot.user_langs[uid]
+        feed = self.feeds.get(table.channel_id)
+        kept = (feed.msgs.get(seat) if feed is not None else None) or {}
+        return kept.get("lang") or table.lang
 
     async def dm_channel(self, user_id: int) -> int:
         """The id of the bot's DM channel with a user (opened once)."""
@@ -371,20 +424,24 @@ class Fanout:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
             .get_partial_message(message_id)
 
-    async def show_panel(self, feed: TableFeed, seat: int, parts: "messages.Panel") -> bool:
+    async def show_panel(self, feed: TableFeed, seat: int, parts: "messages.Panel") -> Optional[bool]:
         """Make the seat's panel show ``parts``: edit this hand's panel in place (nothing when
-        it already shows it; the image uploaded only when its view changed), or send the
-        hand's first panel.  ``False`` when the player's DMs are closed (remembered)."""
+        it already shows it; the image uploaded only when its bytes differ from the ones it
+        shows), or send the hand's first panel.  ``True`` when it shows them, ``False`` when
+        Discord failed (tried again later), ``None`` when the player's DMs are closed
+        (remembered)."""
         table = feed.table
         s = table.seats[seat]
         kept = feed.msgs.setdefault(seat, {})
+        if s.user_id in self.bot.user_langs:
+            kept["lang"] = self.bot.user_langs[s.user_id]
         panel = kept.get("panel") or {}
         shown = feed.shown.get(seat) or {}
         digest, image = parts.digest, parts.image_digest
         same_hand = panel.get("hand") == table.hand_id and panel.get("message")
-        if same_hand and shown.get("digest") == digest:
+        if same_hand and digest in (shown.get("digest"), panel.get("digest")):
             return True
-        png = shown.get("png")
+        png = shown.get("png") or panel.get("png")
         try:
             if same_hand:
                 kwargs = await messages.render_parts(parts, image=shown.get("image") != image)
@@ -396,9 +453,10 @@ class Fanout:
                 try:
                     await self._dm_message(panel["channel"], panel["message"]).edit(**kwargs)
                     feed.shown[seat] = {"digest": digest, "image": image, "png": png, "menu": None}
+                    kept["panel"] = dict(panel, digest=digest, png=png)
                     return True
                 except discord.NotFound:
-                    pass  # deleted by the player: a new one below
+                    pass  # deleted: a new one below
             kwargs = await messages.render_parts(parts)
             png = messages.png_digest(kwargs["file"])
             if kwargs.get("view") is None:
@@ -406,13 +464,13 @@ class Fanout:
             msg = await self.dm(s.user_id, **kwargs)
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)
-            return False
+            return None
         except discord.HTTPException:
             log.warning("panel of %s failed", s.user_id)
-            return True  # tried again at the next change
-        kept["panel"] = {"hand": table.hand_id, "channel": msg.channel.id, "message": msg.id}
+            return False
+        kept["panel"] = {"hand": table.hand_id, "channel": msg.channel.id, "message": msg.id,
+                         "digest": digest, "png": png}
         feed.shown[seat] = {"digest": digest, "image": image, "png": png, "menu": None}
-        await self.bot.service.set_seat_messages(table, seat, kept)
         return True
 
     def panel_image_of(self, table: Table, seat: int, message_id: Optional[int]) -> Optional[str]:
@@ -424,7 +482,7 @@ class Fanout:
         panel = (feed.msgs.get(seat) or {}).get("panel") or {}
         if panel.get("message") != message_id or panel.get("hand") != table.hand_id:
             return None
-        return (feed.shown.get(seat) or {}).get("png")
+        return (feed.shown.get(seat) or {}).get("png") or panel.get("png")
 
     def panel_answered(self, table: Table, seat: int, message_id: Optional[int], parts: "messages.Panel",
                        png: Optional[str] = None) -> None:
@@ -434,21 +492,37 @@ class Fanout:
         feed = self.feeds.get(table.channel_id)
         if feed is None or message_id is None:
             return
-        panel = (feed.msgs.get(seat) or {}).get("panel") or {}
+        kept = feed.msgs.get(seat) or {}
+        panel = kept.get("panel") or {}
         if panel.get("message") == message_id and panel.get("hand") == table.hand_id:
             feed.shown[seat] = {"digest": parts.digest, "image": parts.image_digest, "png": png,
                                 "menu": parts.decision if parts.menu else None}
+            kept["panel"] = dict(panel, digest=parts.digest, png=png)
+
+    def panel_lost(self, table: Table, seat: int) -> None:
+        """The answer that would have redrawn a player's panel failed: the fan-out draws it."""
+        feed = self.feeds.get(table.channel_id)
+        if feed is not None:
+            feed.shown.pop(seat, None)
+            panel = (feed.msgs.get(seat) or {}).get("panel")
+            if panel:
+                panel.pop("digest", None)
+            feed.panels_due = True
+            feed.wake.set()
 
     async def send_notice(self, feed: TableFeed, seat: int, parts: "messages.Panel",
-                          deadline: Optional[int]) -> None:
-        """Ping a player who must decide with a short DM linking to their panel (the one
-        before, if any, deleted first: at most one notice per player)."""
+                          deadline: Optional[int]) -> bool:
+        """Ping a player who must decide with a short DM linking to this hand's panel (the
+        one before deleted first: at most one notice per player).  ``True`` when sent."""
         table = feed.table
         s = table.seats[seat]
         kept = feed.msgs.setdefault(seat, {})
-        if kept.get("notice"):
-            await self.delete_notice(feed, seat)
         panel = kept.get("panel") or {}
+        if panel.get("hand") != table.hand_id or not panel.get("message"):
+            return False  # no panel of this hand to point at yet
+        await self.delete_notice(kept)
+        if kept.get("stale"):
+            return False  # an older notice could not be deleted yet: never two at once
         link = f"https://discord.com/channels/@me/{panel.get('channel')}/{panel.get('message')}"
         lang = self.lang_of_seat(table, seat)
         text = words_panel.notice_text(parts.image_view, table.names(), lang, table.variant.id,
@@ -457,27 +531,38 @@ class Fanout:
             msg = await self.dm(s.user_id, content=text)
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)
-            return
+            return False
         except discord.HTTPException:
             log.warning("notice to %s failed", s.user_id)
-            return
+            return False
         hid, decision = parts.decision
-        kept["notice"] = {"hand": hid, "decision": decision, "channel": msg.channel.id, "message": msg.id}
-        await self.bot.service.set_seat_messages(table, seat, kept)
+        kept["notice"] = {"hand": hid, "decision": decision, "deadline": deadline,
+                          "channel": msg.channel.id, "message": msg.id}
+        return True
 
-    async def delete_notice(self, feed: TableFeed, seat: int) -> None:
-        """Delete a player's notice (answered, or its decision passed)."""
-        kept = feed.msgs.setdefault(seat, {})
+    async def delete_notice(self, kept: dict) -> None:
+        """Delete a player's notice (answered, or its decision passed); one Discord would not
+        delete now is kept to be tried again (:meth:`delete_stale`)."""
         notice = kept.pop("notice", None)
-        if not notice:
-            return
-        try:
-            await self._dm_message(notice["channel"], notice["message"]).delete()
-        except discord.NotFound:
-            pass
-        except discord.HTTPException:
-            log.warning("could not delete a notice in %s", notice.get("channel"))
-        await self.bot.service.set_seat_messages(feed.table, seat, kept)
+        if notice:
+            kept.setdefault("stale", []).append([notice["channel"], notice["message"]])
+            await self.delete_stale(kept)
+
+    async def delete_stale(self, kept: dict) -> None:
+        """Try again to delete the notices Discord would not delete before."""
+        left = []
+        for channel_id, message_id in kept.get("stale") or []:
+            try:
+                await self._dm_message(channel_id, message_id).delete()
+            except discord.NotFound:
+                pass
+            except discord.HTTPException:
+                log.warning("could not delete a notice in %s", channel_id)
+                left.append([channel_id, message_id])
+        if left:
+            kept["stale"] = left
+        else:
+            kept.pop("stale", None)
 
     async def channel_notice(self, table: Table, seat: int) -> None:
         """Tell a player whose DMs are closed, in the channel and mentioning only them, to use

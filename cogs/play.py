@@ -79,9 +79,10 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
         redrawn = await redraw_only(table, seat, button.act, button.tile, lang)
         if redrawn is not None:
             parts, kwargs = redrawn
-            await answer(edit_clicked(interaction, **panel_edit(bot, table, seat, interaction, parts, kwargs)))
-            return bot.fanout.panel_answered(table, seat, _clicked_id(interaction), parts,
-                                             messages.png_digest(kwargs["file"]))
+            if await answer(edit_clicked(interaction, **panel_edit(bot, table, seat, interaction, parts, kwargs))):
+                bot.fanout.panel_answered(table, seat, _clicked_id(interaction), parts,
+                                          messages.png_digest(kwargs["file"]))
+            return
         act, kind = press_move(button.act, button.tile)
     except (ServiceError, IllegalAction) as e:
         return await reply_error(interaction, e)
@@ -93,8 +94,10 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
             return await reply_error(interaction, e)
         parts, kwargs = await messages.hand_panel(table, seat, lang, notices=upd.notices.get(seat))
         # the action is stored already
-        await answer(edit_clicked(interaction, **panel_edit(bot, table, seat, interaction, parts, kwargs)))
-        bot.fanout.panel_answered(table, seat, _clicked_id(interaction), parts, messages.png_digest(kwargs["file"]))
+        if await answer(edit_clicked(interaction, **panel_edit(bot, table, seat, interaction, parts, kwargs))):
+            bot.fanout.panel_answered(table, seat, _clicked_id(interaction), parts, messages.png_digest(kwargs["file"]))
+        else:  # the clicked panel was not redrawn: the fan-out draws it
+            bot.fanout.panel_lost(table, seat)
 
 
 # ------------------------------------------------------------------ the play verbs
