@@ -261,6 +261,7 @@ async def test_the_notice_of_an_opening_decision_says_what_is_asked(game, word, 
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's retries and the panels' back-off
 async def test_the_notice_links_to_the_panel_of_this_hand(tmp_path):
     """Expected: a notice links to the panel that shows the decision it pings (README: it
     "links to the panel").  Here Discord fails the first panel DM of hand 2 (five 502s, all of
@@ -443,6 +444,7 @@ async def test_discard_takes_a_small_zipai_card_as_its_button_names_it(tmp_path)
 # ------------------------------------------------------------------------------------------
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's retries and the panels' back-off
 async def test_a_panel_edit_lost_when_a_decision_comes_is_tried_again(tmp_path):
     """two_player (table seed 4): the first player discards; the other player's panel must now
     show their turn's buttons, but Discord answers 503 to both edits of that panel the fan-out
@@ -479,6 +481,7 @@ async def test_a_panel_edit_lost_when_a_decision_comes_is_tried_again(tmp_path):
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("last", [False, True], ids=["mid_hand", "last_move"])
+@pytest.mark.slow  # real waits: Discord's retries and the panels' back-off
 async def test_a_click_whose_answer_failed_still_gets_the_panel_redrawn(last, tmp_path):
     """two_player (table seed 4): a player clicks on their DM panel; the move is stored, but the
     answer to the click (the edit of the clicked panel) fails — the interaction expired (404
@@ -547,6 +550,7 @@ async def test_a_restart_keeps_each_panel_in_its_players_language(tmp_path):
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # real waits: Discord's retries and the panels' back-off
 async def test_a_notice_whose_delete_failed_once_is_not_left_behind(tmp_path):
     """two_player (table seed 4): Discord answers 503 once to the deletion of a notice (the
     decision was answered; discord.py does not retry a 503).  Expected: at every later step each

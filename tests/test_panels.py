@@ -22,6 +22,8 @@ except ImportError:  # pragma: no cover
 
 SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),
            "laowudui": (2, 1), "zipai": (2, 1)}
+#: every game, 字牌 and 财神麻将 in the quick lane (the others in the slow one: whole hands)
+GAMES = [g if g in ("zipai", "caishen") else pytest.param(g, marks=pytest.mark.slow) for g in SEATING]
 
 
 async def _table(tmp_path, game: str, seed: int = 7, closed: tuple = ()):
@@ -90,7 +92,7 @@ def panel_matches_view(fd, bot, table, seat: int, user) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", list(SEATING))
+@pytest.mark.parametrize("game", GAMES)
 async def test_one_panel_per_player_per_hand_edited_in_place(game, tmp_path):
     bot, fd, table, users = await _table(tmp_path, game)
     try:
@@ -182,7 +184,7 @@ async def test_after_a_restart_each_panel_is_edited_to_the_current_view(game, tm
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", list(SEATING))
+@pytest.mark.parametrize("game", GAMES)
 async def test_closed_dms_get_one_channel_notice_per_hand_and_a_panel_once_open(game, tmp_path):
     bot, fd, table, users = await _table(tmp_path, game, seed=4, closed=(1,))
     try:

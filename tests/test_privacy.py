@@ -355,7 +355,8 @@ async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", [v.id for v in all_variants()])
+@pytest.mark.parametrize("game", [v.id if v.id in ("two_player", "zipai") else pytest.param(v.id, marks=pytest.mark.slow)
+                                  for v in all_variants()])  # two games in the quick lane, all in the slow one
 async def test_nothing_concealed_leaks(game, tmp_path, monkeypatch):
     c = await _play_hand(game, tmp_path, monkeypatch)
     print(f"\n[{game}] {c['steps']} clicks, {c['calls']} REST calls: {c['table_views']} table views and "

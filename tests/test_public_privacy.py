@@ -242,7 +242,12 @@ async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
         await fd.close()
 
 
-@pytest.mark.parametrize("key", sorted(TWINS), ids=lambda k: f"{k[0]}-{k[1]}")
+#: the twins of two games in the quick lane, all of them in the slow one
+TWIN_PARAMS = [pytest.param(k, id=f"{k[0]}-{k[1]}", marks=[] if k[0] in ("two_player", "jinhu") else [pytest.mark.slow])
+               for k in sorted(TWINS)]
+
+
+@pytest.mark.parametrize("key", TWIN_PARAMS)
 @pytest.mark.asyncio
 async def test_twins_publish_the_same(tmp_path, monkeypatch, key):
     """Two runs that differ only in a hidden fact — the hidden seat could claim a discard and

@@ -38,9 +38,11 @@ def _options(opts: dict) -> str | None:
 
 
 def _params():
-    """Every scenario; the exhaustive draws (up to ~90 moves through Discord) are long
-    play-outs, in the slow lane."""
-    return [pytest.param(k, marks=[pytest.mark.slow] if k[1] == "draw" else [], id=f"{k[0]}-{k[1]}")
+    """Every scenario; in the quick lane a discard win and a self-drawn win of each game, the
+    rest (exhaustive draws: up to ~90 moves through Discord; several winners, liability) in
+    the slow lane."""
+    quick = {"discard", "self_drawn"}  # the other shapes (several winners, liability …) in the slow lane too
+    return [pytest.param(k, marks=[] if k[1] in quick else [pytest.mark.slow], id=f"{k[0]}-{k[1]}")
             for k in sorted(SCENARIOS)]
 
 
