@@ -16,7 +16,7 @@ from discord.ext import commands
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, parse_kind
 from render.text import lang_of
-from render.text.typed import TypedActionError, parse as parse_typed, suggest, verb_means
+from render.text.typed import TypedActionError, parse as parse_typed, shared_verb, suggest, verb_means
 from service.tables import ServiceError, Table
 
 from . import messages
@@ -283,7 +283,15 @@ class Play(commands.Cog):
             move = None
             if act is None:
                 self.service.may_act(table, interaction.user.id)
-                move = self._typed(table, interaction.user.id, [tile or ""], lang)
+                try:
+                    move = self._typed(table, interaction.user.id, [tile or ""], lang)
+                except ServiceError as e:
+                    # a shared verb that names no legal action now (胡 below the minimum): the
+                    # engine's refusal says why, as the verb's own command would
+                    verb = shared_verb(tile or "")
+                    if e.code != "unknown_action" or verb is None:
+                        raise
+                    act, tile = verb
             elif not self._verb_is_the_games(table, interaction.user.id, act):
                 # the verb as the game's own word (/pung is 字牌's 碰); its argument may be a
                 # typed action itself (the game's own 吃 offered by /chow's autocomplete)

@@ -231,3 +231,28 @@ async def test_act_refuses_privately_what_is_not_legal(tmp_path):
         assert ("banana" in r.content) and ("Discard" in r.content or "打出" in r.content)
     finally:
         await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_act_with_a_shared_verb_that_cannot_be_done_says_why_as_its_command_does(tmp_path):
+    """``/act 胡`` when no win is possible gets the refusal ``/hu`` gets (the engine says why),
+    not a bare "not an action you can take now"."""
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    try:
+        bot.service.seed_source = lambda: 5
+        a, b = fd.user(321, "ann", locale="en-US"), fd.user(322, "bo", locale="en-US")
+        await fd.slash(a, "mj table create", {"variant": "two_player"})
+        await fd.slash(b, "mj table join")
+        await fd.slash(a, "mj table start")
+        table = bot.service.table_in(fd.channel_id)
+        mover = a if table.seat_of(a.id) == table.hand.pending_seats()[0] else b
+        assert "hu" not in {x.split()[1] for x in table.view(table.seat_of(mover.id))["me"]["legal"]}
+        before = list(table.actions)
+        by_command = await fd.slash(mover, "hu")
+        by_act = await fd.slash(mover, "act", {"action": "胡"})
+        assert by_act.ephemeral and by_act.content == by_command.content and table.actions == before
+        assert "not an action you can take now" not in by_act.content
+    finally:
+        await fd.close()

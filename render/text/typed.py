@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Optional
 
 from .catalogue import LANGUAGES, short_tile, t, tile_label, tv
-from .prompts import button, own_action_key
+from .prompts import SHARED_ACTIONS, button, own_action_key
 
 #: the English verbs players type, and the actions they may mean (the first the game offers now)
 VERBS = {"d": ("discard",), "discard": ("discard",), "ting": ("ting",), "chow": ("chow", "chi"),
@@ -124,6 +124,19 @@ _SHARED_KEYS = {"discard": "typed.discard_verb", "ting": "btn.ting", "kong": "bt
 
 def _means(meant: tuple[str, ...], act: str) -> bool:
     return any(act == m or act.startswith(m + "_") for m in meant)
+
+
+def shared_verb(text: str) -> Optional[tuple[str, Optional[str]]]:
+    """``(action, tile text or None)`` when ``text`` starts with a verb of the shared actions
+    (``hu``, ``胡``, ``pung 5m``, ``碰``) — for the engine to say why it cannot be done now;
+    ``None`` otherwise."""
+    words = text.split()
+    if not words:
+        return None
+    meant = VERBS.get(words[0].lower()) or CHINESE_VERBS.get(words[0])
+    if not meant or meant[0] not in SHARED_ACTIONS:
+        return None
+    return meant[0], (" ".join(words[1:]) or None)
 
 
 def verb_means(verb: str, act: str) -> bool:
