@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional
 
 import discord
@@ -240,12 +241,12 @@ class Panel:
     decision: Optional[tuple]
     menu: bool = False
 
-    @property
+    @cached_property
     def image_digest(self) -> str:
         return hashlib.sha1(json.dumps(self.image_view, sort_keys=True, default=str,
                                        ensure_ascii=False).encode()).hexdigest()
 
-    @property
+    @cached_property
     def digest(self) -> str:
         ids = [getattr(c, "custom_id", None) for c in self.buttons.children]
         return hashlib.sha1(json.dumps([self.content, self.image_digest, ids], default=str,

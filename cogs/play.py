@@ -38,6 +38,16 @@ def panel_edit(bot, table: Table, seat: int, interaction: discord.Interaction, p
     return out
 
 
+def _legal_acts(table: Table, user_id: int) -> set[str]:
+    """The kinds of action (``discard``, ``pung``, ``chi_d`` …) the user's seat may make now;
+    empty when they are not seated or no hand is played."""
+    seat = table.seat_of(user_id)
+    if seat is None or table.hand is None:
+        return set()
+    legal = (messages.seat_view(table, seat, "en").get("me") or {}).get("legal") or []
+    return {line.split()[1] for line in legal if len(line.split()) > 1}
+
+
 def _seat(table: Table, user_id: int) -> int:
     seat = table.seat_of(user_id)
     if seat is None:
@@ -195,13 +205,9 @@ class Play(commands.Cog):
         """Whether the user may now make a game's own 吃 (``chi``, ``chi_…``)."""
         try:
             table = table_for(self.service, interaction)
-            seat = _seat(table, interaction.user.id)
         except ServiceError:
             return False
-        if table.hand is None:
-            return False
-        legal = (messages.seat_view(table, seat, "en").get("me") or {}).get("legal") or []
-        return any(verb_means("chow", line.split()[1]) and line.split()[1] != "chow" for line in legal)
+        return any(verb_means("chow", a) and a != "chow" for a in _legal_acts(table, interaction.user.id))
 
     @app_commands.command(name="pung", description="Claim the discard for a pung")
     async def pung(self, interaction: discord.Interaction) -> None:
@@ -265,11 +271,8 @@ class Play(commands.Cog):
     def _verb_is_the_games(self, table: Table, user_id: int, act: str) -> bool:
         """Whether the seat's legal actions use the verb as it is (``pung`` in the mahjong
         games) — else a verb reads as the game's own word for it (``/pung`` is 字牌's 碰)."""
-        seat = table.seat_of(user_id)
-        if seat is None or table.hand is None:
-            return True
-        legal = messages.seat_view(table, seat, "en").get("me", {}).get("legal") or []
-        return not legal or any(line.split()[1:2] == [act] for line in legal)
+        acts = _legal_acts(table, user_id)
+        return not acts or act in acts
 
     async def _act(self, interaction: discord.Interaction, act: str | None, tile: str | None) -> None:
         """A typed move — a play verb (``act``, with its tile) or the typed action command

@@ -10,75 +10,19 @@ from __future__ import annotations
 import pytest
 
 from cogs import messages
-from service.clock import ManualClock
 
 try:
-    from discord_play import new_bot, play_humans, press, table_button, timeout_policy
-    from fakediscord import FakeDiscord
+    from discord_play import play_humans, press, table_button, timeout_policy
+    from panel_checks import notices_of, panel_uploads, panels_of, restarted_bot, seated_table as _table
 except ImportError:  # pragma: no cover
-    from tests.harness.discord_play import new_bot, play_humans, press, table_button, timeout_policy
-    from tests.harness.fakediscord import FakeDiscord
+    from tests.harness.discord_play import play_humans, press, table_button, timeout_policy
+    from tests.harness.panel_checks import notices_of, panel_uploads, panels_of, restarted_bot, seated_table as _table
 
 DM_POST = "POST /channels/{channel_id}/messages"
 
 
-async def _table(tmp_path, game: str, seed: int, humans: int = 2, ais: int = 0, closed: tuple = (),
-                 interval: float = 0.0, options: str | None = None, locales: tuple | None = None):
-    """A started table of ``game`` (table seed ``seed``) with ``humans`` players (p0, p1 …,
-    p1 in zh-CN) then ``ais`` AI seats; ``closed``: the indexes of players whose DMs are
-    closed; ``locales``: each player's locale.  Returns ``(bot, fd, table, {seat: user})``."""
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), public_edit_interval=interval)
-    fd = FakeDiscord(bot)
-    await fd.start()
-    bot.service.seed_source = lambda: seed
-    users = [fd.user(700 + j, f"p{j}", locale=locales[j] if locales else ("zh-CN" if j % 2 else "en-US"),
-                     dms_open=j not in closed)
-             for j in range(humans)]
-    await fd.slash(users[0], "mj table create", {"variant": game, **({"options": options} if options else {})})
-    for u in users[1:]:
-        await fd.slash(u, "mj table join")
-    for _ in range(ais):
-        await fd.slash(users[0], "mj table add-ai")
-    await fd.slash(users[0], "mj table start")
-    table = bot.service.table_in(fd.channel_id)
-    return bot, fd, table, {table.seat_of(u.id): u for u in users}
-
-
-def _restarted_bot(bot):
-    return new_bot(bot.store._url.render_as_string(hide_password=False), bot.service.clock)
-
-
-def panels_of(fd, user) -> list:
-    """The user's live panels (DMs with the panel image), oldest first."""
-    return [m for m in fd.dms_to(user) if any(a["filename"] == "panel.png" for a in m.data["attachments"])]
-
-
-def notices_of(fd, user) -> list:
-    """The user's live notices (short DMs without image or buttons)."""
-    return [m for m in fd.dms_to(user) if not m.data["attachments"] and not m.custom_ids]
-
-
 def action_buttons(msg) -> list[str]:
     return [c for c in msg.custom_ids if c.startswith(("mj:", "mjs:"))]
-
-
-def panel_uploads(fd, calls) -> dict:
-    """message id -> the panel image bytes uploaded to it, in order (sends, edits, click answers)."""
-    out: dict = {}
-    for c in calls:
-        if not c.files or c.method not in ("POST", "PATCH") or c.status >= 300:
-            continue
-        if c.route == "/channels/{channel_id}/messages" and c.method == "POST":
-            mid = int(c.response["id"])
-        elif c.route == "/channels/{channel_id}/messages/{message_id}":
-            mid = int(c.path.split("/")[-1])
-        elif c.interaction_id is not None:
-            inter = fd.interactions[c.interaction_id]
-            mid = inter.message_id if inter.message_id is not None else inter.original_message_id
-        else:
-            continue
-        out.setdefault(mid, []).extend(f.data for f in c.files if f.name == "panel.png")
-    return out
 
 
 def channel_mentions(fd, user) -> list:
@@ -139,7 +83,7 @@ async def test_a_restart_does_not_mention_a_closed_dm_player_again_in_the_same_h
         seat = table.hand.pending_seats()[0]
         await press(fd, users[seat], timeout_policy(table.hand, seat))  # the hand goes on
         await fd.settle()
-        await fd.restart(_restarted_bot(bot))
+        await fd.restart(restarted_bot(bot))
         await fd.settle()
         t2 = fd.bot.service.table_in(fd.channel_id)
         assert t2.hand_id == table.hand_id and not t2.hand.is_over()  # still the same hand
@@ -162,12 +106,12 @@ async def test_a_restart_that_changes_nothing_uploads_no_panel_image_again(tmp_p
             await press(fd, users[seat], timeout_policy(table.hand, seat))
         await fd.settle()
         # the first restart may redraw the images (the channel's name is not known after it)
-        await fd.restart(_restarted_bot(bot))
+        await fd.restart(restarted_bot(bot))
         await fd.settle()
         shown = {m.id: m.attachments[0].data for u in users.values() for m in panels_of(fd, u)}
         assert len(shown) == len(users)
         start = len(fd.calls)
-        await fd.restart(_restarted_bot(fd.bot))
+        await fd.restart(restarted_bot(fd.bot))
         await fd.settle()
         for mid, images in panel_uploads(fd, fd.calls[start:]).items():
             if mid in shown:
@@ -304,7 +248,7 @@ async def test_a_notice_kept_through_a_restart_shows_the_restarted_deadline(tmp_
         user = users[seat]
         assert len(notices_of(fd, user)) == 1
         bot.service.clock.advance(10)
-        await fd.restart(_restarted_bot(bot))
+        await fd.restart(restarted_bot(bot))
         await fd.settle()
         t2 = fd.bot.service.table_in(fd.channel_id)
         when = f"<t:{t2.deadline_unix()}:R>"
@@ -534,7 +478,7 @@ async def test_a_restart_keeps_each_panel_in_its_players_language(tmp_path):
         zh = next(u for u in users.values() if u.locale == "zh-CN")
         (panel,) = panels_of(fd, zh)
         assert "二人麻将**" in panel.content.split("\n")[0]  # the zh-CN header: **二人麻将** · … · 第 1 局
-        await fd.restart(_restarted_bot(bot))
+        await fd.restart(restarted_bot(bot))
         await fd.settle()
         t2 = fd.bot.service.table_in(fd.channel_id)
         seat = t2.hand.pending_seats()[0]

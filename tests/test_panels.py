@@ -16,9 +16,11 @@ from service.clock import ManualClock
 try:
     from discord_play import new_bot, press, timeout_policy
     from fakediscord import FakeDiscord
+    from panel_checks import notices_of, panel_uploads, panels_of, seated_table
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import new_bot, press, timeout_policy
     from tests.harness.fakediscord import FakeDiscord
+    from tests.harness.panel_checks import notices_of, panel_uploads, panels_of, seated_table
 
 SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),
            "laowudui": (2, 1), "zipai": (2, 1)}
@@ -27,56 +29,14 @@ GAMES = [g if g in ("zipai", "caishen") else pytest.param(g, marks=pytest.mark.s
 
 
 async def _table(tmp_path, game: str, seed: int = 7, closed: tuple = ()):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    bot.service.seed_source = lambda: seed
     humans, ais = SEATING[game]
-    users = [fd.user(700 + j, f"p{j}", locale="zh-CN" if j % 2 else "en-US", dms_open=j not in closed)
-             for j in range(humans)]
-    await fd.slash(users[0], "mj table create", {"variant": game})
-    for u in users[1:]:
-        await fd.slash(u, "mj table join")
-    for _ in range(ais):
-        await fd.slash(users[0], "mj table add-ai")
-    await fd.slash(users[0], "mj table start")
-    table = bot.service.table_in(fd.channel_id)
-    return bot, fd, table, {table.seat_of(u.id): u for u in users}
-
-
-def panels_of(fd, user) -> list:
-    """The user's live panels (DMs with the panel image), oldest first."""
-    return [m for m in fd.dms_to(user) if any(a["filename"] == "panel.png" for a in m.data["attachments"])]
-
-
-def notices_of(fd, user) -> list:
-    """The user's live notices (short DMs without image or buttons)."""
-    return [m for m in fd.dms_to(user) if not m.data["attachments"] and not m.custom_ids]
-
-
-def uploads(fd, calls) -> dict:
-    """message id -> the image bytes uploaded to it, in order (sends, edits, click answers)."""
-    out: dict = {}
-    for c in calls:
-        if not c.files or c.method not in ("POST", "PATCH") or c.status >= 300:
-            continue
-        if c.route == "/channels/{channel_id}/messages" and c.method == "POST":
-            mid = int(c.response["id"])
-        elif c.route == "/channels/{channel_id}/messages/{message_id}":
-            mid = int(c.path.split("/")[-1])
-        elif c.interaction_id is not None:
-            inter = fd.interactions[c.interaction_id]
-            mid = inter.message_id if inter.message_id is not None else inter.original_message_id
-        else:
-            continue
-        out.setdefault(mid, []).extend(f.data for f in c.files if f.name == "panel.png")
-    return out
+    return await seated_table(tmp_path, game, seed, humans=humans, ais=ais, closed=closed)
 
 
 def check_step(fd, users, start_call: int) -> None:
     for user in users.values():
         assert len(notices_of(fd, user)) <= 1, [m.content for m in notices_of(fd, user)]
-    for mid, images in uploads(fd, fd.calls[start_call:]).items():
+    for mid, images in panel_uploads(fd, fd.calls[start_call:]).items():
         for a, b in zip(images, images[1:]):
             assert a != b, f"message {mid} got the image it already showed"
 

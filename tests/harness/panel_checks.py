@@ -1,0 +1,65 @@
+"""What the tests of the players' panels look at through the fake Discord: a started table,
+each player's live panel and notices, and the panel images uploaded to each message."""
+
+from __future__ import annotations
+
+from service.clock import ManualClock
+
+from discord_play import new_bot
+from fakediscord import FakeDiscord
+
+
+async def seated_table(tmp_path, game: str, seed: int, humans: int = 2, ais: int = 0, closed: tuple = (),
+                 interval: float = 0.0, options: str | None = None, locales: tuple | None = None):
+    """A started table of ``game`` (table seed ``seed``) with ``humans`` players (p0, p1 …,
+    p1 in zh-CN) then ``ais`` AI seats; ``closed``: the indexes of players whose DMs are
+    closed; ``locales``: each player's locale.  Returns ``(bot, fd, table, {seat: user})``."""
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), public_edit_interval=interval)
+    fd = FakeDiscord(bot)
+    await fd.start()
+    bot.service.seed_source = lambda: seed
+    users = [fd.user(700 + j, f"p{j}", locale=locales[j] if locales else ("zh-CN" if j % 2 else "en-US"),
+                     dms_open=j not in closed)
+             for j in range(humans)]
+    await fd.slash(users[0], "mj table create", {"variant": game, **({"options": options} if options else {})})
+    for u in users[1:]:
+        await fd.slash(u, "mj table join")
+    for _ in range(ais):
+        await fd.slash(users[0], "mj table add-ai")
+    await fd.slash(users[0], "mj table start")
+    table = bot.service.table_in(fd.channel_id)
+    return bot, fd, table, {table.seat_of(u.id): u for u in users}
+
+
+def restarted_bot(bot):
+    """A fresh bot on the same store and clock (as after a process restart)."""
+    return new_bot(bot.store._url.render_as_string(hide_password=False), bot.service.clock)
+
+
+def panels_of(fd, user) -> list:
+    """The user's live panels (DMs with the panel image), oldest first."""
+    return [m for m in fd.dms_to(user) if any(a["filename"] == "panel.png" for a in m.data["attachments"])]
+
+
+def notices_of(fd, user) -> list:
+    """The user's live notices (short DMs without image or buttons)."""
+    return [m for m in fd.dms_to(user) if not m.data["attachments"] and not m.custom_ids]
+
+
+def panel_uploads(fd, calls) -> dict:
+    """message id -> the panel image bytes uploaded to it, in order (sends, edits, click answers)."""
+    out: dict = {}
+    for c in calls:
+        if not c.files or c.method not in ("POST", "PATCH") or c.status >= 300:
+            continue
+        if c.route == "/channels/{channel_id}/messages" and c.method == "POST":
+            mid = int(c.response["id"])
+        elif c.route == "/channels/{channel_id}/messages/{message_id}":
+            mid = int(c.path.split("/")[-1])
+        elif c.interaction_id is not None:
+            inter = fd.interactions[c.interaction_id]
+            mid = inter.message_id if inter.message_id is not None else inter.original_message_id
+        else:
+            continue
+        out.setdefault(mid, []).extend(f.data for f in c.files if f.name == "panel.png")
+    return out
