@@ -1,11 +1,12 @@
 """Every command of the bot but the play verbs, under one group, ``/mj``:
 
-* ``/mj table create|join|leave|add-ai|start|takeover|end`` — a channel's table
-  (``cogs/tables.py``);
+* ``/mj table create|join|leave|add-ai|start|takeover|end|show`` — a channel's table
+  (``cogs/tables.py``); the channel's other messages are counted to post the table message
+  again after the server's number of them (``on_message``);
 * ``/mj hand`` — your hand, privately (``cogs/play.py``);
 * ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
 * ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
-* ``/mj config default|preset|preset-delete|channel|show`` — server settings, for admins
+* ``/mj config default|preset|preset-delete|channel|server|show`` — server settings, for admins
   (``cogs/config.py``).
 
 The play verbs (``/discard``, ``/pung``, ``/pass`` …) stay one short top-level word each
@@ -21,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from service.guilds import LOBBY_MINUTES_RANGE, REPOST_AFTER_RANGE, TABLE_LANGUAGES
 from service.presets import PACES
 from service.records import PERIODS
 
@@ -28,6 +30,8 @@ from service.records import PERIODS
 PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
 #: the English names of the paces (translated as ``cmd.choice__<pace>``)
 PACE_NAMES = {"normal": "Normal — 15 s a move", "relaxed": "Relaxed — 60 s a move"}
+#: the names of the table languages (translated as ``cmd.choice__<language>``)
+LANGUAGE_NAMES = {"auto": "Automatic (server or creator)", "zh-CN": "简体中文", "zh-TW": "繁體中文", "en": "English"}
 
 from . import config as settings
 from . import records, rules, tables
@@ -81,6 +85,14 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @table.command(name="end", description="Close this channel's table (its creator or an admin)")
     async def table_end(self, interaction: discord.Interaction) -> None:
         await tables.end(self.bot, interaction)
+
+    @table.command(name="show", description="Post the table message again at the bottom of the channel")
+    async def table_show(self, interaction: discord.Interaction) -> None:
+        await tables.show(self.bot, interaction)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        await tables.on_channel_message(self.bot, message)
 
     async def on_table_button(self, interaction: discord.Interaction, button) -> None:
         """A button of the public table message (``cogs.components.TableButton``)."""
@@ -167,6 +179,18 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def config_channel(self, interaction: discord.Interaction, channel: discord.TextChannel,
                              allow: bool) -> None:
         await settings.channel(self.bot, interaction, channel, allow)
+
+    @config.command(name="server", description="Server settings: table language, lobby time, reposting the table")
+    @app_commands.describe(language="Language of the public table messages",
+                           lobby_minutes="Minutes a lobby may wait unchanged before it closes (default 15)",
+                           repost_after="Post the table message again after this many other messages (0: never)")
+    @app_commands.choices(language=[app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in TABLE_LANGUAGES])
+    async def config_server(self, interaction: discord.Interaction, language: str | None = None,
+                            lobby_minutes: app_commands.Range[int, LOBBY_MINUTES_RANGE[0], LOBBY_MINUTES_RANGE[1]]
+                            | None = None,
+                            repost_after: app_commands.Range[int, REPOST_AFTER_RANGE[0], REPOST_AFTER_RANGE[1]]
+                            | None = None) -> None:
+        await settings.server(self.bot, interaction, language, lobby_minutes, repost_after)
 
     @config.command(name="show", description="Show this server's table settings")
     async def config_show(self, interaction: discord.Interaction) -> None:

@@ -1,5 +1,6 @@
 """Server settings (``/mj config …``, declared in ``cogs/commands.py``; Manage Server
-permission): a game's default options, named presets, the channels that may host tables."""
+permission): a game's default options, named presets, the channels that may host tables, and
+the server settings (the public table's language, the lobby's minutes, reposting the table)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,17 @@ async def channel(bot, interaction: discord.Interaction, target: discord.abc.Gui
     await _saved(interaction, lambda: bot.settings.allow_channel(interaction.guild_id, target.id, allow))
 
 
+async def server(bot, interaction: discord.Interaction, language: str | None, lobby_minutes: int | None,
+                 repost_after: int | None) -> None:
+    """``/mj config server``: the settings given change, the others stay (``setting_bad_value``
+    for a value out of bounds)."""
+    await _saved(interaction, lambda: bot.settings.set_server(interaction.guild_id, language=language,
+                                                              lobby_minutes=lobby_minutes,
+                                                              repost_after=repost_after))
+
+
 async def show(bot, interaction: discord.Interaction) -> None:
     lang = user_lang(interaction)
-    title, body = words.settings(await bot.settings.config(interaction.guild_id), lang)
+    title, body = words.settings(await bot.settings.config(interaction.guild_id), lang,
+                                 await bot.settings.server(interaction.guild_id))
     await reply(interaction, embed=discord.Embed(title=title, description=body))

@@ -18,7 +18,11 @@ returns.  Each table's own task then, in the order the changes came:
   the decision passed; a player's own click or command is never pinged;
 * when a player's DMs are closed, posts one channel message per player per hand, at the
   deal, mentioning only them and pointing at **My hand**; DMs are tried again at each deal;
-* tells a player who went on auto-play (托管) so, with a **Take over** button.
+* tells a player who went on auto-play (托管) so, with a **Take over** button;
+* posts the table message again at the bottom of the channel when asked (``/mj table show``,
+  or after the server's number of other messages in the channel): the new message is sent,
+  its id stored, then the old one deleted — in this same task, so it never races an edit;
+* says in the channel when a lobby closed because nobody started it in time.
 
 The ids of each seat's panel and notice are kept through the table service (so a restarted
 bot edits the same panel and deletes the same notice).  Everything is read from the table
@@ -86,6 +90,10 @@ class TableFeed:
         self.shown: dict[int, dict] = {}
         self.panel_failures = 0
         self.closed = False
+        #: the next redraw posts the table message anew at the bottom (and deletes the old one)
+        self.repost_due = False
+        #: other people's messages in the channel since the table message was last posted
+        self.seen = 0
         self.task: Optional[asyncio.Task] = None
 
     def push(self, update: Update) -> None:
@@ -94,6 +102,9 @@ class TableFeed:
         self.panels_due = True
         if update.kind == "closed":
             self.closed = True
+            for e in update.events:
+                if e.get("type") == "lobby_expired":
+                    self.jobs.append(("expired", e.get("minutes")))
         elif table.hand is not None:
             key = (table.hand_id, table.seq)
             for e in update.events:
@@ -152,6 +163,8 @@ class TableFeed:
         kind = job[0]
         if kind == "auto":
             await self.fanout.auto_notice(self.table, job[1])
+        elif kind == "expired":
+            await self.fanout.lobby_expired(self.table, job[1])
         elif kind == "prompts":
             _, start, actor, key, notify = job
             await self.prompts(start, actor, key, notify)
@@ -305,11 +318,14 @@ class TableFeed:
         digest = hashlib.sha1(json.dumps([embed.to_dict(), [c.custom_id for c in buttons.children],
                                           view if image else None], sort_keys=True, default=str,
                                          ensure_ascii=False).encode()).hexdigest()
-        if digest == self.last_public and table.message_id:
+        repost, self.repost_due = self.repost_due, False
+        if digest == self.last_public and table.message_id and not repost:
             return
         files = [await messages.table_image(view)] if image else []
         self.last_edit = asyncio.get_running_loop().time()
-        if await fan.edit_public(table, {"embed": embed, "view": buttons, "attachments": files}):
+        if await fan.edit_public(table, {"embed": embed, "view": buttons, "attachments": files}, repost=repost):
+            if repost:
+                self.seen = 0
             self.last_public = digest
             self.last_edit = asyncio.get_running_loop().time()
             self.edit_failures = 0
@@ -319,8 +335,16 @@ class TableFeed:
             self.edit_failures += 1
             if self.edit_failures <= 8:
                 self.public_due = True
+                self.repost_due = self.repost_due or repost
                 self.last_edit = asyncio.get_running_loop().time() + min(
                     60.0, RETRY_EDIT * 2 ** (self.edit_failures - 1)) - self.fanout.interval()
+
+    def repost(self) -> None:
+        """Post the table message again at the bottom of the channel, in this task's order."""
+        self.repost_due = self.public_due = True
+        self.wake.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run(), name=f"fanout-{self.table.channel_id}")
 
 
 class Fanout:
@@ -362,10 +386,29 @@ class Fanout:
 
     async def on_update(self, table: Table, update: Update) -> None:
         """The table service's listener: queue the change for the table's task."""
+        self.feed_of(table).push(update)
+
+    def feed_of(self, table: Table) -> TableFeed:
+        """The table's feed (made when the table has none yet, e.g. after a restart)."""
         feed = self.feeds.get(table.channel_id)
         if feed is None or feed.table is not table:
             feed = self.feeds[table.channel_id] = TableFeed(self, table)
-        feed.push(update)
+        return feed
+
+    def repost(self, table: Table) -> None:
+        """Post the table message again at the bottom of its channel (``/mj table show``)."""
+        self.feed_of(table).repost()
+
+    def message_seen(self, table: Table, repost_after: int) -> bool:
+        """Another message was posted in the table's channel: with ``repost_after`` (> 0) of
+        them since the table message was posted, post it again.  ``True`` when it will."""
+        feed = self.feed_of(table)
+        feed.seen += 1
+        if repost_after <= 0 or feed.seen < repost_after or feed.repost_due:
+            return False
+        feed.seen = 0
+        feed.repost()
+        return True
 
     def stop(self) -> None:
         for feed in self.feeds.values():
@@ -374,12 +417,15 @@ class Fanout:
         self.feeds.clear()
 
     # ------------------------------------------------------------------ REST
-    async def edit_public(self, table: Table, kwargs: dict) -> bool:
-        """Edit the table message (or post it when there is none yet); ``True`` when sent."""
+    async def edit_public(self, table: Table, kwargs: dict, repost: bool = False) -> bool:
+        """Edit the table message (or post it when there is none yet); ``True`` when sent.
+        ``repost``: post it anew instead, store the new id, then delete the old message (one
+        already gone, or that the bot may not delete, is left)."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         files = kwargs.pop("attachments", [])
+        old = table.message_id if repost else None
         try:
-            if table.message_id:
+            if table.message_id and not repost:
                 await channel.get_partial_message(table.message_id).edit(attachments=files, **kwargs)
                 return True
         except discord.NotFound:
@@ -395,7 +441,20 @@ class Fanout:
             log.warning("could not post the table message in %s", table.channel_id)
             return False
         await self.bot.service.set_message(table, msg.id)
+        if old and old != msg.id:
+            try:
+                await channel.get_partial_message(old).delete()
+            except discord.HTTPException as exc:  # 404: gone already; 403: not allowed
+                log.warning("could not delete the old table message in %s: %s", table.channel_id, exc)
         return True
+
+    async def lobby_expired(self, table: Table, minutes: Optional[int]) -> None:
+        """Say in the channel, in the table's language, that its lobby closed unstarted."""
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await channel.send(table_message.lobby_expired(minutes or table.lobby_minutes, table.lang))
+        except discord.HTTPException:
+            log.warning("could not post the lobby's closing in %s", table.channel_id)
 
     def lang_of_seat(self, table: Table, seat: int) -> str:
         """A player's language: the one of their last interaction, else the one kept with their

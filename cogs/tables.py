@@ -17,6 +17,8 @@ from discord import app_commands
 from engine.variants import all_variants, find_variant
 from render.text import prompts, table_message
 from render.text import records as choice_words
+from render.text import lang_of
+from service.guilds import table_language
 from service.tables import ServiceError
 
 from . import messages
@@ -116,17 +118,56 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
     try:
         opts = await bot.settings.new_table_options(interaction.guild_id, interaction.channel_id, variant,
                                                     preset, parse_options(options), pace)
+        server = await bot.settings.server(interaction.guild_id)
         table = await within(interaction, bot.service.create_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
-            name=interaction.user.display_name, variant=variant, options=opts, lang=lang,
+            name=interaction.user.display_name, variant=variant, options=opts,
+            lang=public_language(interaction, server.language, lang), lobby_minutes=server.lobby_minutes,
             channel_name=getattr(interaction.channel, "name", None)))
     except ServiceError as e:
         return await reply_error(interaction, e)
     await reply(interaction, table_message.created(variant, lang, table.options))
 
 
+def public_language(interaction: discord.Interaction, setting: str, creator: str) -> str:
+    """The language of a new table's public messages (``service.guilds.table_language``): the
+    server setting, else the server's locale on a Community server, else the creator's."""
+    guild = interaction.guild
+    community = guild is not None and "COMMUNITY" in guild.features
+    locale = lang_of(guild.preferred_locale) if community else None
+    return table_language(setting, creator, community, locale)
+
+
+async def show(bot, interaction: discord.Interaction) -> None:
+    """``/mj table show``: a seated player has the table message posted again at the bottom
+    of the channel (by the table's fan-out task; the old message is deleted)."""
+    try:
+        table = bot.service.table_in(interaction.channel_id)
+        if table.seat_of(interaction.user.id) is None:
+            raise ServiceError("not_seated")
+    except ServiceError as e:
+        return await reply_error(interaction, e)
+    async with answering(bot, interaction.channel_id):  # the player hears first
+        bot.fanout.repost(table)
+        await answer(reply(interaction, table_message.done(user_lang(interaction))))
+
+
+async def on_channel_message(bot, message: discord.Message) -> None:
+    """Another message in a table's channel (not the bot's own): after the server's
+    ``repost_after`` of them the table message is posted again."""
+    if message.guild is None or bot.user is None or message.author.id == bot.user.id:
+        return
+    table = bot.service.tables.get(message.channel.id)
+    if table is None or table.status == "closed":
+        return
+    server = await bot.settings.server(message.guild.id)
+    if server.repost_after > 0:
+        bot.fanout.message_seen(table, server.repost_after)
+
+
 async def end(bot, interaction: discord.Interaction) -> None:
-    """Close the channel's table (its creator or a server admin)."""
+    """Close the channel's table (its creator or a server admin; anyone once its lobby is
+    idle, see ``TableService.end``)."""
     try:
         await bot.service.end(interaction.channel_id, interaction.user.id, is_admin(interaction))
     except ServiceError as e:

@@ -1,9 +1,12 @@
 """A server's settings for tables — default options per game, named presets, the channels
-that may host tables — and the options of a new table (the use cases behind the settings
-commands and ``/mj table create``; the front ends never query the store themselves)."""
+that may host tables, the server settings (:class:`ServerSettings`: the public table's
+language, how long a lobby may wait, when the table message is posted again) — and the
+options and language of a new table (the use cases behind the settings commands and
+``/mj table create``; the front ends never query the store themselves)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from engine.variants import find_variant
@@ -12,11 +15,89 @@ from .presets import check_options, find_preset, pace_options, shipped_presets, 
 from .tables import ServiceError
 
 
+#: the public table's language settings: ``auto`` (the server's locale on a Community server,
+#: else the creator's) or a catalogue language
+TABLE_LANGUAGES = ("auto", "zh-CN", "zh-TW", "en")
+#: minutes a lobby may wait for its start (``lobby_minutes``): default and bounds
+LOBBY_MINUTES, LOBBY_MINUTES_RANGE = 15, (1, 1440)
+#: other messages in a channel after which the table message is posted again (0: never)
+REPOST_AFTER_RANGE = (0, 500)
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """A server's table settings (``/mj config server``).
+
+    :ivar language: the public table's language, one of :data:`TABLE_LANGUAGES`.
+    :ivar lobby_minutes: a lobby nobody changed or started for this many minutes closes, and
+        anyone in the channel may end it (1–1440; default 15).
+    :ivar repost_after: after this many other messages in the table's channel the table
+        message is posted again at the bottom (0: never; at most 500).
+    """
+
+    language: str = "auto"
+    lobby_minutes: int = LOBBY_MINUTES
+    repost_after: int = 0
+
+    @classmethod
+    def of(cls, stored: dict) -> "ServerSettings":
+        """The settings from the stored ``{name: value}`` (unknown or bad values: defaults)."""
+        out = cls()
+        lang = stored.get("language")
+        minutes, repost = stored.get("lobby_minutes"), stored.get("repost_after")
+        return cls(language=lang if lang in TABLE_LANGUAGES else out.language,
+                   lobby_minutes=minutes if _within(minutes, LOBBY_MINUTES_RANGE) else out.lobby_minutes,
+                   repost_after=repost if _within(repost, REPOST_AFTER_RANGE) else out.repost_after)
+
+
+def _within(value: Any, bounds: tuple[int, int]) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and bounds[0] <= value <= bounds[1]
+
+
+def table_language(setting: str, creator: str, community: bool, guild_locale: Optional[str]) -> str:
+    """The language of a new table's public messages: the server setting when it names one;
+    with ``auto``, the server's locale (``guild_locale``, a catalogue language) when the server
+    is a Community server (only those can set one; the others report en-US), else the
+    creator's (``creator``)."""
+    if setting != "auto":
+        return setting
+    if community and guild_locale:
+        return guild_locale
+    return creator
+
+
 class GuildSettings:
-    """Settings of every server, through the store (``store.Store``)."""
+    """Settings of every server, through the store (``store.Store``); the server settings
+    are cached (this process changes them: a server's commands reach the process of its
+    shard)."""
 
     def __init__(self, store: Any):
         self.store = store
+        self._server: dict[int, ServerSettings] = {}
+
+    async def server(self, guild_id: int) -> ServerSettings:
+        """The server's :class:`ServerSettings` (defaults when none were set)."""
+        found = self._server.get(guild_id)
+        if found is None:
+            found = self._server[guild_id] = ServerSettings.of((await self.store.get_guild_config(guild_id)).settings)
+        return found
+
+    async def set_server(self, guild_id: int, *, language: Optional[str] = None, lobby_minutes: Optional[int] = None,
+                         repost_after: Optional[int] = None) -> ServerSettings:
+        """Change the server settings given (``None``: unchanged); returns them all.
+
+        :raises ServiceError: ``setting_bad_value`` (with ``setting`` and ``value``) for a
+            language not in :data:`TABLE_LANGUAGES` or a number out of its bounds."""
+        given = {"language": language, "lobby_minutes": lobby_minutes, "repost_after": repost_after}
+        checks = {"language": lambda v: v in TABLE_LANGUAGES,
+                  "lobby_minutes": lambda v: _within(v, LOBBY_MINUTES_RANGE),
+                  "repost_after": lambda v: _within(v, REPOST_AFTER_RANGE)}
+        for name, value in given.items():
+            if value is not None and not checks[name](value):
+                raise ServiceError("setting_bad_value", setting=name, value=value)
+        cfg = await self.store.set_guild_settings(guild_id, {k: v for k, v in given.items() if v is not None})
+        found = self._server[guild_id] = ServerSettings.of(cfg.settings)
+        return found
 
     async def config(self, guild_id: int):
         """The server's ``GuildConfig`` (defaults, presets, channels)."""
@@ -63,4 +144,4 @@ class GuildSettings:
                              pace=pace_options(variant, pace), given=given)
 
 
-__all__ = ["GuildSettings"]
+__all__ = ["GuildSettings", "ServerSettings", "TABLE_LANGUAGES", "table_language"]

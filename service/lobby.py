@@ -21,9 +21,11 @@ class Lobby:
     # ------------------------------------------------------------------ lobby
     async def create_table(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
                            variant: str, options: dict | None = None, lang: str = "zh",
-                           channel_name: str | None = None) -> Table:
+                           channel_name: str | None = None, lobby_minutes: int = 15) -> Table:
         """Open a table in a channel with its creator seated (``channel_name``: the channel's
-        name, which names the table).
+        name, which names the table; ``lang``: the language of its public messages;
+        ``lobby_minutes``: the lobby closes when nobody changed or started it for that long,
+        see :meth:`Timers.tick`).
 
         Raises ``ServiceError("table_exists")``, ``ServiceError("unknown_variant")`` or
         ``ServiceError("option_…")`` for a bad option.
@@ -41,12 +43,15 @@ class Lobby:
         except OptionError as e:
             raise ServiceError(e.code, **e.params) from None
         seed = self.seed_source()
+        now = self.clock.now()
         try:
             table_id = await self.store.create_table(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
-                                                     variant=info.id, options=resolved, seed=seed, lang=lang)
+                                                     variant=info.id, options=resolved, seed=seed, lang=lang,
+                                                     state=self._lobby_state(now, lobby_minutes))
         except TableExists:
             raise ServiceError("table_exists") from None
-        t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang, channel_name=channel_name)
+        t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang, channel_name=channel_name,
+                  idle_since=now, lobby_minutes=lobby_minutes)
         t.wall = getattr(self.clock, "wall", None)
         t.seats.append(Seat(user_id, name))
         await self.store.set_seats(table_id, [s.record(i) for i, s in enumerate(t.seats)])
@@ -72,6 +77,7 @@ class Lobby:
                 raise ServiceError("table_full", max=t.variant.max_players)
             t.seats.append(Seat(user_id, name))
             await self._save_seats(t)
+            await self._touch_lobby(t)
         await self._notify(t, Update("lobby"))
         return t
 
@@ -88,6 +94,7 @@ class Lobby:
             n_ai = sum(s.is_ai for s in t.seats)
             t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True))
             await self._save_seats(t)
+            await self._touch_lobby(t)
         await self._notify(t, Update("lobby"))
         return t
 
@@ -110,6 +117,7 @@ class Lobby:
                     closed = True
                 else:
                     await self._save_seats(t)
+                    await self._touch_lobby(t)
             else:
                 upd = Update("action", hand_id=t.hand_id)
                 if not t.seats[seat].auto:
@@ -161,11 +169,12 @@ class Lobby:
         del t.recent[:-30]
 
     async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
-        """Close the table (creator or server admin only; ``not_creator`` otherwise).  An
-        unfinished hand is aborted: it pays nobody."""
+        """Close the table: its creator or a server admin; anyone when it is a lobby nobody
+        changed for its ``lobby_minutes`` (:meth:`Table.lobby_idle`); ``not_creator`` (with
+        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody."""
         t = self.table_in(channel_id)
-        if user_id != t.creator_id and not is_admin:
-            raise ServiceError("not_creator")
+        if user_id != t.creator_id and not is_admin and not t.lobby_idle(self.clock.now()):
+            raise ServiceError("not_creator", minutes=t.lobby_minutes)
         async with t.lock:
             if t.hand_id is not None and t.hand is not None and not t.hand.is_over():
                 await self.store.abort_hand(t.hand_id)
@@ -178,6 +187,27 @@ class Lobby:
         t.deadline = t.next_hand_at = None
         await self.store.update_table(t.id, status=CLOSED)
         self.tables.pop(t.channel_id, None)
+
+    def _lobby_state(self, now: float, minutes: int) -> dict:
+        """The stored ``state`` of a lobby: ``{"lobby": {"since": Unix seconds of its last
+        change (the clock's own time when it has no wall time), "minutes": lobby_minutes}}``."""
+        wall = getattr(self.clock, "wall", None)
+        return {"lobby": {"since": wall(now) if wall else now, "minutes": minutes}}
+
+    async def _touch_lobby(self, t: Table) -> None:
+        """A lobby changed: its idle time starts again (stored)."""
+        t.idle_since = self.clock.now()
+        await self.store.update_table(t.id, state=self._lobby_state(t.idle_since, t.lobby_minutes))
+
+    async def _expire_lobby(self, t: Table) -> bool:
+        """Close a lobby idle for its ``lobby_minutes`` (under its lock, checked again); the
+        front ends hear ``Update("closed")`` with a ``lobby_expired`` event (``minutes``)."""
+        async with t.lock:
+            if t.status != LOBBY or not t.lobby_idle(self.clock.now()):
+                return False
+            await self._close(t)
+        await self._notify(t, Update("closed", events=[{"type": "lobby_expired", "minutes": t.lobby_minutes}]))
+        return True
 
     async def _save_seats(self, t: Table) -> None:
         await self.store.set_seats(t.id, [s.record(i) for i, s in enumerate(t.seats)])

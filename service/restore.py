@@ -10,7 +10,7 @@ from typing import Optional
 from engine.match import Match
 from engine.variants import find_variant
 
-from .table import (PLAYING, Seat, Table,
+from .table import (LOBBY, PLAYING, Seat, Table,
                     Update, public_log, replay)
 
 log = logging.getLogger("service.tables")
@@ -35,6 +35,8 @@ class Restore:
         t.wall = getattr(self.clock, "wall", None)
         t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
                    for s in ot.seats]
+        if rec.status == LOBBY:
+            self._restore_lobby(t, (rec.state or {}).get("lobby"))
         if rec.status == PLAYING:
             t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
             if ot.hand is not None:
@@ -61,6 +63,21 @@ class Restore:
             else:
                 t.next_hand_at = self.clock.now()
         return t
+
+    def _restore_lobby(self, t: Table, kept: Optional[dict]) -> None:
+        """A lobby's last change and minutes from its stored ``state`` (``Lobby._lobby_state``):
+        the Unix time brought back to the clock's time.  A lobby stored without them (before
+        lobbies expired) is idle from now."""
+        now = self.clock.now()
+        wall = getattr(self.clock, "wall", None)
+        kept = kept if isinstance(kept, dict) else {}
+        since, minutes = kept.get("since"), kept.get("minutes")
+        if isinstance(minutes, int) and minutes > 0:
+            t.lobby_minutes = minutes
+        if not isinstance(since, (int, float)):
+            t.idle_since = now
+        else:
+            t.idle_since = now - (wall(now) - since) if wall else float(since)
 
     async def load(self) -> list[Table]:
         """Resume every open table from the database (after a restart): seats, match state, and

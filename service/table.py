@@ -121,6 +121,16 @@ class Table:
     extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
     #: the channel's name as the front end knows it (memory only; ``None`` until known)
     channel_name: Optional[str] = None
+    #: in the lobby: the clock time of its last change (opened, a seat taken, left or given
+    #: to the AI); kept in the stored ``state`` as Unix seconds, so it survives a restart
+    idle_since: Optional[float] = None
+    #: minutes the lobby may stay unchanged before it closes (the server's ``lobby_minutes``
+    #: when it was opened)
+    lobby_minutes: int = 15
+
+    def lobby_idle(self, now: float) -> bool:
+        """A lobby unchanged for :attr:`lobby_minutes` (or longer) at clock time ``now``."""
+        return self.status == LOBBY and self.idle_since is not None and now >= self.idle_since + self.lobby_minutes * 60
 
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):

@@ -6,7 +6,7 @@ import logging
 from typing import Optional
 
 
-from .table import (AUTO_AFTER_TIMEOUTS, PLAYING, ServiceError, Update)
+from .table import (AUTO_AFTER_TIMEOUTS, LOBBY, PLAYING, ServiceError, Update)
 
 log = logging.getLogger("service.tables")
 
@@ -20,11 +20,18 @@ class Timers:
 
         Discard/claim timeouts play :meth:`MahjongHand.timeout_action`; the third in a row
         puts the seat in 托管.  After a hand, the next one is dealt when the result timeout
-        runs out.
+        runs out.  A lobby nobody changed or started for its ``lobby_minutes`` is closed
+        (``Update("closed")`` with a ``lobby_expired`` event); that counts as one action.
         """
         now = self.clock.now()
         done = 0
         for t in list(self.tables.values()):
+            if t.status == LOBBY and t.lobby_idle(now):
+                try:
+                    done += await self._expire_lobby(t)
+                except Exception:
+                    log.exception("table %s: the idle lobby could not be closed now; will retry", t.id)
+                continue
             if t.status != PLAYING:
                 continue
             if t.hand is not None and t.hand.is_over() and t.settled_hand_id != t.hand_id and t.hand_id is not None:
@@ -82,4 +89,6 @@ class Timers:
     def next_deadline(self) -> Optional[float]:
         """The earliest timer among all tables (for a scheduler that sleeps until then)."""
         times = [x for t in self.tables.values() for x in (t.deadline, t.next_hand_at) if x is not None]
+        times += [t.idle_since + t.lobby_minutes * 60 for t in self.tables.values()
+                  if t.status == LOBBY and t.idle_since is not None]
         return min(times) if times else None

@@ -1,5 +1,9 @@
-"""Guild configuration: a guild's option defaults per game, its presets and the channels where
-tables may be opened, one ``guild_config`` row per guild.
+"""Guild configuration: a guild's option defaults per game, its presets, the channels where
+tables may be opened and its table settings, one ``guild_config`` row per guild.
+
+The table settings (``GuildConfig.settings``) are kept in the ``defaults`` JSON column under
+the reserved key :data:`SETTINGS_KEY` (no game id starts with ``@``), so they need no
+column of their own; readers never see that key among the defaults.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .base import _G, _int64
 from .records import GuildConfig
 from .writer import WriterMixin
+
+#: the key of the table settings inside the ``defaults`` JSON column
+SETTINGS_KEY = "@server"
 
 
 class GuildsMixin(WriterMixin):
@@ -86,6 +93,29 @@ class GuildsMixin(WriterMixin):
 
         return (await self._edit_guild(guild_id, edit, create=True))[0]
 
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, Any]) -> GuildConfig:
+        """Set some of the guild's table settings (``{name: value}``, JSON values; a value
+        ``None`` removes the setting, so its default applies again).  Other settings are kept.
+
+        :raises TypeError: ``settings`` not a dict with str keys.
+        :returns: the updated configuration.
+        """
+        settings = _options(settings)
+
+        def edit(cfg: dict[str, Any]) -> None:
+            merged = dict(cfg["defaults"].get(SETTINGS_KEY) or {})
+            for k, v in settings.items():
+                if v is None:
+                    merged.pop(k, None)
+                else:
+                    merged[k] = v
+            if merged:
+                cfg["defaults"][SETTINGS_KEY] = merged
+            else:
+                cfg["defaults"].pop(SETTINGS_KEY, None)
+
+        return (await self._edit_guild(guild_id, edit, create=True))[0]
+
     async def _edit_guild(
         self, guild_id: int, edit: Callable[[dict[str, Any]], Any], *, create: bool
     ) -> tuple[GuildConfig, Any]:
@@ -144,11 +174,13 @@ def _empty_config() -> dict[str, Any]:
 def _guild_config(guild_id: int, row: Any) -> GuildConfig:
     if row is None:
         return GuildConfig(guild_id)
+    defaults = {k: dict(v) for k, v in (row.defaults or {}).items()}
     return GuildConfig(
         guild_id=guild_id,
-        defaults={k: dict(v) for k, v in (row.defaults or {}).items()},
+        defaults={k: v for k, v in defaults.items() if k != SETTINGS_KEY},
         presets={k: dict(v) for k, v in (row.presets or {}).items()},
         channels=tuple(int(c) for c in (row.channels or ())),
+        settings=defaults.get(SETTINGS_KEY, {}),
         updated_at=row.updated_at,
     )
 

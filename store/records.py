@@ -261,6 +261,8 @@ class GuildConfig:
     :ivar presets: ``{name: {"variant": str, "options": {option: value}}}``.
     :ivar channels: channel ids where tables may be opened, ascending; ``()`` means every
         channel.
+    :ivar settings: the server's table settings, ``{name: value}`` (only those set; see
+        ``service.guilds.ServerSettings`` for the names, values and defaults).
     :ivar updated_at: UTC time of the last change, ``None`` if nothing was ever stored.
     """
 
@@ -269,6 +271,7 @@ class GuildConfig:
     presets: dict = field(default_factory=dict)
     channels: tuple[int, ...] = ()
     updated_at: Optional[datetime] = None
+    settings: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

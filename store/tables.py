@@ -68,10 +68,12 @@ class TablesMixin(WriterMixin):
         options: dict,
         seed: int,
         lang: str = "zh",
+        state: Optional[dict] = None,
     ) -> int:
         """Open a table in ``'lobby'`` status and return its id.
 
         :param options: variant options (JSON-serializable dict).
+        :param state: the table's first ``state`` (JSON object; ``{}`` by default).
         :param seed: table seed, must fit a signed 64-bit integer (e.g. ``getrandbits(63)``).
         :raises TableExists: the channel already has a ``'lobby'``/``'playing'`` table (checked
             in the transaction; a concurrent creator is stopped by the partial unique index).
@@ -107,7 +109,7 @@ class TablesMixin(WriterMixin):
                         seed=seed,
                         hand_no=0,
                         lang=lang,
-                        state={},
+                        state=dict(state or {}),
                         created_at=now,
                         updated_at=now,
                     )

@@ -85,9 +85,18 @@ def _fmt(opts: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "—"
 
 
-def settings(cfg: Any, lang: str) -> tuple[str, str]:
-    """``(title, body)`` of a server's settings (``GuildConfig``)."""
+def settings(cfg: Any, lang: str, server: Any = None) -> tuple[str, str]:
+    """``(title, body)`` of a server's settings (``GuildConfig``, and its
+    ``service.guilds.ServerSettings`` when given: the table language, the lobby's minutes,
+    the reposting of the table message)."""
     lines = []
+    if server is not None:
+        language = (t("ui.config_language_auto", lang) if server.language == "auto"
+                    else t(f"cmd.choice__{server.language}", lang))
+        lines.append(t("ui.config_language", lang, language=language))
+        lines.append(t("ui.config_lobby", lang, minutes=server.lobby_minutes))
+        lines.append(t("ui.config_repost", lang, n=server.repost_after) if server.repost_after
+                     else t("ui.config_repost_off", lang))
     for variant, opts in sorted(cfg.defaults.items()):
         if opts:
             lines.append(t("ui.config_default", lang, variant=variant, options=_fmt(opts)))

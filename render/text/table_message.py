@@ -79,6 +79,11 @@ def closed(lang: str) -> str:
     return t("ui.closed", lang)
 
 
+def lobby_expired(minutes: int, lang: str) -> str:
+    """The channel message when a lobby closed because nobody started it within ``minutes``."""
+    return t("ui.lobby_expired", lang, minutes=minutes)
+
+
 def button(op: str, lang: str) -> str:
     """The label of a table-message button: ``join``, ``addai``, ``start``, ``leave``,
     ``hand``, ``takeover``, ``next``."""

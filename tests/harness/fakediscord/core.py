@@ -268,10 +268,32 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
         self._cache_guild(gid)
         return gid
 
+    def set_guild(self, guild_id: Optional[int] = None, *, features: Optional[List[str]] = None,
+                  preferred_locale: Optional[str] = None) -> None:
+        """Change a guild (default: the main one) as a GUILD_UPDATE would: its ``features``
+        (e.g. ``["COMMUNITY"]``) and ``preferred_locale`` (Discord reports ``en-US`` for a
+        server that is not a Community server: only those can set one)."""
+        gid = guild_id or self.guild_id
+        if features is not None:
+            if not all(isinstance(f, str) and f.isupper() for f in features):
+                raise HarnessError(f"guild features are upper-case names, got {features!r}")
+            self.guilds[gid]["features"] = list(features)
+        if preferred_locale is not None:
+            if preferred_locale not in {loc.value for loc in discord.Locale}:
+                raise HarnessError(f"{preferred_locale!r} is not a Discord locale")
+            self.guilds[gid]["preferred_locale"] = preferred_locale
+        if "COMMUNITY" not in self.guilds[gid].get("features", []):
+            self.guilds[gid]["preferred_locale"] = "en-US"
+        self._cache_guild(gid)
+
+    def guild_locale_of(self, guild_id: Optional[int]) -> str:
+        """The preferred locale a guild reports (interactions' ``guild_locale``)."""
+        return self.guilds.get(guild_id or self.guild_id, {}).get("preferred_locale", self.guild_locale)
+
     def _cache_guild(self, gid: int) -> None:
         data = {
-            **self.guilds[gid], "icon": None, "splash": None,
-            "features": [], "preferred_locale": self.guild_locale, "member_count": 2, "large": False,
+            "features": [], "preferred_locale": self.guild_locale,
+            **self.guilds[gid], "icon": None, "splash": None, "member_count": 2, "large": False,
             "roles": [{"id": str(gid), "name": "@everyone", "permissions": str(_EVERYONE_PERMS.value),
                        "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
             "channels": [c for c in self.channels.values() if c.get("guild_id") == str(gid)],

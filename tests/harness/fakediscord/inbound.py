@@ -39,8 +39,9 @@ class InboundMixin:
             if ch is None or ch.get("guild_id") != str(gid):
                 raise HarnessError(f"channel {cid} is not a text channel of guild {gid}; use add_channel()")
             payload.update(guild_id=str(gid), channel=dict(ch, permissions=str(user.permissions())),
-                           channel_id=str(cid), member=user.member_payload(), guild_locale=self.guild_locale,
-                           guild={"id": str(gid), "locale": self.guild_locale, "features": []}, context=0,
+                           channel_id=str(cid), member=user.member_payload(), guild_locale=self.guild_locale_of(gid),
+                           guild={"id": str(gid), "locale": self.guild_locale_of(gid),
+                                  "features": list(self.guilds.get(gid, {}).get("features", []))}, context=0,
                            authorizing_integration_owners={"0": str(gid)})
         inter = FakeInteraction(id=iid, token=token, type=itype, user=user, channel_id=cid, guild_id=gid,
                                 payload=payload, created_at=asyncio.get_running_loop().time())
@@ -239,6 +240,36 @@ class InboundMixin:
         ``wait`` as for :meth:`slash`."""
         inter, _ = self._component_interaction(user, message, custom_id, {}, locale, (2,))
         return await self._dispatch(inter, check=check, wait=wait)
+
+    async def post(self, user: Optional[FakeUser], content: str = "…", *, channel_id: Optional[int] = None,
+                   settle: bool = True) -> FakeMessage:
+        """``user`` (``None``: the bot itself) posts a message in a guild text channel
+        (default: the main one): it is stored, then the bot gets the gateway's MESSAGE_CREATE
+        (as Discord sends it to a bot without the message-content intent: empty ``content``,
+        ``embeds``, ``attachments`` and ``components``) — only when the bot's intents include
+        guild messages, as Discord does."""
+        cid = channel_id or self.channel_id
+        ch = self.channels.get(cid)
+        if ch is None or "guild_id" not in ch:
+            raise HarnessError(f"channel {cid} is not a guild text channel; use add_channel()")
+        try:
+            msg = self._create_message(cid, {"content": content}, [])
+        except _ApiError as e:
+            raise HarnessError(f"Discord would refuse that message: {e.message} {e.errors}") from None
+        if user is not None:
+            msg.data["author"] = user.payload()
+        if not self.bot.intents.guild_messages:
+            return msg
+        event = dict(msg.data, content="", embeds=[], attachments=[], components=[])
+        if user is not None:
+            member = user.member_payload()
+            member.pop("user")
+            member.pop("permissions")
+            event["member"] = member
+        self.bot._connection.parse_message_create(event)
+        if settle:
+            await self.settle()
+        return msg
 
     def plant_message(self, custom_ids: Sequence[str], *, user: Optional[FakeUser] = None,
                       channel_id: Optional[int] = None, select_values: Optional[Sequence[str]] = None,
