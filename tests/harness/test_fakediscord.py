@@ -497,3 +497,39 @@ async def test_a_message_keeps_its_format_for_life():
         fd._edit_message(v2, {"content": "plain again"}, [])  # checked by V2's rules: no content
     fd._edit_message(v2, {"components": [{"type": 10, "content": "still v2"}]}, [])
     assert v2.data["components"][0]["content"] == "still v2"
+
+
+@pytest.mark.asyncio
+async def test_user_messages_reach_the_bot_as_message_create_and_guilds_change() -> None:
+    seen: List[discord.Message] = []
+    bot = DemoBot()
+
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message)
+
+    bot.add_listener(on_message)
+    harness = FakeDiscord(bot)
+    await harness.start()
+    try:
+        alice = harness.user(101, "alice")
+        msg = await harness.post(alice, "hello there")
+        own = await harness.post(None, "from the bot")
+        assert harness.messages_in(harness.channel_id)[-2:] == [msg, own]
+        assert [(m.id, m.author.id, m.channel.id, m.guild.id, m.content) for m in seen] == [
+            (msg.id, 101, harness.channel_id, harness.guild_id, ""),  # no message-content intent
+            (own.id, harness.bot_user_id, harness.channel_id, harness.guild_id, "")]
+        with pytest.raises(HarnessError):
+            await harness.post(alice, "x", channel_id=int(harness._dm_channel(alice)["id"]))
+        with pytest.raises(HarnessError):
+            await harness.post(alice, "")  # Discord refuses an empty message
+        # a server that is not a Community server reports en-US, whatever it was given
+        harness.set_guild(features=[], preferred_locale="zh-TW")
+        guild = harness.bot.get_guild(harness.guild_id)
+        assert guild.features == [] and guild.preferred_locale is discord.Locale.american_english
+        harness.set_guild(features=["COMMUNITY"], preferred_locale="zh-TW")
+        guild = harness.bot.get_guild(harness.guild_id)
+        assert guild.features == ["COMMUNITY"] and guild.preferred_locale is discord.Locale.taiwan_chinese
+        with pytest.raises(HarnessError):
+            harness.set_guild(preferred_locale="klingon")
+    finally:
+        await harness.close()
