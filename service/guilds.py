@@ -12,6 +12,7 @@ from typing import Any, Optional
 from engine.variants import find_variant
 
 from .presets import check_options, find_preset, pace_options, shipped_presets, table_options
+from .table import LOBBY_MINUTES
 from .tables import ServiceError
 
 
@@ -19,7 +20,7 @@ from .tables import ServiceError
 #: else the creator's) or a catalogue language
 TABLE_LANGUAGES = ("auto", "zh-CN", "zh-TW", "en")
 #: minutes a lobby may wait for its start (``lobby_minutes``): default and bounds
-LOBBY_MINUTES, LOBBY_MINUTES_RANGE = 15, (1, 1440)
+LOBBY_MINUTES_RANGE = (1, 1440)
 #: other messages in a channel after which the table message is posted again (0: never)
 REPOST_AFTER_RANGE = (0, 500)
 

@@ -9,7 +9,7 @@ from engine.match import Match
 from engine.variants import all_variants, find_variant
 from store import TableExists
 
-from .table import (CLOSED, LOBBY, PLAYING, Seat, ServiceError, Table,
+from .table import (CLOSED, LOBBY, LOBBY_MINUTES, PLAYING, Seat, ServiceError, Table,
                     Update)
 
 log = logging.getLogger("service.tables")
@@ -21,7 +21,7 @@ class Lobby:
     # ------------------------------------------------------------------ lobby
     async def create_table(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
                            variant: str, options: dict | None = None, lang: str = "zh",
-                           channel_name: str | None = None, lobby_minutes: int = 15) -> Table:
+                           channel_name: str | None = None, lobby_minutes: int = LOBBY_MINUTES) -> Table:
         """Open a table in a channel with its creator seated (``channel_name``: the channel's
         name, which names the table; ``lang``: the language of its public messages;
         ``lobby_minutes``: the lobby closes when nobody changed or started it for that long,

@@ -17,6 +17,8 @@ from store import SeatRecord
 
 LOBBY, PLAYING, CLOSED = "lobby", "playing", "closed"
 AUTO_AFTER_TIMEOUTS = 3  #: two_player.md §Timeouts: the third timeout puts the seat in 托管
+#: minutes a lobby may stay unchanged before it closes, unless its server set another number
+LOBBY_MINUTES = 15
 #: events that tell the public a seat had a choice: never shown publicly
 HIDDEN_EVENTS = frozenset({"pass", "timeout"})
 #: engine phases in which the hand waits on claims nobody else may know of
@@ -126,7 +128,7 @@ class Table:
     idle_since: Optional[float] = None
     #: minutes the lobby may stay unchanged before it closes (the server's ``lobby_minutes``
     #: when it was opened)
-    lobby_minutes: int = 15
+    lobby_minutes: int = LOBBY_MINUTES
 
     def lobby_idle(self, now: float) -> bool:
         """A lobby unchanged for :attr:`lobby_minutes` (or longer) at clock time ``now``."""
@@ -275,6 +277,7 @@ def replay(match: Match, actions: list[str], context: Optional[dict],
     return hand, decisions
 
 
-__all__ = ["LOBBY", "PLAYING", "CLOSED", "AUTO_AFTER_TIMEOUTS", "HIDDEN_EVENTS", "WINDOW_PHASES", "OPENING_PHASES",
+__all__ = ["LOBBY", "PLAYING", "CLOSED", "AUTO_AFTER_TIMEOUTS", "LOBBY_MINUTES", "HIDDEN_EVENTS", "WINDOW_PHASES",
+           "OPENING_PHASES",
            "ServiceError", "TableFault", "Seat", "Update", "Table", "Listener", "public_log", "note_decisions",
            "replay"]

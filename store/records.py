@@ -138,7 +138,8 @@ class TableRecord:
     :ivar message_id: the public table message, ``None`` until posted.
     :ivar seed: table seed (signed 64-bit); hand seeds derive from it.
     :ivar hand_no: number of the current / last hand (0 before the first).
-    :ivar state: match-level state kept by the table service (dealer, streaks, timeouts, …).
+    :ivar state: match-level state kept by the table service (dealer, streaks, timeouts, …);
+        in the lobby ``{"lobby": {"since": Unix seconds of its last change, "minutes": …}}``.
     :ivar created_at, updated_at: UTC, timezone-aware.
     """
 
