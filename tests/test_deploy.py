@@ -1,0 +1,131 @@
+"""Running the bot as a service: no silent wrong mode without a token, and a database that does
+not depend on the working directory (``store/location.py``)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bot
+from store import Store
+from store.location import DB_FILE, data_dir, database_url
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env_without_token(tmp_path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    return env
+
+
+def test_without_token_or_terminal_the_bot_exits_2_and_says_why(tmp_path):
+    """Under a service manager (no terminal, no token) ``python bot.py`` must not deal a local
+    game and exit 0: it exits 2 with a message naming DISCORD_TOKEN and the ways out."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, env=_env_without_token(tmp_path), timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "DISCORD_TOKEN is not set" in proc.stderr
+    assert "--local" in proc.stderr and "--auto" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_without_terminal_local_or_auto_still_play(tmp_path):
+    """``--local`` reads moves from a pipe (end of input leaves with the totals); ``--auto``
+    needs no input at all."""
+    env = _env_without_token(tmp_path)
+    local = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--local", "--seed", "3", "--lang", "en",
+                            "--out", str(tmp_path / "img")], cwd=tmp_path, input="quit\n",
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert local.returncode == 0, local.stderr
+    assert "== Totals ==" in local.stdout
+    auto = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--auto", "--hands", "1", "--seed", "3",
+                           "--out", str(tmp_path / "img2")], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert auto.returncode == 0, auto.stderr
+    assert "== 总分 ==" in auto.stdout
+
+
+def test_database_url_wins_when_set(tmp_path):
+    assert database_url({"DATABASE_URL": "postgresql://h/db"}, cwd=tmp_path, home=tmp_path / "h") == \
+        "postgresql://h/db"
+
+
+def test_default_database_is_in_the_data_directory_whatever_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    home = data_dir()
+    assert home == tmp_path / "xdg" / "mahjong-bot" and home.is_dir()
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    assert database_url({}, cwd=a) == database_url({}, cwd=b) == f"sqlite:///{home / DB_FILE}"
+
+
+@pytest.mark.asyncio
+async def test_the_bot_started_from_another_directory_finds_the_same_scores(tmp_path, monkeypatch):
+    """A preset saved by a bot started in one directory is there for a bot started in another."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    for d in ("one", "two"):
+        (tmp_path / d).mkdir()
+    monkeypatch.chdir(tmp_path / "one")
+    first = bot.make_bot(timer_interval=0)
+    await first.store.init()
+    await first.store.set_preset(42, "evening", "laosanfan", {"style": "tuidaoba"})
+    await first.store.close()
+    monkeypatch.chdir(tmp_path / "two")
+    second = bot.make_bot(timer_interval=0)
+    await second.store.init()
+    cfg = await second.store.get_guild_config(42)
+    await second.store.close()
+    assert cfg.presets == {"evening": {"variant": "laosanfan", "options": {"style": "tuidaoba"}}}
+    assert not (tmp_path / "one" / DB_FILE).exists() and not (tmp_path / "two" / DB_FILE).exists()
+
+
+@pytest.mark.asyncio
+async def test_an_old_database_in_the_working_directory_is_moved_with_a_log_line(tmp_path, caplog):
+    """The earlier default (``mahjong.db`` in the working directory) is found and moved into the
+    data directory with its write-ahead log, so its rows are all there."""
+    old_dir, home = tmp_path / "old", tmp_path / "home"
+    old_dir.mkdir()
+    store = Store(f"sqlite:///{old_dir / DB_FILE}")
+    await store.init()
+    await store.set_preset(7, "kept", "zipai", {"min_huxi": 6})
+    await store.close()
+    with caplog.at_level(logging.WARNING, logger="store.location"):
+        url = database_url({}, cwd=old_dir, home=home)
+    assert url == f"sqlite:///{home / DB_FILE}"
+    assert not (old_dir / DB_FILE).exists() and (home / DB_FILE).exists()
+    assert any("moved the database" in r.getMessage() and str(home / DB_FILE) in r.getMessage()
+               for r in caplog.records)
+    moved = Store(url)
+    await moved.init()
+    assert (await moved.get_guild_config(7)).presets["kept"] == {"variant": "zipai", "options": {"min_huxi": 6}}
+    await moved.close()
+    con = sqlite3.connect(home / DB_FILE)
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
+
+
+def test_both_databases_present_keeps_the_data_directorys_and_warns(tmp_path, caplog):
+    old_dir, home = tmp_path / "old", tmp_path / "home"
+    old_dir.mkdir(), home.mkdir()
+    (old_dir / DB_FILE).write_bytes(b"old")
+    (home / DB_FILE).write_bytes(b"new")
+    with caplog.at_level(logging.WARNING, logger="store.location"):
+        url = database_url({}, cwd=old_dir, home=home)
+    assert url == f"sqlite:///{home / DB_FILE}"
+    assert (old_dir / DB_FILE).read_bytes() == b"old" and (home / DB_FILE).read_bytes() == b"new"
+    assert any("DATABASE_URL=sqlite:///" in r.getMessage() for r in caplog.records)
+
+
+def test_a_database_already_in_the_data_directory_is_not_moved_onto_itself(tmp_path):
+    (tmp_path / DB_FILE).write_bytes(b"x")
+    assert database_url({}, cwd=tmp_path, home=tmp_path) == f"sqlite:///{tmp_path / DB_FILE}"
+    assert (tmp_path / DB_FILE).read_bytes() == b"x"
