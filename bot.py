@@ -90,6 +90,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.service.listeners.append(self.fanout.on_update)
 
         async def setup_hook(self) -> None:
+            if self.application_id:
+                from cogs.permissions import invite_url
+
+                log.info("invite the bot with %s", invite_url(self.application_id))
             await self.store.init()
             tables = await self.service.load()
             log.info("resumed %d open tables", len(tables))

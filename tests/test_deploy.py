@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
+import discord
 import pytest
 
 import bot
@@ -129,3 +132,59 @@ def test_a_database_already_in_the_data_directory_is_not_moved_onto_itself(tmp_p
     (tmp_path / DB_FILE).write_bytes(b"x")
     assert database_url({}, cwd=tmp_path, home=tmp_path) == f"sqlite:///{tmp_path / DB_FILE}"
     assert (tmp_path / DB_FILE).read_bytes() == b"x"
+
+
+# --- the application's setup: permissions, invite URL, the variables the code reads --------
+def _readme_permissions() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("these permissions, the complete list for every feature", 1)[1].split("\n\n", 1)[0]
+    return re.findall(r"^\s*- (.+)$", block, re.M)
+
+
+def test_the_invite_urls_permission_integer_is_the_readmes_list():
+    from cogs.permissions import NEEDED, invite_url
+
+    listed = _readme_permissions()
+    assert listed == [name for _, name in NEEDED]
+    by_name = {n.replace(" ", "_").lower(): True for n in listed}
+    expected = discord.Permissions(**by_name).value
+    # View Channel 1024 + Send Messages 2048 + Embed Links 16384 + Attach Files 32768
+    # + Send Messages in Threads 2**38
+    assert expected == 1024 + 2048 + 16384 + 32768 + 2 ** 38
+    query = parse_qs(urlparse(invite_url(123456789012345678)).query)
+    assert query["client_id"] == ["123456789012345678"]
+    assert int(query["permissions"][0]) == expected
+    assert query["scope"][0].split() == ["bot", "applications.commands"]
+
+
+def test_missing_permissions_are_named_in_a_channel_and_in_a_thread():
+    from cogs.permissions import missing
+
+    everything = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
+                                     embed_links=True, attach_files=True)
+    assert missing(everything) == [] and missing(everything, in_thread=True) == []
+    no_embeds = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
+    assert missing(no_embeds) == ["Embed Links"]
+    assert missing(no_embeds, in_thread=True) == ["Send Messages in Threads", "Embed Links"]
+    assert missing(discord.Permissions.none()) == ["View Channel", "Send Messages", "Embed Links", "Attach Files"]
+
+
+def _variables_read_by_the_code() -> set[str]:
+    names: set[str] = set()
+    files = [ROOT / "bot.py", *(p for d in ("cogs", "service", "store", "local", "render", "engine")
+                                for p in (ROOT / d).rglob("*.py"))]
+    for path in files:
+        src = path.read_text(encoding="utf-8")
+        names.update(re.findall(r"""(?:environ\.get|getenv|env\.get)\(\s*["']([A-Z_][A-Z0-9_]*)["']""", src))
+        names.update(re.findall(r"""environ\[\s*["']([A-Z_][A-Z0-9_]*)["']\s*\]""", src))
+    return names
+
+
+def _variables_in(text: str) -> set[str]:
+    return set(re.findall(r"^\s*([A-Z_][A-Z0-9_]*)=", text, re.M))
+
+
+def test_env_example_names_exactly_the_variables_the_code_reads():
+    read = _variables_read_by_the_code()
+    assert {"DISCORD_TOKEN", "DATABASE_URL", "DISCORD_GUILD_ID", "SHARD_COUNT", "SHARD_IDS"} <= read
+    assert _variables_in((ROOT / ".env.example").read_text(encoding="utf-8")) == read
