@@ -181,10 +181,117 @@ def _variables_read_by_the_code() -> set[str]:
 
 
 def _variables_in(text: str) -> set[str]:
-    return set(re.findall(r"^\s*([A-Z_][A-Z0-9_]*)=", text, re.M))
+    """``NAME=`` at the start of a line, commented out or not (``# NAME=``)."""
+    return set(re.findall(r"^#?\s*([A-Z_][A-Z0-9_]*)=", text, re.M))
 
 
 def test_env_example_names_exactly_the_variables_the_code_reads():
     read = _variables_read_by_the_code()
     assert {"DISCORD_TOKEN", "DATABASE_URL", "DISCORD_GUILD_ID", "SHARD_COUNT", "SHARD_IDS"} <= read
     assert _variables_in((ROOT / ".env.example").read_text(encoding="utf-8")) == read
+
+
+# --- running it 24/7: the Docker image, compose and the systemd unit ------------------------
+def _dockerfile() -> list[tuple[str, str]]:
+    """(instruction, arguments) of the Dockerfile, continuation lines joined, comments dropped."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), " ".join(rest.split())))
+    return out
+
+
+def _requirement_names(path: Path) -> set[str]:
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            names.add(re.split(r"[<>=!\[; ]", line, 1)[0].lower().replace("_", "-"))
+    return names
+
+
+def test_dockerfile_is_slim_python_non_root_with_data_in_a_volume_and_the_bots_entry_point():
+    steps = _dockerfile()
+    base = next(arg for ins, arg in steps if ins == "FROM")
+    m = re.fullmatch(r"python:3\.(\d+)-slim", base)
+    assert m and int(m.group(1)) >= 11, base
+    env = " ".join(arg for ins, arg in steps if ins == "ENV")
+    assert "DATABASE_URL=sqlite:////data/mahjong.db" in env
+    assert ("VOLUME", '["/data"]') in steps
+    runs = [arg for ins, arg in steps if ins == "RUN"]
+    assert "pip install -c constraints.txt -r requirements.txt" in runs
+    user = [arg for ins, arg in steps if ins == "USER"]
+    assert user and user[-1] not in ("root", "0")
+    # the user is switched to after the installs, and before the command
+    order = [ins for ins, _ in steps]
+    assert order.index("USER") > max(i for i, ins in enumerate(order) if ins == "RUN")
+    assert steps[-1] == ("CMD", '["python", "bot.py"]') and (ROOT / "bot.py").exists()
+    copied = {arg.split()[0] for ins, arg in steps if ins == "COPY"}
+    # everything bot.py imports at run time, and the shipped fonts and catalogues
+    assert {"bot.py", "cogs", "engine", "local", "render", "service", "store", "data"} <= copied
+    assert (ROOT / "data" / "fonts").is_dir() and "data" in copied
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert ".env" in ignored and "*.db" in ignored  # no token nor database baked into the image
+
+
+def test_constraints_pin_every_requirement_and_ci_installs_from_them():
+    pinned = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pinned[name.lower().replace("_", "-")] = version
+    wanted = _requirement_names(ROOT / "requirements.txt") | _requirement_names(ROOT / "requirements-dev.txt")
+    wanted = {w.replace("sqlalchemy[asyncio]", "sqlalchemy") for w in wanted}
+    assert wanted - set(pinned) == set()
+    assert all(re.fullmatch(r"\d+(\.\w+)*", v) for v in pinned.values())
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -q -c constraints.txt -r requirements-dev.txt" in ci
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["requires-python"] == ">=3.11"
+    assert sys.version_info >= (3, 11)
+
+
+def test_compose_runs_the_bot_with_its_variables_and_postgresql_as_an_option():
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    bot_service = compose["services"]["bot"]
+    assert bot_service["build"] == "."
+    assert set(bot_service["environment"]) == _variables_read_by_the_code()
+    assert bot_service["environment"]["DATABASE_URL"] == "${DATABASE_URL:-sqlite:////data/mahjong.db}"
+    assert "data:/data" in bot_service["volumes"] and "data" in compose["volumes"]
+    assert bot_service["restart"] == "unless-stopped"
+    pg = compose["services"]["postgres"]
+    assert pg["profiles"] == ["postgres"] and pg["image"].startswith("postgres:")
+    user, password, db = (pg["environment"][k] for k in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"))
+    # the URL the file's comment tells to put in .env reaches that server
+    assert f"DATABASE_URL=postgresql://{user}:{password}@postgres:5432/{db}" in \
+        (ROOT / "compose.yaml").read_text(encoding="utf-8")
+
+
+def test_systemd_unit_names_the_variables_and_does_not_restart_on_a_configuration_error():
+    unit = (ROOT / "deploy" / "mahjong-bot.service").read_text(encoding="utf-8")
+    for name in _variables_read_by_the_code():
+        assert name in unit, name
+    assert "ExecStart=/opt/mahjong-bot/.venv/bin/python bot.py" in unit
+    assert "RestartPreventExitStatus=2" in unit  # bot.py's exit status without a token
+    assert re.search(r"^User=(?!root)\w+", unit, re.M)
+    assert "Environment=DATABASE_URL=sqlite:////var/lib/mahjong-bot/mahjong.db" in unit
+    assert "StateDirectory=mahjong-bot" in unit
+
+
+def test_docker_build_when_an_engine_is_there(tmp_path):
+    """Builds the image only where a Docker engine answers (development and CI machines have a
+    client only); the parse checks above run everywhere."""
+    import shutil
+
+    if shutil.which("docker") is None or subprocess.run(["docker", "info"], capture_output=True).returncode != 0:
+        pytest.skip("no Docker engine answers `docker info` on this machine")
+    proc = subprocess.run(["docker", "build", "-q", "-t", "mahjong-bot-test", str(ROOT)], capture_output=True,
+                          text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr
