@@ -295,3 +295,67 @@ def test_docker_build_when_an_engine_is_there(tmp_path):
     proc = subprocess.run(["docker", "build", "-q", "-t", "mahjong-bot-test", str(ROOT)], capture_output=True,
                           text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr
+
+
+# --- backups: a consistent copy while tables are played -------------------------------------
+@pytest.mark.asyncio
+async def test_a_backup_taken_while_tables_play_is_whole_and_holds_every_acknowledged_action(tmp_path):
+    """Two tables play (every move acknowledged once the service returns); copies are taken
+    with ``python -m store.backup``'s code in another thread while the moves go on.  Each copy
+    passes ``integrity_check`` and holds every move acknowledged before it began."""
+    import asyncio
+
+    from service.clock import ManualClock
+    from service.tables import TableService
+    from store.backup import backup_sqlite
+
+    db = tmp_path / "live.db"
+    store = Store(f"sqlite:///{db}")
+    await store.init()
+    svc = TableService(store, ManualClock(), seed_source=lambda: 4321)
+    for ch in (5, 6):
+        await svc.create_table(guild_id=1, channel_id=ch, user_id=ch * 10, name="a", variant="two_player")
+        await svc.join(ch, ch * 10 + 1, "b")
+        await svc.start(ch, ch * 10)
+    acknowledged: dict[int, list[str]] = {}  # hand id -> the moves acknowledged so far
+
+    async def play(ch: int, moves: int) -> None:
+        for _ in range(moves):
+            t = svc.table_in(ch)
+            if t.hand.is_over():
+                await svc.next_hand(ch, ch * 10)
+                continue
+            seat = t.hand.pending_seats()[0]
+            a = t.hand.timeout_action(seat)
+            await svc.act(ch, t.seats[seat].user_id, a.type, a.kind)
+            acknowledged[t.hand_id] = list(t.actions)
+            await asyncio.sleep(0)
+
+    copies = []
+    for round_no in range(4):
+        before = {h: list(lines) for h, lines in acknowledged.items()}
+        dest = tmp_path / f"copy-{round_no}.db"
+        # the copy runs in a thread while both tables go on playing
+        await asyncio.gather(asyncio.to_thread(backup_sqlite, db, dest, 1), play(5, 15), play(6, 15))
+        copies.append((dest, before))
+    await store.close()
+    assert sum(len(v) for v in acknowledged.values()) >= 60
+    assert sum(len(v) for v in copies[-1][1].values()) >= 40  # the last copy had much to hold
+    for dest, before in copies:
+        con = sqlite3.connect(dest)
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        for hand_id, lines in before.items():
+            stored = [r[0] for r in con.execute("SELECT text FROM hand_action WHERE hand_id = ? ORDER BY idx",
+                                                (hand_id,))]
+            assert stored[:len(lines)] == lines, hand_id
+        con.close()
+
+
+def test_backup_command_refuses_postgresql_with_the_pg_dump_advice_and_an_existing_file(tmp_path, capsys):
+    from store.backup import main as backup_main
+
+    assert backup_main([str(tmp_path / "x.db"), "--db", "postgresql://h/db"]) == 1
+    assert "pg_dump -Fc" in capsys.readouterr().err
+    (tmp_path / "taken.db").write_bytes(b"")
+    assert backup_main([str(tmp_path / "taken.db"), "--db", f"sqlite:///{tmp_path}/none.db"]) == 1
+    assert "no database at" in capsys.readouterr().err
