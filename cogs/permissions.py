@@ -40,15 +40,15 @@ def invite_url(application_id: int) -> str:
 
 
 def missing(perms: discord.Permissions, in_thread: bool = False) -> list[str]:
-    """The names (as in :data:`NEEDED`) of the permissions ``perms`` lacks for a table in a
-    channel (``in_thread``: a thread, where *Send Messages in Threads* replaces *Send
-    Messages*); ``[]`` when nothing is missing."""
+    """The flags (as in :data:`NEEDED`: ``"embed_links"`` …) of the permissions ``perms``
+    lacks for a table in a channel (``in_thread``: a thread, where *Send Messages in Threads*
+    replaces *Send Messages*); ``[]`` when nothing is missing."""
     out = []
-    for flag, name in NEEDED:
+    for flag, _ in NEEDED:
         if flag == ("send_messages" if in_thread else "send_messages_in_threads"):
             continue
         if not getattr(perms, flag):
-            out.append(name)
+            out.append(flag)
     return out
 
 

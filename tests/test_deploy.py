@@ -164,9 +164,9 @@ def test_missing_permissions_are_named_in_a_channel_and_in_a_thread():
                                      embed_links=True, attach_files=True)
     assert missing(everything) == [] and missing(everything, in_thread=True) == []
     no_embeds = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
-    assert missing(no_embeds) == ["Embed Links"]
-    assert missing(no_embeds, in_thread=True) == ["Send Messages in Threads", "Embed Links"]
-    assert missing(discord.Permissions.none()) == ["View Channel", "Send Messages", "Embed Links", "Attach Files"]
+    assert missing(no_embeds) == ["embed_links"]
+    assert missing(no_embeds, in_thread=True) == ["send_messages_in_threads", "embed_links"]
+    assert missing(discord.Permissions.none()) == ["view_channel", "send_messages", "embed_links", "attach_files"]
 
 
 def _variables_read_by_the_code() -> set[str]:

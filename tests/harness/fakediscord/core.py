@@ -56,6 +56,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
         self.interactions: Dict[int, FakeInteraction] = {}
         self._by_token: Dict[str, FakeInteraction] = {}
         self.guilds: Dict[int, Dict[str, Any]] = {}
+        #: the bot's permissions per channel where they differ from the usual ones (sent as an
+        #: interaction's ``app_permissions``)
+        self.bot_permissions: Dict[int, discord.Permissions] = {}
         self.channels: Dict[int, Dict[str, Any]] = {}  # guild text channels and DM channels
         self._dm_owner: Dict[int, int] = {}  # dm channel id -> user id
         self.unhandled: List[RecordedCall] = []
@@ -268,10 +271,32 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
         self._cache_guild(gid)
         return gid
 
-    def _cache_guild(self, gid: int) -> None:
-        data = {
+    async def join_guild(self, name: str, *, system_channel: bool = True, locale: str = "en-US",
+                         bot_permissions: Optional[discord.Permissions] = None) -> int:
+        """The bot is added to a new guild: a GUILD_CREATE as the gateway sends it (with a
+        ``general`` channel, its system channel when ``system_channel``; the bot a member whose
+        permissions there are ``bot_permissions``, default the usual ones); returns the guild id."""
+        gid = self.next_id()
+        self.guilds[gid] = {"id": str(gid), "name": name, "owner_id": str(self.next_id())}
+        cid = self.add_channel("general", guild_id=gid, _cache=False)
+        perms = bot_permissions if bot_permissions is not None else _BOT_PERMS
+        role_id = self.next_id()
+        data = self._guild_data(gid, locale)
+        data["roles"].append({"id": str(role_id), "name": self.bot_name, "permissions": str(perms.value),
+                              "position": 1, "color": 0, "hoist": False, "managed": True, "mentionable": False,
+                              "flags": 0})
+        data["roles"][0]["permissions"] = "0"
+        data["members"] = [{"user": self._bot_user_payload(), "roles": [str(role_id)], "joined_at": "2026-01-01T00:00:00+00:00",
+                            "deaf": False, "mute": False, "flags": 0}]
+        data["system_channel_id"] = str(cid) if system_channel else None
+        self.bot._connection.parse_guild_create(data)  # type: ignore[arg-type]
+        await self.settle()
+        return gid
+
+    def _guild_data(self, gid: int, locale: str) -> Dict[str, Any]:
+        return {
             **self.guilds[gid], "icon": None, "splash": None,
-            "features": [], "preferred_locale": self.guild_locale, "member_count": 2, "large": False,
+            "features": [], "preferred_locale": locale, "member_count": 2, "large": False,
             "roles": [{"id": str(gid), "name": "@everyone", "permissions": str(_EVERYONE_PERMS.value),
                        "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
             "channels": [c for c in self.channels.values() if c.get("guild_id") == str(gid)],
@@ -280,6 +305,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
             "system_channel_flags": 0, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
         }
+
+    def _cache_guild(self, gid: int) -> None:
+        data = self._guild_data(gid, self.guild_locale)
         self.bot._connection._add_guild_from_data(data)  # type: ignore[arg-type]
 
     def add_channel(self, name: str, *, guild_id: Optional[int] = None, _cache: bool = True) -> int:
