@@ -108,3 +108,20 @@ async def test_a_table_is_refused_where_the_bot_lacks_a_permission_naming_it(tmp
     res = await fd.slash(user, "mj table create", {"variant": "laosanfan"})
     assert bot.service.tables.get(fd.channel_id) is not None
     await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_the_bot_logs_its_invite_url_at_start_up(tmp_path, caplog):
+    import logging
+    from urllib.parse import parse_qs, urlparse
+
+    from cogs.permissions import needed
+
+    with caplog.at_level(logging.INFO, logger="bot"):
+        bot, fd = await _bot(tmp_path)
+    [line] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("invite the bot with ")]
+    query = parse_qs(urlparse(line.removeprefix("invite the bot with ")).query)
+    assert query["client_id"] == [str(bot.application_id)]
+    assert int(query["permissions"][0]) == needed().value
+    assert query["scope"][0].split() == ["bot", "applications.commands"]
+    await fd.close()
