@@ -6,7 +6,8 @@
     python bot.py --variant two_player --seed 7 --hands 4 --out table_images
 
 Configuration comes from the environment (or a ``.env`` file): ``DISCORD_TOKEN``,
-``DATABASE_URL`` (default: the SQLite file ``mahjong.db``), ``DISCORD_GUILD_ID`` (sync the
+``DATABASE_URL`` (default: the SQLite file ``mahjong.db`` in the user's data directory,
+``store/location.py``), ``DISCORD_GUILD_ID`` (sync the
 slash commands to one server at start-up, which is instant; otherwise they are synced
 globally), and for a sharded bot ``SHARD_COUNT`` with ``SHARD_IDS`` (``"0,1"``: the shards of
 this process; unset: all): the process runs an ``AutoShardedBot`` and owns only the tables of
@@ -22,8 +23,12 @@ import logging
 import os
 import sys
 
-DEFAULT_DB = "sqlite:///mahjong.db"
 COGS = ("cogs.commands", "cogs.play")
+#: what ``python bot.py`` says when it has neither a token nor a person at the terminal
+NO_TOKEN = ("bot.py: DISCORD_TOKEN is not set (in the environment or a .env file) and standard input "
+            "is not a terminal, so neither the Discord bot nor the local table can run.\n"
+            "Set DISCORD_TOKEN to run the bot; use --local to play the local table from a pipe, "
+            "or --auto to let the AI play every seat.")
 
 log = logging.getLogger("bot")
 
@@ -33,7 +38,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
              route_interval: float = 0.2, schema: str | None = None):
     """Build the Discord bot (not started).
 
-    :param store_url: database URL (``DATABASE_URL`` or the default SQLite file when ``None``).
+    :param store_url: database URL (``DATABASE_URL`` or the default SQLite file in the data
+        directory when ``None``: ``store.location.database_url``).
     :param clock: the table timers' clock (``service.clock.SystemClock`` by default).
     :param sync: sync the slash commands at start-up (to ``guild_id`` if given, else globally)
         when their definitions changed since the last sync (``cogs/sync.py``); in a sharded
@@ -56,6 +62,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from service.guilds import GuildSettings
     from service.records import Records
     from store import Store
+    from store.location import database_url
     from service.tables import TableService
 
     sharding = Sharding(shard_count, tuple(shard_ids) if shard_ids is not None else None) if shard_count else None
@@ -68,7 +75,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 extra = {"shard_count": sharding.shard_count, "shard_ids": list(sharding.mine)}
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                              help_command=None, **extra)
-            self.store = Store(store_url or os.environ.get("DATABASE_URL") or DEFAULT_DB, schema=schema)
+            self.store = Store(store_url or database_url(os.environ), schema=schema)
             self.sharding = sharding
             self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None)
             self.records = Records(self.store)
@@ -83,6 +90,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.service.listeners.append(self.fanout.on_update)
 
         async def setup_hook(self) -> None:
+            if self.application_id:
+                from cogs.permissions import invite_url
+
+                log.info("invite the bot with %s", invite_url(self.application_id))
             await self.store.init()
             tables = await self.service.load()
             log.info("resumed %d open tables", len(tables))
@@ -173,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="two_player", help="game id (default: two_player)")
     parser.add_argument("--seed", type=int, default=None, help="table seed, for a reproducible game")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat; print the settlement")
+    parser.add_argument("--local", action="store_true",
+                        help="open the local table even when standard input is not a terminal (tests, scripts)")
     parser.add_argument("--hands", type=positive_int, default=4, help="hands in a local game (default: 4)")
     parser.add_argument("--players", type=int, default=None,
                         help="seats at the local table (default: the game's maximum)")
@@ -204,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
                        shard_ids=list(sharding.mine) if sharding else None)
         bot.run(token, log_handler=None)
         return 0
+    if not (args.auto or args.local or sys.stdin.isatty()):
+        # a service manager or a pipe without a token: no silent local game that "succeeds"
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
     from local import play
     return play(args)
 

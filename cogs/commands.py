@@ -6,6 +6,8 @@
 * ``/mj hand`` — your hand, privately (``cogs/play.py``);
 * ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
 * ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
+* ``/mj help`` — what the bot does, a table in three steps, every command; the welcome when
+  the bot joins a server (``cogs/help.py``);
 * ``/mj config default|preset|preset-delete|channel|server|show`` — server settings, for admins
   (``cogs/config.py``).
 
@@ -34,6 +36,7 @@ PACE_NAMES = {"normal": "Normal — 15 s a move", "relaxed": "Relaxed — 60 s a
 LANGUAGE_NAMES = {"auto": "Automatic (server or creator)", "zh-CN": "简体中文", "zh-TW": "繁體中文", "en": "English"}
 
 from . import config as settings
+from . import help as guide
 from . import records, rules, tables
 from .play import send_hand
 from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
@@ -153,6 +156,15 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @app_commands.autocomplete(variant=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME) -> None:
         await rules.rules(self.bot, interaction, variant)
+
+    # ------------------------------------------------------------------ help
+    @app_commands.command(name="help", description="What the bot does, a table in three steps, the games and every command")
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        await guide.show_help(self.bot, interaction)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await guide.welcome(guild)
 
     # ------------------------------------------------------------------ server settings
     @config.command(name="default", description="Set this server's default options of a game")

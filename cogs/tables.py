@@ -15,13 +15,14 @@ import discord
 from discord import app_commands
 
 from engine.variants import all_variants, find_variant
+from render.text import help as help_words
 from render.text import prompts, table_message
 from render.text import records as choice_words
 from render.text import lang_of
 from service.guilds import table_language
 from service.tables import ServiceError
 
-from . import messages
+from . import messages, permissions
 from .common import answer, answering, is_admin, reply, reply_error, user_lang, within
 from .play import send_hand
 
@@ -115,6 +116,10 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
     except KeyError:
         return await reply_error(interaction, ServiceError(
             "unknown_variant", variant=variant, known=", ".join(v.id for v in all_variants())))
+    lacking = permissions.missing(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
+    if lacking:  # a table nobody could see would only block the channel
+        return await reply_error(interaction, ServiceError(
+            "missing_permissions", perms=help_words.permission_names(lacking, lang)))
     try:
         opts = await bot.settings.new_table_options(interaction.guild_id, interaction.channel_id, variant,
                                                     preset, parse_options(options), pace)

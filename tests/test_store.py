@@ -1,9 +1,9 @@
 """Tests of the store package on SQLite (a file under tmp_path) and PostgreSQL.
 
 Every store test runs twice through the parametrized ``backend`` fixture.  The PostgreSQL run
-uses ``TEST_DATABASE_URL`` (default ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and a
-fresh schema per test, dropped at the end, so concurrent runs never collide.  An unreachable
-server fails the test with a message: CI provides the server.
+uses the server ``TEST_DATABASE_URL`` names (``tests/harness/postgres.py``) and a fresh schema
+per test, dropped at the end, so concurrent runs never collide.  An unreachable server skips
+the PostgreSQL run with the reason, or fails it where ``TEST_REQUIRE_POSTGRES`` is set (CI).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from store import (  # noqa: E402
     normalize_url,
 )
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+from postgres import pg_dsn, require_postgres
 UTC = timezone.utc
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -85,10 +85,6 @@ class Backend:
         return store
 
 
-def _pg_dsn() -> str:
-    return normalize_url(PG_URL).replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
 @pytest_asyncio.fixture(params=["sqlite", "postgresql"], loop_scope="function")
 async def backend(request, tmp_path):
     clock = Clock(T0)
@@ -98,23 +94,15 @@ async def backend(request, tmp_path):
         for s in b.stores:
             await s.close()
         return
+    url = require_postgres()  # skipped (or failed on CI) when no server answers
     schema = f"test_store_{uuid.uuid4().hex[:12]}"
-    try:
-        conn = await asyncpg.connect(_pg_dsn(), timeout=5)
-    except (OSError, asyncpg.PostgresError, asyncio.TimeoutError) as exc:
-        pytest.fail(
-            f"PostgreSQL is not reachable at {PG_URL} ({exc!r}); start the server or set "
-            "TEST_DATABASE_URL (CI provides one)",
-            pytrace=False,
-        )
-    await conn.close()
-    b = Backend("postgresql", PG_URL, schema, clock)
+    b = Backend("postgresql", url, schema, clock)
     try:
         yield b
     finally:
         for s in b.stores:
             await s.close()
-        conn = await asyncpg.connect(_pg_dsn(), timeout=5)
+        conn = await asyncpg.connect(pg_dsn(), timeout=5)
         await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         await conn.close()
 

@@ -185,7 +185,7 @@ def test_the_toy_plays_at_the_local_table(toy, tmp_path, capsys, monkeypatch):
 
     answers = iter(["help", "banana", "quit"])
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
-    code = bot.main(["--variant", "toy", "--seed", "5", "--lang", "en", "--out", str(tmp_path / "me")])
+    code = bot.main(["--local", "--variant", "toy", "--seed", "5", "--lang", "en", "--out", str(tmp_path / "me")])
     out = capsys.readouterr().out
     assert code == 0 and "Toy game" in out and "Unknown tile: banana" in out
     for name in ("table.png", "hand.png"):

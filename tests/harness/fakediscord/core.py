@@ -56,6 +56,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
         self.interactions: Dict[int, FakeInteraction] = {}
         self._by_token: Dict[str, FakeInteraction] = {}
         self.guilds: Dict[int, Dict[str, Any]] = {}
+        #: the bot's permissions per channel where they differ from the usual ones (sent as an
+        #: interaction's ``app_permissions``)
+        self.bot_permissions: Dict[int, discord.Permissions] = {}
         self.channels: Dict[int, Dict[str, Any]] = {}  # guild text channels and DM channels
         self._dm_owner: Dict[int, int] = {}  # dm channel id -> user id
         self.unhandled: List[RecordedCall] = []
@@ -290,8 +293,34 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
         """The preferred locale a guild reports (interactions' ``guild_locale``)."""
         return self.guilds.get(guild_id or self.guild_id, {}).get("preferred_locale", self.guild_locale)
 
-    def _cache_guild(self, gid: int) -> None:
-        data = {
+    async def join_guild(self, name: str, *, system_channel: bool = True, community: bool = False,
+                         locale: str = "en-US", bot_permissions: Optional[discord.Permissions] = None) -> int:
+        """The bot is added to a new guild: a GUILD_CREATE as the gateway sends it (with a
+        ``general`` channel, its system channel when ``system_channel``; the bot a member whose
+        permissions there are ``bot_permissions``, default the usual ones; a ``community``
+        server reports its ``locale``, the others en-US); returns the guild id."""
+        gid = self.next_id()
+        self.guilds[gid] = {"id": str(gid), "name": name, "owner_id": str(self.next_id()),
+                            "features": ["COMMUNITY"] if community else [],
+                            "preferred_locale": locale if community else "en-US"}
+        cid = self.add_channel("general", guild_id=gid, _cache=False)
+        perms = bot_permissions if bot_permissions is not None else _BOT_PERMS
+        role_id = self.next_id()
+        data = self._guild_data(gid)
+        data["roles"].append({"id": str(role_id), "name": self.bot_name, "permissions": str(perms.value),
+                              "position": 1, "color": 0, "hoist": False, "managed": True, "mentionable": False,
+                              "flags": 0})
+        data["roles"][0]["permissions"] = "0"
+        data["members"] = [{"user": self._bot_user_payload(), "roles": [str(role_id)], "joined_at": "2026-01-01T00:00:00+00:00",
+                            "deaf": False, "mute": False, "flags": 0}]
+        data["system_channel_id"] = str(cid) if system_channel else None
+        self.bot._connection.parse_guild_create(data)  # type: ignore[arg-type]
+        await self.settle()
+        return gid
+
+    def _guild_data(self, gid: int) -> Dict[str, Any]:
+        """A guild object as GUILD_CREATE carries it (its features and locale as set)."""
+        return {
             "features": [], "preferred_locale": self.guild_locale,
             **self.guilds[gid], "icon": None, "splash": None, "member_count": 2, "large": False,
             "roles": [{"id": str(gid), "name": "@everyone", "permissions": str(_EVERYONE_PERMS.value),
@@ -302,6 +331,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
             "system_channel_flags": 0, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
         }
+
+    def _cache_guild(self, gid: int) -> None:
+        data = self._guild_data(gid)
         self.bot._connection._add_guild_from_data(data)  # type: ignore[arg-type]
 
     def add_channel(self, name: str, *, guild_id: Optional[int] = None, _cache: bool = True) -> int:

@@ -38,6 +38,7 @@ class InboundMixin:
             ch = self.channels.get(cid)
             if ch is None or ch.get("guild_id") != str(gid):
                 raise HarnessError(f"channel {cid} is not a text channel of guild {gid}; use add_channel()")
+            payload["app_permissions"] = str(self.bot_permissions.get(cid, _BOT_PERMS).value)
             payload.update(guild_id=str(gid), channel=dict(ch, permissions=str(user.permissions())),
                            channel_id=str(cid), member=user.member_payload(), guild_locale=self.guild_locale_of(gid),
                            guild={"id": str(gid), "locale": self.guild_locale_of(gid),

@@ -1,0 +1,28 @@
+# The bot in a container: slim Python, the shipped fonts (data/fonts), a non-root user, the
+# database in the /data volume. Build: docker build -t mahjong-bot .  Run: see compose.yaml.
+FROM python:3.11-slim
+
+ENV PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    DATABASE_URL=sqlite:////data/mahjong.db
+
+WORKDIR /app
+COPY requirements.txt constraints.txt ./
+RUN pip install -c constraints.txt -r requirements.txt
+
+COPY bot.py ./
+COPY cogs ./cogs
+COPY engine ./engine
+COPY local ./local
+COPY render ./render
+COPY service ./service
+COPY store ./store
+COPY data ./data
+
+RUN useradd --system --uid 10001 --home-dir /app mahjong \
+    && mkdir /data && chown mahjong /data
+USER mahjong
+VOLUME ["/data"]
+
+CMD ["python", "bot.py"]
