@@ -20,7 +20,7 @@ from typing import Optional
 
 from engine.outcome import outcome
 
-from .catalogue import game_name, t, tile_label
+from .catalogue import game_name, lang_of, t, tile_label
 from .results import how_text
 
 #: the longest description Discord takes for an image (characters)
@@ -83,6 +83,11 @@ def _fit(build, names: list[str]) -> str:
     return text[:MAX_ALT - 1] + "…"
 
 
+def _join(parts: list[str], lang: str) -> str:
+    """Sentences one after the other: a space between English ones, none after a Chinese 。"""
+    return (" " if lang_of(lang) == "en" else "").join(parts)
+
+
 def _names(view: dict) -> list[str]:
     seats = view.get("seats") or []
     names = ["?"] * (max((s.get("seat", 0) for s in seats), default=-1) + 1)
@@ -101,7 +106,7 @@ def table_alt(view: dict, variant: str, lang: str) -> str:
     :data:`MAX_ALT` characters."""
     head = t("alt.table", lang, game=game_name(variant, lang), no=max(view.get("hand_no") or 1, 1))
     last = _last(view)
-    return _fit(lambda names: " ".join([head] + _sentences(view, names, lang, last)), _names(view))
+    return _fit(lambda names: _join([head] + _sentences(view, names, lang, last), lang), _names(view))
 
 
 def panel_alt(view: dict, variant: str, lang: str) -> str:
@@ -114,7 +119,7 @@ def panel_alt(view: dict, variant: str, lang: str) -> str:
     if mine is not None and mine.get("hand_count") is not None and view.get("result") is None:
         held = [t("alt.held", lang, n=mine["hand_count"])]
     last = _last(view)
-    return _fit(lambda names: " ".join([head] + held + _sentences(view, names, lang, last)), _names(view))
+    return _fit(lambda names: _join([head] + held + _sentences(view, names, lang, last), lang), _names(view))
 
 
 def replay_alt(view: dict, variant: str, lang: str, hand_id: int, step: int, total: int,
@@ -124,4 +129,4 @@ def replay_alt(view: dict, variant: str, lang: str, hand_id: int, step: int, tot
     result."""
     head = t("alt.replay", lang, game=game_name(variant, lang), hand=hand_id, step=step, total=total)
     last = last_discard(events)
-    return _fit(lambda names: " ".join([head] + _sentences(view, names, lang, last)), _names(view))
+    return _fit(lambda names: _join([head] + _sentences(view, names, lang, last), lang), _names(view))
