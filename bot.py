@@ -81,7 +81,6 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.records = Records(self.store)
             self.settings = GuildSettings(self.store)
             self.router = Router(self.store, sharding) if sharding else None
-            self.user_langs: dict[int, str] = {}
             #: seconds between two edits of a table message (Discord's pace: about one a second)
             self.public_edit_interval = 1.0
             self._timer_task: asyncio.Task | None = None

@@ -37,7 +37,19 @@ DEFER_AFTER = 1.5
 
 
 def user_lang(interaction: discord.Interaction) -> str:
+    """The catalogue language of the user's Discord language (``interaction.locale``)."""
     return lang_of(interaction.locale)
+
+
+async def remember_lang(interaction: discord.Interaction) -> str:
+    """The user's language (:func:`user_lang`), remembered by the table service for what the
+    bot sends them alone later (their panel, notices), also after a restart; stored only when
+    it changed."""
+    lang = user_lang(interaction)
+    service = getattr(interaction.client, "service", None)
+    if service is not None:
+        await service.remember_lang(interaction.user.id, lang)
+    return lang
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,

@@ -173,10 +173,16 @@ class TableFeed:
         """The seat's kept private messages (loaded from the service once, after a restart):
         ``{"panel": {"hand", "channel", "message", "digest", "png"}, "notice": {"hand",
         "decision", "deadline", "channel", "message"}, "stale": [[channel, message], …],
-        "told": hand id, "lang": language}``."""
+        "told": hand id}``."""
         if seat not in self.msgs:
             self.msgs[seat] = await self.fanout.bot.service.seat_messages(self.table, seat)
         return self.msgs[seat]
+
+    async def langs(self, seats: list[int]) -> None:
+        """Before drawing: each seat's kept messages and its player's language are loaded."""
+        for seat in seats:
+            await self.seat_msgs(seat)
+        await self.fanout.bot.service.load_langs(self.table.seats[s].user_id for s in seats)
 
     def _humans(self) -> list[int]:
         return [i for i, s in enumerate(self.table.seats) if not s.is_ai and s.user_id is not None]
@@ -187,8 +193,7 @@ class TableFeed:
         are deleted.  The rest of the panels follow at the table message's pace."""
         table = self.table
         humans = self._humans()
-        for seat in humans:
-            await self.seat_msgs(seat)
+        await self.langs(humans)
         async with table.lock:
             if table.hand is None or table.status == "closed":
                 return
@@ -213,8 +218,7 @@ class TableFeed:
         table message)."""
         table = self.table
         humans = self._humans()
-        for seat in humans:
-            await self.seat_msgs(seat)
+        await self.langs(humans)
         async with table.lock:
             if table.hand is None or table.status == "closed":
                 return
@@ -457,14 +461,9 @@ class Fanout:
             log.warning("could not post the lobby's closing in %s", table.channel_id)
 
     def lang_of_seat(self, table: Table, seat: int) -> str:
-        """A player's language: the one of their last interaction, else the one kept with their
-        panel (through restarts), else the table's."""
-        uid = table.seats[seat].user_id
-        if uid in self.bot.user_langs:
-            return self.bot.user_langs[uid]
-        feed = self.feeds.get(table.channel_id)
-        kept = (feed.msgs.get(seat) if feed is not None else None) or {}
-        return kept.get("lang") or table.lang
+        """A player's language: the one of their last interaction, kept with the player by the
+        table service (also through restarts, ``service.langs``), else the table's."""
+        return self.bot.service.user_lang(table.seats[seat].user_id) or table.lang
 
     async def dm_channel(self, user_id: int) -> int:
         """The id of the bot's DM channel with a user (opened once)."""
@@ -492,8 +491,6 @@ class Fanout:
         table = feed.table
         s = table.seats[seat]
         kept = feed.msgs.setdefault(seat, {})
-        if s.user_id in self.bot.user_langs:
-            kept["lang"] = self.bot.user_langs[s.user_id]
         panel = kept.get("panel") or {}
         shown = feed.shown.get(seat) or {}
         digest, image = parts.digest, parts.image_digest

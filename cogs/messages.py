@@ -16,7 +16,7 @@ from typing import Optional
 import discord
 
 from render.table import render_table
-from render.text import lang_of, panel, prompts, table_message
+from render.text import alt, lang_of, panel, prompts, table_message
 from render.text.events import log_lines
 from service.tables import Table
 
@@ -27,13 +27,18 @@ HANDLED = set(prompts.SHARED_ACTIONS)
 
 
 # ------------------------------------------------------------------ images
-def _png(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _png(data: bytes, name: str, description: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-async def table_image(view: dict) -> discord.File:
+async def table_image(view: dict, description: str | None = None) -> discord.File:
+    """The table image drawn from a public ``view`` (:func:`public_view`), described by
+    ``description`` or else by the view's public sentence (``render.text.alt.table_alt``:
+    turn, last discard, scores, or the result)."""
     data = await asyncio.to_thread(render_table, view)
-    return _png(data, "table.png")
+    if description is None:
+        description = alt.table_alt(view, view.get("variant", ""), view.get("lang", "zh"))
+    return _png(data, "table.png", description)
 
 
 def public_view(table: Table) -> dict:
@@ -276,9 +281,11 @@ def hand_parts(table: Table, seat: int, lang: str, ting_menu: bool = False, conf
 
 
 async def panel_image(view: dict) -> discord.File:
-    """The panel's image: the table drawn from the viewer's seat, their hand face up."""
+    """The panel's image: the table drawn from the viewer's seat, their hand face up;
+    described in the viewer's language by the public sentence and how much they hold
+    (``render.text.alt.panel_alt``)."""
     data = await asyncio.to_thread(render_table, view)
-    return _png(data, "panel.png")
+    return _png(data, "panel.png", alt.panel_alt(view, view.get("variant", ""), view.get("lang", "zh")))
 
 
 def png_digest(file: discord.File) -> str:

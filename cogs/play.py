@@ -20,7 +20,8 @@ from render.text.typed import TypedActionError, parse as parse_typed, shared_ver
 from service.tables import ServiceError, Table
 
 from . import messages
-from .common import answer, answering, edit_clicked, reply, reply_error, table_for, user_lang, within
+from .common import (answer, answering, edit_clicked, remember_lang, reply, reply_error, table_for, user_lang,
+                     within)
 from .press import check_press, parse_tile, press_move, redraw_only
 from .routing import forward_click
 
@@ -58,8 +59,7 @@ def _seat(table: Table, user_id: int) -> int:
 async def send_hand(bot, interaction: discord.Interaction, channel_id: int | None = None) -> None:
     """Answer privately with the user's hand image and the buttons for their decision
     (``/mj hand`` and the table message's **My hand** button)."""
-    lang = user_lang(interaction)
-    bot.user_langs[interaction.user.id] = lang
+    lang = await remember_lang(interaction)
     try:
         table = bot.service.table_in(channel_id) if channel_id else table_for(bot.service, interaction)
         seat = _seat(table, interaction.user.id)
@@ -77,8 +77,7 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
     """A click on an action button (or a choice in an action menu,
     ``cogs.components.ActionButton``): checked, stored, then the clicked message is redrawn
     in place."""
-    lang = user_lang(interaction)
-    bot.user_langs[interaction.user.id] = lang
+    lang = await remember_lang(interaction)
     service = bot.service
     if interaction.guild_id is None and button.ch not in service.tables:
         # a DM click for a table another bot process owns goes there through the database
@@ -279,8 +278,7 @@ class Play(commands.Cog):
         (``act=None``, ``tile`` = the typed text): the cheap checks answer at once; the move
         is stored, then the player gets their hand as it is now (the rest of the table hears
         it from the table's fan-out)."""
-        lang = user_lang(interaction)
-        self.bot.user_langs[interaction.user.id] = lang
+        lang = await remember_lang(interaction)
         try:
             table = table_for(self.service, interaction)
             move = None

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from engine.variants import all_variants, find_variant
-from render.text import lang_of
+from render.text import alt, lang_of
 from render.text import records as words
 from render.text.events import log_lines
 from service.tables import ServiceError
@@ -99,7 +99,7 @@ async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step:
     except ServiceError as e:
         return await reply_error(interaction, e)
     view = dict(r.view, lang=lang_of(lang), log=log_lines(r.events, r.names, lang, r.variant))
-    file = await messages.table_image(view)
+    file = await messages.table_image(view, alt.replay_alt(view, r.variant, lang, hand_id, r.step, r.total, r.events))
     buttons = discord.ui.View(timeout=None)
     for pos, target in enumerate((0, r.step - 1, r.step + 1, r.total)):
         buttons.add_item(ReplayButton(hand_id, max(0, min(r.total, target)), pos,

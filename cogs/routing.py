@@ -45,6 +45,7 @@ async def apply_routed(bot, row) -> None:
     """Apply one routed click (a ``store.routed.RoutedAction`` row) as a click received here
     would be, and answer through the interaction's token."""
     lang = lang_of(row.locale)
+    await bot.service.remember_lang(row.user_id, lang)
     hook = discord.Webhook.partial(row.application_id, row.token, client=bot)
     variant = None
     try:

@@ -23,7 +23,7 @@ from service.guilds import table_language
 from service.tables import ServiceError
 
 from . import messages, permissions
-from .common import answer, answering, is_admin, reply, reply_error, user_lang, within
+from .common import answer, answering, is_admin, remember_lang, reply, reply_error, user_lang, within
 from .play import send_hand
 
 #: the game a new table plays when none is chosen
@@ -109,8 +109,7 @@ async def preset_autocomplete(interaction: discord.Interaction, current: str) ->
 async def create(bot, interaction: discord.Interaction, variant: str, preset: str | None, options: str | None,
                  pace: str | None = None) -> None:
     """Open a table in the channel with the user seated, at ``pace`` (``normal``/``relaxed``)."""
-    lang = user_lang(interaction)
-    bot.user_langs[interaction.user.id] = lang
+    lang = await remember_lang(interaction)
     try:
         find_variant(variant)
     except KeyError:
@@ -184,8 +183,7 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
                    arg: int | None = None) -> None:
     """``join``, ``leave``, ``addai``, ``start``, ``next`` (``arg``: the finished hand),
     ``takeover``: stored, then answered privately, before the table hears of it."""
-    lang = user_lang(interaction)
-    bot.user_langs[interaction.user.id] = lang
+    lang = await remember_lang(interaction)
     service = bot.service
     ch = channel_id or interaction.channel_id
     uid, name = interaction.user.id, interaction.user.display_name

@@ -81,7 +81,8 @@ class Restore:
 
     async def load(self) -> list[Table]:
         """Resume every open table from the database (after a restart): seats, match state, and
-        the unfinished hand rebuilt by replaying its stored actions; timers restart in full.
+        the unfinished hand rebuilt by replaying its stored actions, the players' languages;
+        timers restart in full.
         With ``owns`` set, only the tables of this process's guilds (shards)."""
         loaded = []
         for ot in await self.store.load_open_tables():
@@ -92,6 +93,8 @@ class Restore:
                 continue
             self.tables[t.channel_id] = t
             loaded.append(t)
+        # the players' own languages, for their panels and notices (``service.langs``)
+        await self.load_langs(s.user_id for t in loaded for s in t.seats if not s.is_ai)
         return loaded
 
     async def reload(self, channel_id: int) -> None:

@@ -188,7 +188,8 @@ class Table:
         table's names, scores and 托管 flags merged in; a lobby view when no hand runs.
 
         ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) is the language the images are drawn in
-        (``view["lang"]``); ``result`` is the engine's, as it is."""
+        (``view["lang"]``); ``result`` is the engine's, as it is; ``last_out`` the hand's
+        last discard (:meth:`last_out`)."""
         if self.hand is None:
             v = {"variant": self.variant.id, "phase": "lobby" if self.status == LOBBY else "between",
                  "seats": [], "viewer": viewer, "me": None, "result": self.last_result}
@@ -208,10 +209,22 @@ class Table:
         v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
         v["status"] = self.status
         v["recent"] = list(self.recent[-8:])
+        v["last_out"] = self.last_out()
         v["seed_hash"] = self.seed_hash()
         v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
         return v
 
+
+    def last_out(self) -> Optional[dict]:
+        """The hand's last discard, public to all: ``{"seat", "tile"}`` of its last
+        ``discard`` event (tile in notation); ``None`` before the first or without a hand."""
+        if self.hand is None:
+            return None
+        for e in reversed(self.hand.events):
+            if e.type == "discard":
+                j = e.to_json()
+                return {"seat": j.get("seat"), "tile": j.get("tile")}
+        return None
 
     def deadline_unix(self) -> Optional[int]:
         """The current decision's deadline as Unix seconds (``None`` without one)."""

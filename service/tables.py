@@ -16,6 +16,8 @@ The Discord cogs and the terminal table are two thin front ends over
   :meth:`TableService.tick` applies the timeout action of every overdue seat;
   the third timeout of a seat puts it in 托管 (auto-play) until it acts again;
 * AI and 托管 seats — played inside the same lock right after each change;
+* each player's language (``service.langs``) — remembered from their interactions, kept in
+  the store, read by the front ends for what they send that player alone;
 * listeners — after every change, ``await listener(table, update)`` lets a front end
   redraw the table and the hands.  A listener must return quickly (the Discord front end
   only queues the update for its per-table fan-out task): the caller of an action gets its
@@ -48,6 +50,7 @@ from store import Store
 
 from .clock import SystemClock
 from .hands import Hands
+from .langs import Langs
 from .lobby import Lobby
 from .restore import Restore
 from .table import (AUTO_AFTER_TIMEOUTS, CLOSED, HIDDEN_EVENTS, LOBBY, OPENING_PHASES, PLAYING, WINDOW_PHASES,
@@ -57,7 +60,7 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 
-class TableService(Lobby, Hands, Timers, Restore):
+class TableService(Lobby, Hands, Timers, Restore, Langs):
     """All open tables of this process.
 
     :param store: the persistence (``store.Store``), already initialised.
@@ -78,6 +81,8 @@ class TableService(Lobby, Hands, Timers, Restore):
         #: ``deal_context(table) -> dict``: context added to each hand at the deal (tests
         #: stack walls through it); stored with the hand, so replays and restarts agree
         self.deal_context: Callable[[Table], dict] | None = None
+        #: user id -> language (``None``: looked up, none stored); see :mod:`service.langs`
+        self._langs: dict[int, Optional[str]] = {}
 
     # ------------------------------------------------------------------ lookup
     def table_in(self, channel_id: int) -> Table:

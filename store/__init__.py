@@ -31,6 +31,7 @@ group-commit queue of :mod:`store.writer`.
 * :mod:`store.streaks` — the players' 连庄 counts;
 * :mod:`store.routed` — clicks routed between the processes of a sharded bot;
 * :mod:`store.state` — named values kept between starts (the synced commands' hash);
+* :mod:`store.langs` — each player's language;
 * :mod:`store.migrate` — Alembic upgrade, downgrade and stamp;
 * :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions.
 
@@ -41,7 +42,7 @@ Schema migrations
 The schema is versioned with Alembic; the environment and the revisions are in
 ``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
-``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``).  :meth:`Store.init`
+``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``; ``0010_player_lang``).  :meth:`Store.init`
 upgrades the database to the head revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
@@ -77,6 +78,7 @@ from sqlalchemy.engine import make_url
 
 from .connect import normalize_url, open_engine
 from .guilds import GuildsMixin
+from .langs import LangsMixin
 from .hands import HandsMixin
 from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, MigrateMixin, alembic_config, head_revision
 from .records import (
@@ -131,7 +133,8 @@ __all__ = [
 
 
 class Store(
-    HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, StateMixin, MigrateMixin
+    HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, StateMixin, LangsMixin,
+    MigrateMixin
 ):
     """Async persistence of the bot (SQLAlchemy async engine over SQLModel tables).
 

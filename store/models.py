@@ -30,11 +30,14 @@ Tables
 ``bot_state``
     Small named values the bot keeps between starts, e.g. the hash of the slash commands last
     synced to Discord (so an unchanged set is not synced again).
+``player_lang``
+    Each player's language (the one of their last interaction), so their private messages keep
+    it through restarts.
 
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
-``0008_bot_state``); a change to these models needs
+``0008_bot_state``; ``0010_player_lang``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -342,6 +345,18 @@ class BotStateRow(SQLModel, table=True):
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
+class PlayerLangRow(SQLModel, table=True):
+    """``player_lang``: a player's language (revision ``0010_player_lang``): the catalogue
+    language (``zh-CN``, ``zh-TW``, ``en``) of the Discord locale of their last interaction,
+    which their panels, notices and private answers use."""
+
+    __tablename__: ClassVar[str] = "player_lang"  # type: ignore[misc]
+
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    lang: str = Field(sa_column=Column(String(16), nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
 #: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
@@ -353,4 +368,5 @@ ALL_TABLES = [
     RoutedActionRow.__table__,  # type: ignore[attr-defined]
     PlayerStreakRow.__table__,  # type: ignore[attr-defined]
     BotStateRow.__table__,  # type: ignore[attr-defined]
+    PlayerLangRow.__table__,  # type: ignore[attr-defined]
 ]

@@ -132,6 +132,7 @@ async def test_scores_periods_history_replay_verify(fd_bot):
     r = await fd.slash(alice, "mj replay", {"hand": hid})
     assert not r.ephemeral and r.message.attachments[0].name == "table.png"
     assert "step 0/" in r.content
+    first_alt = r.message.descriptions["table.png"]
     msg = r.message
     nxt = next(c for c in msg.custom_ids if c.endswith(":2"))
     r2 = await fd.click(alice, msg, nxt)
@@ -140,6 +141,15 @@ async def test_scores_periods_history_replay_verify(fd_bot):
     r3 = await fd.click(alice, r2.message, last)
     total_steps = int(r3.message.content.split("/")[-1])
     assert f"step {total_steps}/{total_steps}" in r3.message.content
+    # each step's image is described: the hand and step, and at the last step the result
+    assert first_alt.startswith(
+        f"Replay of Two-player mahjong (二人麻将) hand #{hid}, step 0 of {total_steps}.")
+    last_alt = r3.message.descriptions["table.png"]
+    assert last_alt.startswith(f"Replay of Two-player mahjong (二人麻将) hand #{hid}, step {total_steps} of {total_steps}.")
+    res0 = results[0][2]
+    winners = res0.get("winners") or []
+    assert (all(f"wins (" in last_alt and f"{res0['points'][w]:+d} points." in last_alt for w in winners)
+            if winners else "Exhaustive draw." in last_alt), last_alt
 
     # verify: the seed is revealed with its SHA-256 and the log replays to the stored result
     r = await fd.slash(alice, "mj verify", {"hand": hid})

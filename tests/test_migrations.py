@@ -35,9 +35,9 @@ from store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0008_bot_state"
+HEAD = "0010_player_lang"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
-ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "alembic_version"}
+ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "player_lang", "alembic_version"}
 
 
 def day(d: int) -> datetime:
@@ -209,7 +209,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0008():
+def test_head_revision_is_0010():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
@@ -427,3 +427,29 @@ async def test_0008_keeps_named_values_between_starts(backend):
     assert await store.current_revision() == "0007_seat_prompted"
     await store.upgrade("head")
     assert await store.get_state("commands:global") is None
+
+
+@pytest.mark.asyncio
+async def test_0010_keeps_each_players_language(backend):
+    """A player's language is stored, overwritten and read back by a second store on the same
+    database; users without one are left out; downgrading to 0008 drops the table."""
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("head")
+    assert await store.get_langs([ALICE, BOB]) == {}
+    await store.set_lang(ALICE, "en")
+    await store.set_lang(ALICE, "zh-TW")
+    await store.set_lang(BOB, "zh-CN")
+    again = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(again)
+    assert await again.get_langs([ALICE, BOB, 5]) == {ALICE: "zh-TW", BOB: "zh-CN"}
+    assert await again.get_langs([]) == {}
+    with pytest.raises(ValueError):
+        await store.set_lang(ALICE, "")
+    with pytest.raises(ValueError):
+        await store.set_lang(2**63, "en")
+    await store.downgrade("0008")
+    assert await store.current_revision() == "0008_bot_state"
+    assert "player_lang" not in await table_names(store)
+    await store.upgrade("head")
+    assert await store.get_langs([ALICE]) == {}

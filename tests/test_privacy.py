@@ -11,7 +11,8 @@ the bot sent them, AI seats), and everything that leaves the bot is inspected:
 * every outgoing REST call with a file: a hand image only ever goes privately (DM, ephemeral
   reply, or the edit of one) to the user of the seat it was drawn for; table images may go
   anywhere; every uploaded image is one of the drawn views;
-* every public message, embed and edit (content, titles, descriptions, fields): a tile named
+* every public message, embed and edit (content, titles, descriptions, fields, the images'
+  descriptions): a tile named
   in it is one the public may see at that moment (in the public engine view or its events).
 
 Then the authorization rules: only seated players act or get a hand, a forged or copied
@@ -291,6 +292,7 @@ class Audit:
             texts += [e.get("title") or "", e.get("description") or ""]
             texts += [f"{x.get('name', '')} {x.get('value', '')}" for x in e.get("fields", [])]
             texts.append((e.get("footer") or {}).get("text", ""))
+        texts += [a.get("description") or "" for a in body.get("attachments") or []]  # the images' alt text
         text = "\n".join(texts)
         if not text.strip():
             return

@@ -533,3 +533,17 @@ async def test_user_messages_reach_the_bot_as_message_create_and_guilds_change()
             harness.set_guild(preferred_locale="klingon")
     finally:
         await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_an_image_description_is_kept_and_one_over_256_characters_is_refused(fd: FakeDiscord) -> None:
+    """Like Discord: an attachment's description (alt text) comes back with the message; one
+    over 256 characters is refused (400, code 50035) and nothing is posted."""
+    channel = fd.bot.get_partial_messageable(fd.channel_id)
+    msg = await channel.send(file=discord.File(io.BytesIO(b"png"), filename="a.png", description="Turn: p0."))
+    assert fd.messages[msg.id].descriptions == {"a.png": "Turn: p0."}
+    before = len(fd.messages)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send(file=discord.File(io.BytesIO(b"png"), filename="b.png", description="x" * 257))
+    assert err.value.status == 400 and err.value.code == 50035
+    assert len(fd.messages) == before

@@ -145,6 +145,19 @@ class FakeMessage:
         """The files currently attached, with their bytes."""
         return [self.files[a["id"]] for a in self.data.get("attachments", []) if a["id"] in self.files]
 
+    @property
+    def descriptions(self) -> Dict[str, Optional[str]]:
+        """File name -> the description (alt text) of each image the message shows: its
+        attachments' and, in a Components V2 message, its media items' (``None``: none)."""
+        out: Dict[str, Optional[str]] = {a["filename"]: a.get("description") for a in self.data.get("attachments", [])}
+        for c in self.walk_components():
+            for item in [c] + list(c.get("items") or []):
+                url = ((item.get("media") or {}).get("url") or "") if isinstance(item, dict) else ""
+                if url.startswith("attachment://"):
+                    name = url[len("attachment://"):]
+                    out[name] = item.get("description") or out.get(name)
+        return out
+
     def walk_components(self) -> List[Dict[str, Any]]:
         """Every component (rows and containers flattened), in order."""
         out: List[Dict[str, Any]] = []

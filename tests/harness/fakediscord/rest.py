@@ -131,6 +131,10 @@ class RestMixin:
             idx = int(spec.get("id", 0))
             if idx >= len(files):
                 raise _ApiError(400, 50035, "Invalid Form Body", {"attachments": "unknown file index"})
+            description = spec.get("description")
+            if description is not None and len(description) > MAX_DESCRIPTION:
+                raise _ApiError(400, 50035, "Invalid Form Body", {"attachments": {
+                    "description": f"{len(description)} characters; at most {MAX_DESCRIPTION}"}})
             f = files[idx]
             aid = str(self.next_id())
             fname = spec.get("filename") or f.name
@@ -138,7 +142,8 @@ class RestMixin:
             out.append({"id": aid, "filename": fname, "size": len(f.data),
                         "url": f"{CDN_BASE}/attachments/{channel_id}/{aid}/{fname}",
                         "proxy_url": f"https://media.discordapp.net/attachments/{channel_id}/{aid}/{fname}",
-                        "content_type": _guess_type(fname)})
+                        "content_type": _guess_type(fname),
+                        **({"description": description} if description is not None else {})})
         return out, store
 
     @staticmethod
@@ -276,6 +281,8 @@ class RestMixin:
         return msg
 
 
+#: the longest description (alt text) of an attachment or a V2 media item this fake takes
+MAX_DESCRIPTION = 256
 #: the message flag of Components V2 (``IS_COMPONENTS_V2``)
 V2 = 1 << 15
 #: V2 component types that show an attachment: thumbnail, media gallery, file
@@ -285,7 +292,8 @@ _MEDIA_TYPES = {11, 12, 13}
 def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequence[RecordedFile]) -> Dict[str, str]:
     """What Discord refuses in a Components V2 message: ``content``, ``embeds``, a poll or
     stickers beside the components; more than 40 components (nested ones counted); more than
-    4,000 characters of text in text displays; an uploaded file no media component shows."""
+    4,000 characters of text in text displays; an uploaded file no media component shows; a
+    media item's description over :data:`MAX_DESCRIPTION` characters."""
     errors: Dict[str, str] = {}
     for key in ("content", "embeds", "poll", "sticker_ids"):
         if payload.get(key):
@@ -299,6 +307,9 @@ def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequ
             if c.get("type") == 10:
                 text += len(c.get("content") or "")
             if c.get("type") in _MEDIA_TYPES:
+                for item in [c] + list(c.get("items") or []):
+                    if len(item.get("description") or "") > MAX_DESCRIPTION:
+                        errors["components"] = f"a media description over {MAX_DESCRIPTION} characters"
                 for ref in [c.get("media"), c.get("file")] + [i.get("media") for i in c.get("items") or []]:
                     url = (ref or {}).get("url") or ""
                     if url.startswith("attachment://"):
