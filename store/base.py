@@ -16,6 +16,7 @@ from .models import (
     BotStateRow,
     GuildConfigRow,
     HandRow,
+    MatchRow,
     PlayerStreakRow,
     SeatRow,
     SettlementRow,
@@ -34,6 +35,7 @@ _P = SettlementRow.__table__  # type: ignore[attr-defined]
 _G = GuildConfigRow.__table__  # type: ignore[attr-defined]
 _K = PlayerStreakRow.__table__  # type: ignore[attr-defined]
 _B = BotStateRow.__table__  # type: ignore[attr-defined]
+_M = MatchRow.__table__  # type: ignore[attr-defined]
 
 
 def _utc(value: datetime) -> datetime:
