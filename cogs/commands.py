@@ -51,12 +51,15 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @table.command(name="create", description="Open a table in this channel")
     @app_commands.describe(variant="The game", pace="Time to think: normal (15 s a move) or relaxed (60 s)",
                            preset="A saved or shipped preset of options",
-                           options="House options, e.g. base_points=2 min_fan=10")
+                           options="House options, e.g. base_points=2 min_fan=10",
+                           hands="Hands in the match (1–100; the table closes with the final standings). "
+                                 "Default: until /mj table end")
     @app_commands.choices(pace=[app_commands.Choice(name=PACE_NAMES[p], value=p) for p in PACES])
     @app_commands.autocomplete(variant=game_autocomplete, preset=preset_autocomplete, options=options_autocomplete)
     async def table_create(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME,
-                           pace: str = "normal", preset: str | None = None, options: str | None = None) -> None:
-        await tables.create(self.bot, interaction, variant, preset, options, pace)
+                           pace: str = "normal", preset: str | None = None, options: str | None = None,
+                           hands: app_commands.Range[int, 1, 100] | None = None) -> None:
+        await tables.create(self.bot, interaction, variant, preset, options, pace, hands)
 
     @table.command(name="join", description="Sit down at this channel's table")
     async def table_join(self, interaction: discord.Interaction) -> None:

@@ -13,7 +13,7 @@ from PIL import ImageDraw
 from .canvas import Layer, text_advance
 from .common import FELT_DARK, GOLD, MUTED, WHITE, label, to_png
 
-WIDTH = 820
+WIDTH = 720  #: as the table image (``render.table.WIDTH``)
 PAD = 18
 ROW_H = 46
 CHART_H = 190
@@ -24,8 +24,8 @@ MEDALS = {1: (240, 190, 40), 2: (200, 205, 215), 3: (205, 130, 60)}
 COLOURS = ((240, 190, 40), (90, 170, 255), (120, 230, 140), (255, 130, 120), (200, 140, 255), (255, 210, 140),
            (120, 220, 220), (230, 230, 230))
 #: columns: (catalogue key, x from the panel's inner left edge, anchor): values are drawn the same way
-COLUMNS = (("standings_rank", 23, "mm"), ("standings_player", 66, "lm"), ("standings_total", 330, "rm"),
-           ("standings_wins", 395, "rm"), ("standings_best", 415, "lm"), ("standings_paid", 610, "lm"))
+COLUMNS = (("standings_rank", 23, "mm"), ("standings_player", 66, "lm"), ("standings_total", 290, "rm"),
+           ("standings_wins", 352, "rm"), ("standings_best", 372, "lm"), ("standings_paid", 548, "lm"))
 X = {key: x for key, x, _ in COLUMNS}
 
 
@@ -110,7 +110,7 @@ def standings_image(view: dict):
                   anchor="mm")
         colour = COLOURS[k % len(COLOURS)]
         body.ellipse((PAD + 46, cy - 5, PAD + 56, cy + 5), fill=colour)
-        name, size = _fit(str(p["name"]), 20, X["standings_total"] - X["standings_player"] - 70)
+        name, size = _fit(str(p["name"]), 20, X["standings_total"] - X["standings_player"] - 64)
         body.text((PAD + X["standings_player"], cy), name, size, fill=WHITE, bold=True, anchor="lm")
         total = p["total"]
         body.text((PAD + X["standings_total"], cy), _signed(total), 22, fill=GAIN if total > 0 else (LOSS if total < 0 else WHITE),
@@ -119,7 +119,7 @@ def standings_image(view: dict):
         best = p.get("best")
         if best is not None:
             text = label(view, "standings_hand_no", no=best["no"]) + " " + _signed(best["points"])
-            if best.get("fan") is not None:
+            if best.get("fan"):
                 text += " · " + label(view, "fan", n=best["fan"])
             text, size = _fit(text, 17, X["standings_paid"] - X["standings_best"] - 12)
             body.text((PAD + X["standings_best"], cy), text, size, fill=GAIN, bold=True, anchor="lm")

@@ -89,6 +89,10 @@ class MatchRecords:
             raise ServiceError("unknown_match", match=match_id)
         return m, await self.standings_of(m)
 
+    async def match_lang(self, match: Any) -> str:
+        """The language of the match's table (its public messages)."""
+        return (await self.store.get_table(match.table_id)).lang
+
     async def unposted(self, owns=None) -> list:
         """Ended matches whose standings message is not posted yet (``owns(guild_id)``: only
         this process's servers)."""

@@ -43,7 +43,7 @@ def player_lines(data: dict, lang: str) -> list[str]:
         extra = []
         best = p.get("best")
         if best is not None:
-            key = "ui.standings_best_fan" if best.get("fan") is not None else "ui.standings_best"
+            key = "ui.standings_best_fan" if best.get("fan") else "ui.standings_best"
             extra.append(t(key, lang, no=best["no"], points=signed(best["points"]), fan=best.get("fan")))
         paid = p.get("paid")
         if paid is not None:
@@ -103,6 +103,11 @@ def history_lines(matches: list, user_id: int, lang: str) -> list[str]:
                      game=game_name(m.variant, lang), rank=me["rank"], players=len(data["players"]),
                      total=signed(me["total"]), played=len(data.get("hands", []))))
     return out
+
+
+def history_title(lang: str) -> str:
+    """The heading of ``/mj history``'s matches."""
+    return t("ui.history_matches", lang)
 
 
 def match_over(lang: str) -> str:

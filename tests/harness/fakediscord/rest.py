@@ -139,6 +139,10 @@ class RestMixin:
                         "url": f"{CDN_BASE}/attachments/{channel_id}/{aid}/{fname}",
                         "proxy_url": f"https://media.discordapp.net/attachments/{channel_id}/{aid}/{fname}",
                         "content_type": _guess_type(fname)})
+            if spec.get("description") is not None:  # the text alternative (Discord: ≤ 1,024 characters)
+                if len(str(spec["description"])) > 1024:
+                    raise _ApiError(400, 50035, "Invalid Form Body", {"attachments": "description too long"})
+                out[-1]["description"] = str(spec["description"])
         return out, store
 
     @staticmethod
