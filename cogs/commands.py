@@ -30,7 +30,7 @@ PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
 PACE_NAMES = {"normal": "Normal — 15 s a move", "relaxed": "Relaxed — 60 s a move"}
 
 from . import config as settings
-from . import records, rules, tables
+from . import records, rules, standings, tables
 from .play import send_hand
 from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
 
@@ -130,6 +130,10 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, edit: bool) -> None:
         """A step button of a replay (``cogs.components.ReplayButton``)."""
         await records.show_replay(self.bot, interaction, hand_id, step, edit)
+
+    async def show_standings_page(self, interaction: discord.Interaction, match_id: int, page: int) -> None:
+        """A page button of a match's final standings (``cogs.components.PageButton``)."""
+        await standings.show_page(self.bot, interaction, match_id, page)
 
     @app_commands.command(name="verify", description="Reveal a finished hand's seed and rebuild its wall")
     @app_commands.describe(hand="The hand number (see /mj history)")

@@ -154,9 +154,7 @@ class PageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=PA
         return cls(int(match["match"]), int(match["page"]), int(match["pos"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
-        from .standings import show_page
-
-        await show_page(interaction.client, interaction, self.match_id, self.page)
+        await interaction.client.get_cog("Mj").show_standings_page(interaction, self.match_id, self.page)
 
 
 class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTDATED_ID):

@@ -268,3 +268,27 @@ async def test_a_long_match_pages_its_replay_menu(tmp_path):
     r = await fd.select(users[0], fd.message(msg.id), f"mjm:{match.id}:0", [str(hands[24].id)])
     assert f"Replay of hand #{hands[24].id}" in r.message.content
     await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_the_match_length_at_create_and_its_bad_values(tmp_path):
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    u = fd.user(1, "alice")
+    r = await fd.slash(u, "mj table create", {"variant": "two_player", "options": "match_hands=300"})
+    assert r.ephemeral and r.content.startswith("Option match_hands cannot be 300")
+    r = await fd.slash(u, "mj table create", {"variant": "zipai", "hands": 3})
+    assert r.ephemeral and r.content.splitlines()[1] == \
+        "A match of 3 hands: the table closes with the final standings after the last one."
+    assert bot.service.table_in(fd.channel_id).options["match_hands"] == 3
+    # a server default sets it for every table of a game; a typed value wins
+    await fd.slash(u, "mj table end")
+    admin = fd.user(2, "admin", admin=True)
+    await fd.slash(admin, "mj config default", {"variant": "two_player", "options": "match_hands=8"})
+    await fd.slash(u, "mj table create", {"variant": "two_player"})
+    assert bot.service.table_in(fd.channel_id).options["match_hands"] == 8
+    await fd.slash(u, "mj table end")
+    await fd.slash(u, "mj table create", {"variant": "two_player", "hands": 2})
+    assert bot.service.table_in(fd.channel_id).options["match_hands"] == 2
+    await fd.close()
