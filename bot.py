@@ -112,6 +112,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             for table in getattr(self, "_resumed", []):
                 # redraw each resumed table and send what the stopped process had not sent
                 await self.service.announce(table)
+            from cogs.standings import post_unposted
+
+            # the final standings of matches that ended while (or just before) the bot stopped
+            self._standings_task = asyncio.create_task(post_unposted(self))
             if sync and (sharding is None or 0 in sharding.mine):
                 # one process syncs (shard 0's), and only when the commands changed
                 from cogs.sync import sync_if_changed

@@ -37,7 +37,7 @@ LANGUAGE_NAMES = {"auto": "Automatic (server or creator)", "zh-CN": "简体中�
 
 from . import config as settings
 from . import help as guide
-from . import records, rules, tables
+from . import records, rules, standings, tables
 from .play import send_hand
 from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
 
@@ -58,12 +58,15 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @table.command(name="create", description="Open a table in this channel")
     @app_commands.describe(variant="The game", pace="Time to think: normal (15 s a move) or relaxed (60 s)",
                            preset="A saved or shipped preset of options",
-                           options="House options, e.g. base_points=2 min_fan=10")
+                           options="House options, e.g. base_points=2 min_fan=10",
+                           hands="Hands in the match (1–100; the table closes with the final standings). "
+                                 "Default: until /mj table end")
     @app_commands.choices(pace=[app_commands.Choice(name=PACE_NAMES[p], value=p) for p in PACES])
     @app_commands.autocomplete(variant=game_autocomplete, preset=preset_autocomplete, options=options_autocomplete)
     async def table_create(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME,
-                           pace: str = "normal", preset: str | None = None, options: str | None = None) -> None:
-        await tables.create(self.bot, interaction, variant, preset, options, pace)
+                           pace: str = "normal", preset: str | None = None, options: str | None = None,
+                           hands: app_commands.Range[int, 1, 100] | None = None) -> None:
+        await tables.create(self.bot, interaction, variant, preset, options, pace, hands)
 
     @table.command(name="join", description="Sit down at this channel's table")
     async def table_join(self, interaction: discord.Interaction) -> None:
@@ -142,6 +145,10 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, edit: bool) -> None:
         """A step button of a replay (``cogs.components.ReplayButton``)."""
         await records.show_replay(self.bot, interaction, hand_id, step, edit)
+
+    async def show_standings_page(self, interaction: discord.Interaction, match_id: int, page: int) -> None:
+        """A page button of a match's final standings (``cogs.components.PageButton``)."""
+        await standings.show_page(self.bot, interaction, match_id, page)
 
     @app_commands.command(name="verify", description="Reveal a finished hand's seed and rebuild its wall")
     @app_commands.describe(hand="The hand number (see /mj history)")

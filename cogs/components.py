@@ -10,7 +10,10 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
 * ``mjs:<channel>:<hand>:<decision>`` — an action menu, values ``<action>:<tile or ->``;
 * ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over
   button of a DM); **Next hand** carries the finished hand's id;
-* ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭).
+* ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭);
+* ``mjm:<match>:<page>`` — the replay menu of a match's final standings (values: hand ids,
+  at most 25 a page);
+* ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu.
 
 Any other id with the prefix (an older format, a tampered one) matches :class:`Outdated`,
 which answers privately that the button is out of date.  Each class answers through the one
@@ -32,9 +35,12 @@ ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<til
 SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)"
+MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
+PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
 #: every other id with the bot's prefix: an older format or a tampered id
-OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID))) + r")\Z)mj.*"
+OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID, MATCH_ID, PAGE_ID))) + r")\Z)mj.*"
 REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
+PAGE_LABELS = ("◀", "▶")
 
 
 class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
@@ -114,6 +120,43 @@ class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         await interaction.client.get_cog("Mj").show_replay(interaction, self.hand_id, self.step, edit=True)
 
 
+class MatchSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=MATCH_ID):
+    """The replay menu of a match's standings, page ``page`` (values: the hands' stored ids):
+    a pick posts that hand's replay."""
+
+    def __init__(self, match_id: int, page: int, options: list | None = None, placeholder: str = "…"):
+        super().__init__(discord.ui.Select(custom_id=f"mjm:{match_id}:{page}", placeholder=placeholder[:150],
+                                           options=options or [discord.SelectOption(label="-", value="0")]))
+        self.match_id, self.page = match_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        options = list(getattr(item, "options", None) or []) or None
+        return cls(int(match["match"]), int(match["page"]), options, getattr(item, "placeholder", None) or "…")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = [v for v in (self.item.values or []) if v.isdigit()]
+        hand_id = int(values[0]) if values else 0
+        await interaction.client.get_cog("Mj").show_replay(interaction, hand_id, 0, edit=False)
+
+
+class PageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=PAGE_ID):
+    """◀ / ▶ of a standings message whose match has more hands than one menu holds: redraws the
+    message with the menu of page ``page``."""
+
+    def __init__(self, match_id: int, page: int, pos: int, disabled: bool = False):
+        super().__init__(discord.ui.Button(label=PAGE_LABELS[pos % 2], style=discord.ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"mjp:{match_id}:{page}:{pos % 2}"))
+        self.match_id, self.page = match_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["match"]), int(match["page"]), int(match["pos"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Mj").show_standings_page(interaction, self.match_id, self.page)
+
+
 class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTDATED_ID):
     """Any component with the bot's prefix and an id of no current format: a message drawn
     by an older version of the bot, or a tampered id.  Answers privately that it is out of
@@ -131,4 +174,4 @@ class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTD
 
 
 #: the bot's persistent components, registered at start-up (``Client.add_dynamic_items``)
-ITEMS = (ActionButton, ActionSelect, TableButton, ReplayButton, Outdated)
+ITEMS = (ActionButton, ActionSelect, TableButton, ReplayButton, MatchSelect, PageButton, Outdated)

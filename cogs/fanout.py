@@ -94,17 +94,21 @@ class TableFeed:
         self.repost_due = False
         #: other people's messages in the channel since the table message was last posted
         self.seen = 0
+        #: the match that ended with the closing: its standings are posted after the last edit
+        self.match_id: Optional[int] = None
         self.task: Optional[asyncio.Task] = None
 
     def push(self, update: Update) -> None:
         table = self.table
         self.public_due = True
         self.panels_due = True
-        if update.kind == "closed":
+        if update.kind in ("closed", "match_over"):
             self.closed = True
             for e in update.events:
                 if e.get("type") == "lobby_expired":
                     self.jobs.append(("expired", e.get("minutes")))
+            if update.match_id is not None:
+                self.match_id = update.match_id
         elif table.hand is not None:
             key = (table.hand_id, table.seq)
             for e in update.events:
@@ -152,6 +156,11 @@ class TableFeed:
                     await self.close_private()
                 except Exception:
                     log.exception("could not close the panels of %s", self.table.channel_id)
+                if self.match_id is not None:
+                    try:
+                        await self.fanout.post_standings(self.match_id)
+                    except Exception:  # posted at the next start (its message is not stored)
+                        log.exception("could not post the standings of match %s", self.match_id)
                 if self.fanout.feeds.get(self.table.channel_id) is self:  # not a new table's feed
                     del self.fanout.feeds[self.table.channel_id]
                 return
@@ -306,20 +315,23 @@ class TableFeed:
         table = self.table
         fan = self.fanout
         async with table.lock:  # only stored moves show
-            if table.status == "closed":
+            # a match that ended after a settled hand keeps that hand's result, without buttons
+            final = table.status == "closed" and table.match_id is not None and table.last_result is not None \
+                and table.hand is not None and table.hand.is_over()
+            if table.status == "closed" and not final:
                 kwargs = {"embed": discord.Embed(description=table_message.closed(table.lang)), "view": None,
                           "attachments": []}
                 view = None
             else:
                 view = messages.public_view(table)
                 embed = messages.table_embed(table, view)
-                buttons = messages.TableButtons(table)
+                buttons = None if final else messages.TableButtons(table)
                 image = table.hand is not None
         if view is None:
             if table.message_id:
                 await fan.edit_public(table, kwargs)
             return
-        digest = hashlib.sha1(json.dumps([embed.to_dict(), [c.custom_id for c in buttons.children],
+        digest = hashlib.sha1(json.dumps([embed.to_dict(), [c.custom_id for c in buttons.children] if buttons else [],
                                           view if image else None], sort_keys=True, default=str,
                                          ensure_ascii=False).encode()).hexdigest()
         repost, self.repost_due = self.repost_due, False
@@ -360,6 +372,7 @@ class Fanout:
         self.dm_channels: dict[int, int] = {}
         self._answering: dict[int, int] = {}  # channel -> interactions being answered
         self._answered: dict[int, asyncio.Event] = {}
+        self.posting: set[int] = set()  # matches whose standings are being posted
 
     @contextlib.asynccontextmanager
     async def answering(self, channel_id: int) -> AsyncIterator[None]:
@@ -413,6 +426,19 @@ class Fanout:
         feed.seen = 0
         feed.repost()
         return True
+
+    async def post_standings(self, match_id: int) -> None:
+        """Post a match's final standings once (``cogs.standings.post``): a match being posted
+        by this process is not posted a second time."""
+        from .standings import post
+
+        if match_id in self.posting:
+            return
+        self.posting.add(match_id)
+        try:
+            await post(self.bot, match_id)
+        finally:
+            self.posting.discard(match_id)
 
     def stop(self) -> None:
         for feed in self.feeds.values():

@@ -74,7 +74,8 @@ def table_embed(table: Table, view: dict) -> discord.Embed:
                       description=table_message.body(view, variant, lang, max_players=table.variant.max_players,
                                                      result=table.last_result, hand_id=table.hand_id,
                                                      result_timeout=table.options.get("result_timeout", 30),
-                                                     options=table.options),
+                                                     options=table.options,
+                                                     match_over=table.status == "closed" and table.match_id is not None),
                       colour=discord.Colour.blurple() if lobby else discord.Colour.dark_green())
     if not lobby:
         e.set_image(url="attachment://table.png")

@@ -4,7 +4,7 @@
 
 * score — cumulative points and statistics in this server;
 * leaderboard — all time, this month or this week;
-* history — the last hands with result and points;
+* history — the last hands with result and points, and the last matches with place and total;
 * replay — step through a finished hand, every hand face up (⏮ ◀ ▶ ⏭);
 * verify — the seed revealed, its SHA-256 (the commitment shown at the deal), the wall
   rebuilt from it and the stored actions replayed to the stored result.
@@ -18,6 +18,7 @@ from discord import app_commands
 from engine.variants import all_variants, find_variant
 from render.text import alt, lang_of
 from render.text import records as words
+from render.text import standings as match_words
 from render.text.events import log_lines
 from service.tables import ServiceError
 
@@ -72,10 +73,15 @@ async def history(bot, interaction: discord.Interaction, player: discord.User | 
     except ServiceError as e:
         return await reply_error(interaction, e)
     lines = await bot.records.history(interaction.guild_id, who.id, variant)
-    if not lines:
+    matches = match_words.history_lines(await bot.records.player_matches(interaction.guild_id, who.id, variant),
+                                        who.id, lang)
+    if not lines and not matches:
         return await reply(interaction, words.no_hands(who.display_name, lang))
     title, body = words.history(lines, who.display_name, lang)
-    await reply(interaction, embed=discord.Embed(title=title, description=body))
+    embed = discord.Embed(title=title, description=body or None)
+    if matches:
+        embed.add_field(name=match_words.history_title(lang), value="\n".join(matches)[:1024], inline=False)
+    await reply(interaction, embed=embed)
 
 
 async def hand_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

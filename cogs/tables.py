@@ -107,8 +107,10 @@ async def preset_autocomplete(interaction: discord.Interaction, current: str) ->
 
 
 async def create(bot, interaction: discord.Interaction, variant: str, preset: str | None, options: str | None,
-                 pace: str | None = None) -> None:
-    """Open a table in the channel with the user seated, at ``pace`` (``normal``/``relaxed``)."""
+                 pace: str | None = None, hands: int | None = None) -> None:
+    """Open a table in the channel with the user seated, at ``pace`` (``normal``/``relaxed``);
+    ``hands``: the match's length (option ``match_hands``, 1–100; ``None``: the server's
+    default or preset, else open-ended)."""
     lang = await remember_lang(interaction)
     try:
         find_variant(variant)
@@ -120,8 +122,13 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
         return await reply_error(interaction, ServiceError(
             "missing_permissions", perms=help_words.permission_names(lacking, lang)))
     try:
+        typed = parse_options(options)
+        if hands is not None:
+            if not 1 <= hands <= 100:
+                raise ServiceError("option_bad_value", option="hands", value=hands, allowed="1–100")
+            typed["match_hands"] = hands
         opts = await bot.settings.new_table_options(interaction.guild_id, interaction.channel_id, variant,
-                                                    preset, parse_options(options), pace)
+                                                    preset, typed, pace)
         server = await bot.settings.server(interaction.guild_id)
         table = await within(interaction, bot.service.create_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,

@@ -82,6 +82,9 @@ def resolve_options(declared: tuple[Option, ...], given: dict[str, Any] | None) 
     return out
 
 
+#: The table options every game inherits: the timeouts (``two_player.md`` §Timeouts) and the
+#: length of a match, ``match_hands`` (0: open-ended; 1–100: the table closes with the final
+#: standings once that many hands were settled).
 TIMEOUT_OPTIONS = (
     Option("ready_timeout", int, 15, "Seconds to get ready in the lobby", "准备阶段超时（秒）",
            min_value=5, max_value=600),
@@ -91,4 +94,7 @@ TIMEOUT_OPTIONS = (
            min_value=5, max_value=600),
     Option("result_timeout", int, 30, "Seconds the result stays before the next hand",
            "结算页面停留（秒）", min_value=5, max_value=600),
+    # not a timeout, but shared by every game the same way: the length of a match
+    Option("match_hands", int, 0, "Hands in a match (0: until the table is ended)",
+           "一场的局数（0：不限，直到结束牌桌）", min_value=0, max_value=100),
 )

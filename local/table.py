@@ -59,8 +59,11 @@ async def _open_table(service: TableService, args, lang: str):
         await service.load()
         if CHANNEL in service.tables:
             await service.end(CHANNEL, ME, is_admin=True)
+        options = dict(args.option)
+        if args.hands <= 100:  # the local game is a match of --hands hands (option match_hands)
+            options["match_hands"] = args.hands
         table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
-                                           variant=args.variant, options=dict(args.option), lang=lang)
+                                           variant=args.variant, options=options, lang=lang)
         seats = args.players or table.variant.max_players
         if not table.variant.min_players <= seats <= table.variant.max_players:
             raise StartupError(words.players(table.variant, lang))

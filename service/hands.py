@@ -11,7 +11,7 @@ from engine.errors import IllegalAction
 from store import HandNotPlaying, SettlementRecord
 
 from . import streaks
-from .table import (HIDDEN_EVENTS, PLAYING, ServiceError, Table,
+from .table import (CLOSED, HIDDEN_EVENTS, PLAYING, ServiceError, Table,
                     TableFault, Update, note_decisions, public_log, replay)
 
 log = logging.getLogger("service.tables")
@@ -253,7 +253,9 @@ class Hands:
 
     async def _settle(self, t: Table, upd: Update) -> None:
         """Settle the finished hand once: the settlement and the next match state are stored
-        in one transaction, and only then adopted in memory."""
+        in one transaction, and only then adopted in memory.  The last hand of a match
+        (option ``match_hands``) closes the table and records the match in that same
+        transaction (``upd.kind`` ``"match_over"``)."""
         if t.settled_hand_id == t.hand_id:
             return
         result = dict(t.hand.result)
@@ -273,10 +275,13 @@ class Hands:
         ]
         state = t.match.finished_state(result)
         result["seed"] = t.hand.seed
+        planned = t.match_hands
+        last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
         try:
-            await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
-                                         table_updates={"state": state, "hand_no": state["hand_no"]},
-                                         streaks=streaks.settled_counts(t, result))
+            match_id = await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
+                                                    table_updates={"state": state, "hand_no": state["hand_no"]},
+                                                    streaks=streaks.settled_counts(t, result),
+                                                    end_match=planned if last else None)
         except HandNotPlaying:
             # settled already (by an earlier run of the bot): the store is right, memory behind
             log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)
@@ -287,9 +292,17 @@ class Hands:
         t.settled_hand_id = t.hand_id
         t.last_result = result
         t.deadline = None
+        upd.seats_to_notify.update(range(len(t.seats)))
+        if last:
+            # the match is over: the table was closed with the settlement (no next hand)
+            t.status = CLOSED
+            t.match_id = match_id
+            t.next_hand_at = None
+            self.tables.pop(t.channel_id, None)
+            upd.kind, upd.match_id = "match_over", match_id
+            return
         t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
         upd.kind = "hand_over"
-        upd.seats_to_notify.update(range(len(t.seats)))
 
     async def next_hand(self, channel_id: int, user_id: int | None = None, after_hand: int | None = None) -> Update:
         """Deal the next hand now (a seated player, or the result timer).
@@ -311,7 +324,7 @@ class Hands:
             if not any(not s.is_ai and not s.auto for s in t.seats) and user_id is None:
                 # everybody left: the table closes instead of playing AI against AI
                 await self._close(t)
-                upd = Update("closed")
+                upd = Update("closed", match_id=t.match_id)
             else:
                 upd = await self._guarded(t, self._start_hand(t))
         await self._notify(t, upd)

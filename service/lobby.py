@@ -171,7 +171,9 @@ class Lobby:
     async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         """Close the table: its creator or a server admin; anyone when it is a lobby nobody
         changed for its ``lobby_minutes`` (:meth:`Table.lobby_idle`); ``not_creator`` (with
-        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody."""
+        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody.  With settled
+        hands the match ends: the update (``"closed"``) carries its ``match_id`` for the final
+        standings."""
         t = self.table_in(channel_id)
         if user_id != t.creator_id and not is_admin and not t.lobby_idle(self.clock.now()):
             raise ServiceError("not_creator", minutes=t.lobby_minutes)
@@ -179,13 +181,18 @@ class Lobby:
             if t.hand_id is not None and t.hand is not None and not t.hand.is_over():
                 await self.store.abort_hand(t.hand_id)
             await self._close(t)
-        await self._notify(t, Update("closed"))
+        await self._notify(t, Update("closed", match_id=t.match_id))
         return t
 
     async def _close(self, t: Table) -> None:
+        """Close the table; a game that settled hands ends its match with the closing, in one
+        transaction (``Table.match_id``: its final standings are shown)."""
+        if t.status == PLAYING:
+            t.match_id = await self.store.end_match(t.id, hands_planned=t.match_hands)
+        else:
+            await self.store.update_table(t.id, status=CLOSED)
         t.status = CLOSED
         t.deadline = t.next_hand_at = None
-        await self.store.update_table(t.id, status=CLOSED)
         self.tables.pop(t.channel_id, None)
 
     def _lobby_state(self, now: float, minutes: int) -> dict:

@@ -3,7 +3,7 @@ behind the records commands, read from the stored settlements and action logs (t
 never query the store themselves).
 
 Errors for users are :class:`service.tables.ServiceError` with a catalogue code
-(``unknown_hand``, ``hand_not_finished``).
+(``unknown_hand``, ``hand_not_finished``, ``unknown_match``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from engine.rng import seed_commitment
 from engine.tiles import kind_of, kinds_str
 from engine.variants import find_variant
 
+from .matches import MatchRecords
 from .tables import HIDDEN_EVENTS, ServiceError
 
 PERIODS = ("all", "month", "week")
@@ -80,8 +81,9 @@ class Verification:
     same_result: bool
 
 
-class Records:
-    """The records of every server, read through the store (``store.Store``)."""
+class Records(MatchRecords):
+    """The records of every server, read through the store (``store.Store``); the ended
+    matches and their standings are :class:`service.matches.MatchRecords`."""
 
     def __init__(self, store: Any):
         self.store = store

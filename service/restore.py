@@ -10,7 +10,7 @@ from typing import Optional
 from engine.match import Match
 from engine.variants import find_variant
 
-from .table import (LOBBY, PLAYING, Seat, Table,
+from .table import (CLOSED, LOBBY, PLAYING, Seat, Table,
                     Update, public_log, replay)
 
 log = logging.getLogger("service.tables")
@@ -82,15 +82,16 @@ class Restore:
     async def load(self) -> list[Table]:
         """Resume every open table from the database (after a restart): seats, match state, and
         the unfinished hand rebuilt by replaying its stored actions, the players' languages;
-        timers restart in full.
+        timers restart in full.  A table whose last hand of a match is settled now closes
+        instead (the front end posts the standings of every ended match not yet shown).
         With ``owns`` set, only the tables of this process's guilds (shards)."""
         loaded = []
         for ot in await self.store.load_open_tables():
             if self.owns is not None and not self.owns(ot.table.guild_id):
                 continue  # another process (shard) runs this table
             t = await self._table_from_store(ot)
-            if t is None:
-                continue
+            if t is None or t.status == CLOSED:
+                continue  # closed by its last hand's settlement: its standings are posted as unposted
             self.tables[t.channel_id] = t
             loaded.append(t)
         # the players' own languages, for their panels and notices (``service.langs``)

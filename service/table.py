@@ -69,13 +69,17 @@ class Seat:
 class Update:
     """What changed, for the front ends.
 
-    :ivar kind: ``"lobby"``, ``"start"``, ``"action"``, ``"hand_over"``, ``"closed"``.
+    :ivar kind: ``"lobby"``, ``"start"``, ``"action"``, ``"hand_over"``, ``"match_over"``,
+        ``"closed"``.
     :ivar events: engine events (JSON dicts) since the last update, in order.
     :ivar seats_to_notify: seats whose private hand changed or who must act now.
     :ivar actor: the seat whose request caused the update (it gets its answer directly).
     :ivar notices: per seat, message-catalogue keys (``notice.…``) to tell that seat only,
         e.g. ``notice.ting_ignored`` when a 听 the rules ignore was played as a discard.
     :ivar hand_id: the stored id of the hand the update is about.
+    :ivar match_id: with ``"match_over"`` (the last hand of a match was settled: the table is
+        closed) and ``"closed"``: the stored id of the match that ended, whose final standings
+        a front end shows (``None``: no hand was settled, no standings).
     """
 
     kind: str
@@ -84,6 +88,7 @@ class Update:
     actor: Optional[int] = None
     notices: dict[int, list[str]] = field(default_factory=dict)
     hand_id: Optional[int] = None
+    match_id: Optional[int] = None
 
 
 @dataclass
@@ -114,6 +119,8 @@ class Table:
     wall: Optional[Callable[[float], float]] = field(default=None, repr=False, compare=False)
     last_result: Optional[dict] = None
     settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
+    #: the stored id of the table's ended match (set when the table closed with settled hands)
+    match_id: Optional[int] = None
     #: per seat the hand waits for: the action counter when its current decision began (it
     #: became pending, or acted itself); buttons carry it, so another seat's pass in the same
     #: claim window does not make them stale, while a click from an earlier decision is
@@ -171,6 +178,11 @@ class Table:
         carry (``TableService.may_act`` refuses a click of an earlier decision)."""
         return self.decisions.get(seat, self.seq)
 
+    @property
+    def match_hands(self) -> int:
+        """The hands of the table's match (option ``match_hands``; 0: open-ended)."""
+        return int(self.options.get("match_hands", 0) or 0)
+
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
@@ -206,6 +218,7 @@ class Table:
         # 1-based: the hand being played, or the last one dealt once it is over
         v["hand_no"] = (self.match.hand_no + (0 if self.hand is None or self.hand.is_over() else 1)
                         if self.match else 0)
+        v["match_hands"] = self.match_hands
         v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
         v["status"] = self.status
         v["recent"] = list(self.recent[-8:])

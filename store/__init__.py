@@ -28,6 +28,7 @@ group-commit queue of :mod:`store.writer`.
 * :mod:`store.hands` — hands, the action log, settlements;
 * :mod:`store.scores` — score, leaderboard, history, statistics, finished hands;
 * :mod:`store.guilds` — guild defaults, presets, channels;
+* :mod:`store.matches` — ended matches, their standings and the message that showed them;
 * :mod:`store.streaks` — the players' 连庄 counts;
 * :mod:`store.routed` — clicks routed between the processes of a sharded bot;
 * :mod:`store.state` — named values kept between starts (the synced commands' hash);
@@ -42,7 +43,7 @@ Schema migrations
 The schema is versioned with Alembic; the environment and the revisions are in
 ``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
-``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``; ``0010_player_lang``).  :meth:`Store.init`
+``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``; ``0009_match``; ``0010_player_lang``).  :meth:`Store.init`
 upgrades the database to the head revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
@@ -80,6 +81,7 @@ from .connect import normalize_url, open_engine
 from .guilds import GuildsMixin
 from .langs import LangsMixin
 from .hands import HandsMixin
+from .matches import MatchesMixin
 from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, MigrateMixin, alembic_config, head_revision
 from .records import (
     ActionConflict,
@@ -88,6 +90,7 @@ from .records import (
     HandNotPlaying,
     HandRecord,
     HistoryLine,
+    MatchRecord,
     NotFound,
     OpenTable,
     PlayerStats,
@@ -116,6 +119,7 @@ __all__ = [
     "ScoreLine",
     "GuildConfig",
     "HistoryLine",
+    "MatchRecord",
     "PlayerStats",
     "RoutedAction",
     "MIGRATIONS_DIR",
@@ -133,8 +137,8 @@ __all__ = [
 
 
 class Store(
-    HandsMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, StateMixin, LangsMixin,
-    MigrateMixin
+    HandsMixin, MatchesMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, StateMixin,
+    LangsMixin, MigrateMixin
 ):
     """Async persistence of the bot (SQLAlchemy async engine over SQLModel tables).
 

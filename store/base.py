@@ -17,6 +17,7 @@ from .models import (
     GuildConfigRow,
     HandRow,
     PlayerLangRow,
+    MatchRow,
     PlayerStreakRow,
     SeatRow,
     SettlementRow,
@@ -36,6 +37,7 @@ _G = GuildConfigRow.__table__  # type: ignore[attr-defined]
 _K = PlayerStreakRow.__table__  # type: ignore[attr-defined]
 _B = BotStateRow.__table__  # type: ignore[attr-defined]
 _L = PlayerLangRow.__table__  # type: ignore[attr-defined]
+_M = MatchRow.__table__  # type: ignore[attr-defined]
 
 
 def _utc(value: datetime) -> datetime:

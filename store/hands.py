@@ -182,7 +182,8 @@ class HandsMixin(TablesMixin, StreaksMixin):
         settlements: Sequence[SettlementRecord],
         table_updates: Optional[dict] = None,
         streaks: Optional[Mapping[int, int]] = None,
-    ) -> None:
+        end_match: Optional[int] = None,
+    ) -> Optional[int]:
         """Close a hand as ``'done'``, in one transaction with its settlements, table fields
         and players' 连庄 counts.
 
@@ -194,6 +195,10 @@ class HandsMixin(TablesMixin, StreaksMixin):
         :param streaks: ``{user_id: count}``: 连庄 counts to store for the hand's guild and game
             (see :meth:`set_streak`), in the same transaction, so a settled hand never goes
             without the count it leaves (nor the reverse).
+        :param end_match: the match's planned hands when this hand ends the match: the table is
+            closed and its match recorded (:meth:`end_match`) in the same transaction, so a
+            restart never finds the last hand settled and the match still running.
+        :returns: the id of the match this hand ended, ``None`` when it ended none.
         :raises HandNotPlaying: the hand is already done or aborted (nothing is written, so a
             retried call cannot settle a hand twice).
         :raises NotFound: no such hand.
@@ -250,8 +255,11 @@ class HandsMixin(TablesMixin, StreaksMixin):
                 await self._update_table(conn, hand.table_id, values)
             for user_id, kept in counts.items():
                 await self._put_streak(conn, hand.guild_id, hand.variant, user_id, kept, now)
+            if end_match is not None:
+                return await self._end_match(conn, hand.table_id, end_match)  # type: ignore[attr-defined]
+            return None
 
-        await self._submit(_job)
+        return await self._submit(_job)
 
     async def abort_hand(self, hand_id: int) -> None:
         """Mark a ``'playing'`` hand ``'aborted'`` (no settlements).  No-op if already aborted.

@@ -27,6 +27,11 @@ Tables
 ``player_streak``
     A player's count of hands kept in a row as dealer (连庄), per guild and game, for the games
     whose count belongs to the player rather than the table (二人麻将).
+``match``
+    One row per ended match (a table's hands from its start to its last hand, or to
+    ``/mj table end``): written in the transaction that closes the table, with the final
+    standings (大结算) and the id of the channel message that showed them (revision
+    ``0009_match``).
 ``bot_state``
     Small named values the bot keeps between starts, e.g. the hash of the slash commands last
     synced to Discord (so an unchanged set is not synced again).
@@ -37,7 +42,7 @@ Tables
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
-``0008_bot_state``; ``0010_player_lang``); a change to these models needs
+``0008_bot_state``; ``0009_match``; ``0010_player_lang``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -82,6 +87,7 @@ __all__ = [
     "SettlementRow",
     "GuildConfigRow",
     "PlayerStreakRow",
+    "MatchRow",
     "ALL_TABLES",
 ]
 
@@ -355,6 +361,35 @@ class PlayerLangRow(SQLModel, table=True):
     user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     lang: str = Field(sa_column=Column(String(16), nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+class MatchRow(SQLModel, table=True):
+    """``match``: an ended match of a table (revision ``0009_match``), at most one per table.
+
+    ``hands_planned`` is the table's ``match_hands`` option (0: open-ended); ``hands_played``
+    the hands settled.  ``standings`` is the JSON of the final standings
+    (``service.matches.standings``), ``None`` until computed from the settlements;
+    ``message_id`` the channel message that showed them, ``None`` until it was posted (a
+    restarted bot posts the ones still ``None``).
+    """
+
+    __tablename__: ClassVar[str] = "match"  # type: ignore[misc]
+    __table_args__ = (
+        UniqueConstraint("table_id", name="uq_match_table"),
+        Index("ix_match_guild_time", "guild_id", "ended_at"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    )
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    channel_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    hands_planned: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    hands_played: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    started_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+    ended_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+    standings: Optional[dict] = Field(default=None, sa_column=_json(nullable=True))
+    message_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 #: The tables this module defines, in dependency order (the schema at the head revision).
@@ -369,4 +404,5 @@ ALL_TABLES = [
     PlayerStreakRow.__table__,  # type: ignore[attr-defined]
     BotStateRow.__table__,  # type: ignore[attr-defined]
     PlayerLangRow.__table__,  # type: ignore[attr-defined]
+    MatchRow.__table__,  # type: ignore[attr-defined]
 ]

@@ -221,6 +221,37 @@ class HandRecord:
 
 
 @dataclass(frozen=True)
+class MatchRecord:
+    """An ended match of a table (``match`` row, revision ``0009_match``).
+
+    :ivar hands_planned: the table's ``match_hands`` (0: open-ended, ended by ``/mj table end``).
+    :ivar hands_played: the hands of the table that were settled.
+    :ivar started_at, ended_at: UTC: the first hand's deal, the end of the match.
+    :ivar standings: the final standings (``service.matches.standings``), ``None`` until computed.
+    :ivar message_id: the channel message showing them, ``None`` until posted.
+    """
+
+    id: int
+    table_id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    hands_planned: int
+    hands_played: int
+    started_at: datetime
+    ended_at: datetime
+    standings: Optional[dict]
+    message_id: Optional[int]
+
+
+def _match_record(r: Any) -> MatchRecord:
+    return MatchRecord(id=r.id, table_id=r.table_id, guild_id=r.guild_id, channel_id=r.channel_id,
+                       variant=r.variant, hands_planned=r.hands_planned, hands_played=r.hands_played,
+                       started_at=r.started_at, ended_at=r.ended_at,
+                       standings=None if r.standings is None else dict(r.standings), message_id=r.message_id)
+
+
+@dataclass(frozen=True)
 class OpenTable:
     """An open table as reloaded after a restart.
 

@@ -425,3 +425,23 @@ def test_double_where_the_game_has_none_is_not_offered_as_a_rule():
     with pytest.raises(IllegalAction) as e:
         hand.apply(Action(seat, "double"))
     assert e.value.code == "action_not_available"
+
+
+def test_the_local_game_is_a_match_of_its_hands(tmp_path, capsys, monkeypatch):
+    """``--hands 2``: a match of two hands (option ``match_hands``), ended and kept with its
+    standings when the last hand is settled."""
+    import asyncio
+
+    from store import Store
+
+    url = f"sqlite:///{tmp_path}/kept.db"
+    assert run_main(monkeypatch, tmp_path, "--db", url, "--auto", "--hands", "2") == 0
+
+    async def stored():
+        async with Store(url) as store:
+            [match] = await store.unposted_matches()
+            return match, await store.match_hands(match.table_id), await store.get_table(match.table_id)
+
+    match, hands, table = asyncio.run(stored())
+    assert (match.hands_planned, match.hands_played, len(hands)) == (2, 2, 2)
+    assert table.status == "closed" and table.options["match_hands"] == 2

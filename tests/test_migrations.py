@@ -37,7 +37,8 @@ from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (back
 UTC = timezone.utc
 HEAD = "0010_player_lang"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
-ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "player_lang", "alembic_version"}
+ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "match", "player_lang",
+                            "alembic_version"}
 
 
 def day(d: int) -> datetime:
@@ -453,3 +454,36 @@ async def test_0010_keeps_each_players_language(backend):
     assert "player_lang" not in await table_names(store)
     await store.upgrade("head")
     assert await store.get_langs([ALICE]) == {}
+
+
+@pytest.mark.asyncio
+async def test_0009_records_a_match_once_with_the_closing_of_its_table(backend):
+    """Ending a table with a settled hand closes it and records its match in one call; a
+    second call gives the same match; a table with no settled hand records none;
+    downgrading to 0008 drops the table of matches."""
+    from store import SettlementRecord
+
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("head")
+    tid = await store.create_table(guild_id=5, channel_id=50, creator_id=1, variant="two_player", options={},
+                                   seed=7)
+    hid = await store.start_hand(table_id=tid, hand_no=0, seed=1, variant="two_player", options={}, dealer=0,
+                                 seats=[{"user_id": 1, "name": "a"}, {"user_id": None, "name": "AI 1"}])
+    await store.finish_hand(hid, result={"points": [8, -8]}, settlements=[
+        SettlementRecord(seat=0, user_id=1, name="a", points=8, is_winner=True),
+        SettlementRecord(seat=1, user_id=None, name="AI 1", points=-8, is_ai=True)])
+    mid = await store.end_match(tid, hands_planned=0)
+    assert mid is not None and await store.end_match(tid, hands_planned=0) == mid
+    m = await store.get_match(mid)
+    assert (m.table_id, m.guild_id, m.channel_id, m.hands_planned, m.hands_played, m.message_id) == \
+        (tid, 5, 50, 0, 1, None)
+    assert (await store.get_table(tid)).status == "closed"
+    assert [x.id for x in await store.unposted_matches()] == [mid]
+    await store.set_match_message(mid, 123)
+    assert await store.unposted_matches() == []
+    empty = await store.create_table(guild_id=5, channel_id=51, creator_id=1, variant="two_player", options={},
+                                     seed=8)
+    assert await store.end_match(empty) is None and (await store.get_table(empty)).status == "closed"
+    await store.downgrade("0008")
+    assert "match" not in await table_names(store)

@@ -1,5 +1,6 @@
 """Write the screens of the table image: for every game, a hand in progress and a finished
-hand, as the public table message shows them, and ``README.md`` listing them.
+hand, as the public table message shows them, and the final standings (大结算) of a match of
+four hands; and ``README.md`` listing them.
 
     python docs/screens/make_screens.py [OUT_DIR]      # default: this folder
 
@@ -7,7 +8,9 @@ Each hand is dealt from a fixed seed and played by the games' own AI (the same s
 screens): the hand in progress is the first moment, after some rounds of play, with a group on
 the table, discards in front of every seat and a seat beside the bottom seat on turn; the
 finished hand is the first seed won by a seat beside the bottom seat.  Four seats where the
-game allows, players named in mixed scripts.
+game allows, players named in mixed scripts.  The match is the hands of one table seed played
+one after the other by the AI (its dealer and scores carried from hand to hand), its standings
+worked out by ``service.matches.standings`` as the bot does from the stored settlements.
 """
 
 from __future__ import annotations
@@ -19,17 +22,24 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from types import SimpleNamespace  # noqa: E402
+
+from engine.match import Match  # noqa: E402
 from engine.outcome import outcome  # noqa: E402
 from engine.variants import all_variants  # noqa: E402
+from render.standings import render_standings  # noqa: E402
 from render.table import render_table  # noqa: E402
+from render.text import standings as standing_words  # noqa: E402
 from render.text.catalogue import game_name  # noqa: E402
 from render.text.events import log_lines  # noqa: E402
+from service.matches import standings  # noqa: E402
 from service.table import HIDDEN_EVENTS, OPENING_PHASES, WINDOW_PHASES  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("Alice", "小明 Ming", "さくら", "Дмитрий")  #: Latin, hanzi, kana, Cyrillic
 LANG = "zh"
 MIN_ROUNDS = 12  #: rounds of play before a moment of a hand counts as "in progress"
+MATCH_HANDS = 4  #: hands of the match whose standings are drawn
 
 
 def _seats(info) -> int:
@@ -100,6 +110,38 @@ def result(info) -> tuple[int, dict]:
     raise LookupError(info.id)
 
 
+def _settlements(result: dict, n: int) -> list:
+    """The settlement rows of a finished hand, as the table service stores them."""
+    winners = {w["seat"] for w in outcome(result)["wins"]}
+    fans = result.get("fan_by_seat") or {}
+    return [SimpleNamespace(seat=i, user_id=None if i else 1, name=NAMES[i], is_ai=bool(i),
+                            points=result["points"][i], is_winner=i in winners,
+                            self_drawn=bool(i in winners and result.get("self_drawn")),
+                            dealt_in=result.get("discarder") == i and bool(winners),
+                            fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total"))
+                            if i in winners else None)
+            for i in range(n)]
+
+
+def match_standings(info, seed: int = 1) -> tuple[int, dict]:
+    """``(seed, view)`` of the standings image of a match of :data:`MATCH_HANDS` hands of the
+    table seed ``seed``, every seat played by the AI."""
+    n = _seats(info)
+    match = Match(info, info.resolve_options({"match_hands": MATCH_HANDS}), seed, n)
+    hands = []
+    for k in range(MATCH_HANDS):
+        hand = match.new_hand()
+        while not hand.is_over():
+            _round(hand)
+        hands.append(SimpleNamespace(id=100 + k, settlements=_settlements(hand.result, n)))
+        match.finish(hand.result)
+    data = standings(hands, hands_planned=MATCH_HANDS)
+    when = SimpleNamespace(variant=info.id, started_at=None, ended_at=None)
+    sub = standing_words.subtitle(when, data, LANG).split(" · ")[0]
+    return seed, {"lang": LANG, "variant": info.id, "standings": data, "subtitle": sub,
+                  "seats": [{"seat": i} for i in range(n)]}
+
+
 def main(argv: list[str] | None = None) -> int:
     from PIL import Image
 
@@ -108,9 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for info in all_variants():
-        for what, make in (("mid-hand", mid_hand), ("result", result)):
+        for what, make in (("mid-hand", mid_hand), ("result", result), ("standings", match_standings)):
             seed, view = make(info)
-            png = render_table(view)
+            png = render_standings(view) if what == "standings" else render_table(view)
             name = f"{info.id}-{what}.png"
             (out / name).write_bytes(png)
             with Image.open(out / name) as im:
@@ -123,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         "The public table image of every game, drawn by `render/table.py` from hands dealt from fixed",
         "seeds and played by the games' own AI: a hand in progress (the seat on turn beside the",
         "bottom seat) and a finished hand (won by a seat beside the bottom seat), four seats where the",
-        "game allows. Discord shows the image about 450 px wide. Made by",
+        "game allows; and the final standings (大结算, `render/standings.py`) of a match of four hands",
+        "of one table seed played by the AI. Discord shows the image about 450 px wide. Made by",
         "`python docs/screens/make_screens.py` (the same seeds give the same screens).",
         "",
         "| file | game | shows | seats | seed | pixels (w × h) | bytes |",

@@ -10,10 +10,13 @@ from .results import result_lines
 
 
 def title(view: dict, variant: str, lang: str) -> str:
-    """``<game> — table open`` in the lobby, else ``<game> — hand <n>``."""
+    """``<game> — table open`` in the lobby, else ``<game> — hand <n>`` (``hand <n> of <m>`` in a
+    match of ``view["match_hands"]`` hands)."""
     game = game_name(variant, lang)
     if view.get("status") == "lobby":
         return t("ui.lobby_title", lang, game=game)
+    if view.get("match_hands"):
+        return t("ui.hand_title_of", lang, game=game, no=max(view.get("hand_no") or 1, 1), total=view["match_hands"])
     return t("ui.hand_title", lang, game=game, no=max(view.get("hand_no") or 1, 1))
 
 
@@ -39,11 +42,13 @@ def option_lines(variant: str, options: Optional[dict], lang: str) -> list[str]:
 
 
 def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optional[dict] = None,
-         hand_id: Optional[int] = None, result_timeout: int = 30, options: Optional[dict] = None) -> str:
+         hand_id: Optional[int] = None, result_timeout: int = 30, options: Optional[dict] = None,
+         match_over: bool = False) -> str:
     """The message text: the lobby's players and the table's options that differ from the
     game's defaults (``options``: the table's); during a hand whose turn it is (never during a
     claim window), the wall, the 宝牌, the wall commitment; after it the result in words, the
-    revealed seed and when the next hand comes; the seats on auto-play; the last log lines
+    revealed seed and when the next hand comes (``match_over``: that the match is over and its
+    standings follow); the seats on auto-play; the last log lines
     (``view["log"]``)."""
     seats = view.get("seats") or []
     names = [str(s.get("name", "?")) for s in seats]
@@ -67,7 +72,7 @@ def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optio
         lines.extend(result_lines(result, names, lang, variant))
         if hand_id is not None and "seed" in result:
             lines.append(t("ui.seed_reveal", lang, seed=result["seed"], id=hand_id))
-        lines.append(t("ui.next_hand_in", lang, s=result_timeout))
+        lines.append(t("ui.match_over", lang) if match_over else t("ui.next_hand_in", lang, s=result_timeout))
     auto = [names[s["seat"]] for s in seats if s.get("auto") and not s.get("is_ai") and s["seat"] < len(names)]
     if auto:
         lines.append(t("ui.auto_seats", lang, names=", ".join(auto)))
@@ -99,6 +104,8 @@ def created(variant: str, lang: str, options: Optional[dict] = None) -> str:
     """The answer to ``/mj table create``: the game, and the time to act (seconds to discard
     and to answer a claim, from the table's ``options``) and how to change it."""
     text = t("ui.created", lang, game=game_name(variant, lang))
+    if options and options.get("match_hands"):
+        text += "\n" + t("ui.created_hands", lang, n=options["match_hands"])
     if options and "discard_timeout" in options:
         text += "\n" + t("ui.created_pace", lang, discard=options["discard_timeout"],
                          claim=options.get("claim_timeout", options["discard_timeout"]))

@@ -3,7 +3,7 @@ interaction (``zh-CN``, ``zh-TW`` or ``en``), so their panels, notices and promp
 through restarts.
 
 Revision ID: 0010_player_lang
-Revises: 0008_bot_state
+Revises: 0009_match
 Create Date: 2026-11-30
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_player_lang"
-down_revision: Union[str, Sequence[str], None] = "0008_bot_state"
+down_revision: Union[str, Sequence[str], None] = "0009_match"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
