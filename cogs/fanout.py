@@ -160,9 +160,18 @@ class TableFeed:
         """The seat's kept private messages (loaded from the service once, after a restart):
         ``{"panel": {"hand", "channel", "message", "digest", "png"}, "notice": {"hand",
         "decision", "deadline", "channel", "message"}, "stale": [[channel, message], …],
-        "told": hand id, "lang": language}``."""
+        "told": hand id, "lang": language, "user": the player's user id}``; forgotten when
+        another player took the seat."""
+        uid = self.table.seats[seat].user_id
+        if seat in self.msgs and self.msgs[seat].get("user", uid) != uid:
+            # another player took the seat: its messages were the other player's
+            self.msgs.pop(seat)
+            self.shown.pop(seat, None)
+            self.prompted.pop(seat, None)
         if seat not in self.msgs:
-            self.msgs[seat] = await self.fanout.bot.service.seat_messages(self.table, seat)
+            kept = await self.fanout.bot.service.seat_messages(self.table, seat)
+            self.msgs[seat] = {} if kept.get("user", uid) != uid else kept
+        self.msgs[seat]["user"] = uid
         return self.msgs[seat]
 
     def _humans(self) -> list[int]:

@@ -33,9 +33,10 @@ class Restore:
         t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
         t.wall = getattr(self.clock, "wall", None)
-        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
-                   for s in ot.seats]
+        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted,
+                        left=s.left) for s in ot.seats]
         if rec.status == PLAYING:
+            await self._load_seat_changes(t)
             t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
             if ot.hand is not None:
                 t.hand_id = ot.hand.id

@@ -57,10 +57,13 @@ class Seat:
     dms_open: bool = True
     timeouts: int = 0
     prompted: Optional[str] = None  #: the last decision a front end prompted this seat for
+    #: the player left the running game (``/mj table leave``): on 托管, and free for another
+    #: player between hands (a seat on 托管 after three timeouts is not)
+    left: bool = False
 
     def record(self, seat: int) -> SeatRecord:
         return SeatRecord(seat=seat, user_id=self.user_id, name=self.name, is_ai=self.is_ai,
-                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted)
+                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted, left=self.left)
 
 
 @dataclass
@@ -121,6 +124,11 @@ class Table:
     extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
     #: the channel's name as the front end knows it (memory only; ``None`` until known)
     channel_name: Optional[str] = None
+    #: players waiting for a seat while a hand runs, in order: ``{"user_id", "name", "seat"}``
+    #: (they sit down at the next deal; stored, see ``service/seats.py``)
+    queue: list[dict] = field(default_factory=list)
+    #: votes to hand an absent player's seat to the AI: absent user id → the voters' user ids
+    votes: dict[int, list[int]] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):

@@ -50,6 +50,7 @@ from .clock import SystemClock
 from .hands import Hands
 from .lobby import Lobby
 from .restore import Restore
+from .seats import Seats
 from .table import (AUTO_AFTER_TIMEOUTS, CLOSED, HIDDEN_EVENTS, LOBBY, OPENING_PHASES, PLAYING, WINDOW_PHASES,
                     Listener, Seat, ServiceError, Table, TableFault, Update, note_decisions, public_log, replay)
 from .timers import Timers
@@ -57,7 +58,7 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 
-class TableService(Lobby, Hands, Timers, Restore):
+class TableService(Lobby, Hands, Timers, Restore, Seats):
     """All open tables of this process.
 
     :param store: the persistence (``store.Store``), already initialised.

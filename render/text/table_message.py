@@ -90,6 +90,14 @@ def done(lang: str) -> str:
     return t("ui.done", lang)
 
 
+def seat_change(outcome: str, lang: str, **params) -> str:
+    """The private answer to a seat change during a match (``seat`` 1-based):
+    ``seat_now`` (the player sat down between hands), ``seat_queued`` (they sit down at the
+    next deal), ``unqueued`` (they no longer wait), ``replaced`` (``name``'s seat is the AI's
+    now), ``vote_cast`` (``name``, ``votes`` of ``needed``)."""
+    return t(f"ui.{outcome}", lang, **params)
+
+
 def created(variant: str, lang: str, options: Optional[dict] = None) -> str:
     """The answer to ``/mj table create``: the game, and the time to act (seconds to discard
     and to answer a claim, from the table's ``options``) and how to change it."""
