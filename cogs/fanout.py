@@ -175,7 +175,10 @@ class TableFeed:
         return self.msgs[seat]
 
     def _humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.table.seats) if not s.is_ai and s.user_id is not None]
+        """The seats with a panel: humans the current hand was dealt to (who sat down since
+        gets theirs at the next deal)."""
+        return [i for i, s in enumerate(self.table.seats)
+                if not s.is_ai and s.user_id is not None and self.table.dealt_to(i)]
 
     async def prompts(self, start: bool, actor: Optional[int], key: tuple, notify: frozenset) -> None:
         """After a change: the seats that must decide anew get their panel at once and a

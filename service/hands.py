@@ -44,6 +44,7 @@ class Hands:
             t.match.state = saved_state
             raise
         t.hand, t.hand_id = hand, hand_id
+        t.dealt_users = [s.user_id for s in t.seats]
         t.decisions = {}
         note_decisions(t.decisions, t.hand, None)
         t.actions = []
@@ -211,7 +212,7 @@ class Hands:
         # the same hand at the same point: its timers run on (a reload must not grant time)
         same = fresh.hand_id == t.hand_id and fresh.actions == t.actions
         for name in ("seats", "match", "hand", "hand_id", "actions", "status", "last_result",
-                     "settled_hand_id", "decisions", "recent", "queue", "votes"):
+                     "settled_hand_id", "decisions", "recent", "queue", "votes", "dealt_users"):
             setattr(t, name, getattr(fresh, name))
         t.unsaved = []
         if not same:

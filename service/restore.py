@@ -40,6 +40,7 @@ class Restore:
             t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
             if ot.hand is not None:
                 t.hand_id = ot.hand.id
+                t.dealt_users = [s.get("user_id") for s in ot.hand.seats]
                 context = dict(ot.hand.context) if ot.hand.context else None
                 t.hand, t.decisions = replay(t.match, list(ot.hand.actions), context)
                 t.actions = list(ot.hand.actions)
@@ -55,6 +56,7 @@ class Restore:
                 last = ot.last_hand
                 t.hand, t.decisions = replay(t.match, list(last.actions), dict(last.context) or None, last.seed)
                 t.hand_id, t.actions = last.id, list(last.actions)
+                t.dealt_users = [s.get("user_id") for s in last.seats]
                 t.recent = public_log(t.hand)
                 t.last_result = dict(last.result)
                 t.settled_hand_id = last.id

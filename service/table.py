@@ -127,6 +127,9 @@ class Table:
     #: players waiting for a seat while a hand runs, in order: ``{"user_id", "name", "seat"}``
     #: (they sit down at the next deal; stored, see ``service/seats.py``)
     queue: list[dict] = field(default_factory=list)
+    #: the user in each seat (``None``: AI) when the current hand was dealt: a player who sat
+    #: down since has no panel of it (their seat's panel comes with the next deal)
+    dealt_users: list = field(default_factory=list)
     #: votes to hand an absent player's seat to the AI: absent user id → the voters' user ids
     votes: dict[int, list[int]] = field(default_factory=dict)
 
@@ -166,6 +169,11 @@ class Table:
         """The action counter when ``seat``'s current decision began: what its buttons
         carry (``TableService.may_act`` refuses a click of an earlier decision)."""
         return self.decisions.get(seat, self.seq)
+
+    def dealt_to(self, seat: int) -> bool:
+        """Was the current hand dealt to the player who sits in ``seat`` now?"""
+        return not self.dealt_users or (seat < len(self.dealt_users)
+                                        and self.dealt_users[seat] == self.seats[seat].user_id)
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
