@@ -277,6 +277,7 @@ class Hands:
         state = t.match.finished_state(result)
         state[seats.PLAYER_TOTALS] = seats.settled_totals(t, points)
         result["seed"] = t.hand.seed
+        result["names"] = t.names()  # who played it (another player may sit down before the next deal)
         try:
             await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
                                          table_updates={"state": state, "hand_no": state["hand_no"]},

@@ -77,9 +77,8 @@ def between_hands(t: Table) -> bool:
 
 
 def electorate(t: Table, seat: int) -> list[int]:
-    """The user ids who vote on handing ``seat`` to the AI: the seated humans who have not
-    left, the seat's own player not counted."""
-    return [s.user_id for i, s in enumerate(t.seats) if i != seat and s.user_id is not None and not s.left]
+    """The user ids who vote on handing ``seat`` to the AI (``Table.electorate``)."""
+    return t.electorate(seat)
 
 
 def votes_needed(t: Table, seat: int) -> int:

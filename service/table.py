@@ -175,6 +175,23 @@ class Table:
         return not self.dealt_users or (seat < len(self.dealt_users)
                                         and self.dealt_users[seat] == self.seats[seat].user_id)
 
+    def electorate(self, seat: int) -> list[int]:
+        """The user ids who vote on handing ``seat`` to the AI: the seated humans who have not
+        left, the seat's own player not counted."""
+        return [s.user_id for i, s in enumerate(self.seats) if i != seat and s.user_id is not None and not s.left]
+
+    def open_votes(self) -> list[dict]:
+        """The votes under way to hand a seat to the AI: ``{"seat", "votes", "needed"}`` each
+        (votes counted among :meth:`electorate`; ``needed``: a majority of it)."""
+        out = []
+        for user_id, voters in sorted(self.votes.items()):
+            seat = self.seat_of(user_id)
+            if seat is None:
+                continue
+            elect = self.electorate(seat)
+            out.append({"seat": seat, "votes": len([v for v in voters if v in elect]), "needed": len(elect) // 2 + 1})
+        return out
+
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
@@ -212,6 +229,7 @@ class Table:
         v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
         v["status"] = self.status
         v["recent"] = list(self.recent[-8:])
+        v["votes"] = self.open_votes()
         v["seed_hash"] = self.seed_hash()
         v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
         return v

@@ -13,11 +13,11 @@ from engine.rng import dealer_draw_seed, make_rng
 from render.text.catalogue import error_text, t as words
 
 try:
-    from discord_play import table_message
+    from discord_play import table_button, table_message
     from panel_checks import panels_of, restarted_bot, seated_table
     from table_helpers import embed_text
 except ImportError:  # pragma: no cover
-    from tests.harness.discord_play import table_message
+    from tests.harness.discord_play import table_button, table_message
     from tests.harness.panel_checks import panels_of, restarted_bot, seated_table
     from tests.harness.table_helpers import embed_text
 
@@ -83,9 +83,11 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
         ai_name = table.seats[first].name
         dealer_after = table.match.state["dealer"]
         hand_no = table.match.hand_no
-        r = await fd.slash(late, "mj table join")
+        msg, join = table_button(fd, fd.channel_id, "join")  # a free seat: the table offers it
+        r = await fd.click(late, msg, join)
         assert said(r) == words("ui.seat_now", "en", seat=first + 1)
         assert table.seats[first].user_id == late.id and not table.seats[first].is_ai
+        assert table.last_result["names"][first] == ai_name  # the result names who played the hand
         assert table.seats[creator_seat].user_id == 700
         # totals per player: the newcomer starts at 0, the AI keeps what it won or paid
         assert table.scores()[first] == 0
@@ -93,6 +95,9 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
         assert table.scores()[creator_seat] == points[creator_seat]
         assert words("ev.seated", "en", player="late", no=first + 1) in public_text(fd)
         assert panels_of(fd, late) == []  # the panel comes with the deal
+        if n == 2:  # the other seat timed out to 托管: its player did not leave, it is not free
+            r = await fd.slash(fd.user(801, "later"), "mj table join")
+            assert said(r) == error_text("no_free_seat", "en")
         await deal_next(fd, bot)
         assert table.hand_id is not None and table.match.hand_no >= hand_no
         dealt = table.hand.dealer
@@ -234,6 +239,7 @@ async def test_an_absent_seat_goes_to_the_ai_by_vote_and_by_the_creator(tmp_path
         r = await fd.slash(p[1], "mj table replace", {"player": p[3]})
         assert said(r) == words("ui.vote_cast", "en", name="p3", seat=seat[3] + 1, votes=1, needed=2)
         assert words("ev.vote", "en", player="p3", no=seat[3] + 1, votes=1, needed=2) in public_text(fd)
+        assert words("ui.vote_line", "en", player="p3", no=seat[3] + 1, votes=1, needed=2) in public_text(fd)
         assert not table.seats[seat[3]].is_ai
 
         await fd.restart(restarted_bot(bot))  # the votes survive a restart
@@ -250,6 +256,7 @@ async def test_an_absent_seat_goes_to_the_ai_by_vote_and_by_the_creator(tmp_path
         s3 = table.seats[seat[3]]
         assert s3.is_ai and s3.user_id is None and s3.name == "AI 1"
         assert table.votes == {}
+        assert words("ui.vote_line", "en", player="p3", no=seat[3] + 1, votes=1, needed=2) not in public_text(fd)
         assert words("ev.to_ai", "en", player="p3", no=seat[3] + 1) in public_text(fd)
         r = await fd.slash(p[1], "mj table replace", {"player": p[3]})
         assert said(r) == error_text("replace_already_ai", "en")
