@@ -1,6 +1,6 @@
 """Every command of the bot but the play verbs, under one group, ``/mj``:
 
-* ``/mj table create|join|leave|add-ai|start|takeover|end|show`` — a channel's table
+* ``/mj table create|join|leave|add-ai|start|takeover|replace|end|show`` — a channel's table
   (``cogs/tables.py``); the channel's other messages are counted to post the table message
   again after the server's number of them (``on_message``);
 * ``/mj hand`` — your hand, privately (``cogs/play.py``);
@@ -69,8 +69,10 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
         await tables.create(self.bot, interaction, variant, preset, options, pace, hands)
 
     @table.command(name="join", description="Sit down at this channel's table")
-    async def table_join(self, interaction: discord.Interaction) -> None:
-        await tables.lobby_op(self.bot, interaction, "join")
+    @app_commands.describe(seat="Once the game runs: the seat to take (default: a free one)")
+    async def table_join(self, interaction: discord.Interaction,
+                         seat: app_commands.Range[int, 1, 8] | None = None) -> None:
+        await tables.lobby_op(self.bot, interaction, "join", arg=None if seat is None else seat - 1)
 
     @table.command(name="leave", description="Leave this channel's table")
     async def table_leave(self, interaction: discord.Interaction) -> None:
@@ -87,6 +89,11 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @table.command(name="takeover", description="Take back your seat from auto-play")
     async def table_takeover(self, interaction: discord.Interaction) -> None:
         await tables.lobby_op(self.bot, interaction, "takeover")
+
+    @table.command(name="replace", description="Hand an absent player's seat to the AI (creator or admin; others vote)")
+    @app_commands.describe(player="The absent player")
+    async def table_replace(self, interaction: discord.Interaction, player: discord.User) -> None:
+        await tables.replace(self.bot, interaction, player)
 
     @table.command(name="end", description="Close this channel's table (its creator or an admin)")
     async def table_end(self, interaction: discord.Interaction) -> None:

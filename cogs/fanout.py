@@ -182,9 +182,18 @@ class TableFeed:
         """The seat's kept private messages (loaded from the service once, after a restart):
         ``{"panel": {"hand", "channel", "message", "digest", "png"}, "notice": {"hand",
         "decision", "deadline", "channel", "message"}, "stale": [[channel, message], …],
-        "told": hand id}``."""
+        "told": hand id, "user": the player's user id}``; forgotten when another player took
+        the seat."""
+        uid = self.table.seats[seat].user_id
+        if seat in self.msgs and self.msgs[seat].get("user", uid) != uid:
+            # another player took the seat: its messages were the other player's
+            self.msgs.pop(seat)
+            self.shown.pop(seat, None)
+            self.prompted.pop(seat, None)
         if seat not in self.msgs:
-            self.msgs[seat] = await self.fanout.bot.service.seat_messages(self.table, seat)
+            kept = await self.fanout.bot.service.seat_messages(self.table, seat)
+            self.msgs[seat] = {} if kept.get("user", uid) != uid else kept
+        self.msgs[seat]["user"] = uid
         return self.msgs[seat]
 
     async def langs(self, seats: list[int]) -> None:
@@ -194,7 +203,10 @@ class TableFeed:
         await self.fanout.bot.service.load_langs(self.table.seats[s].user_id for s in seats)
 
     def _humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.table.seats) if not s.is_ai and s.user_id is not None]
+        """The seats with a panel: humans the current hand was dealt to (who sat down since
+        gets theirs at the next deal)."""
+        return [i for i, s in enumerate(self.table.seats)
+                if not s.is_ai and s.user_id is not None and self.table.dealt_to(i)]
 
     async def prompts(self, start: bool, actor: Optional[int], key: tuple, notify: frozenset) -> None:
         """After a change: the seats that must decide anew get their panel at once and a

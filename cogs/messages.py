@@ -18,6 +18,7 @@ import discord
 from render.table import render_table
 from render.text import alt, lang_of, panel, prompts, table_message
 from render.text.events import log_lines
+from service.seats import free_seats
 from service.tables import Table
 
 from .components import ActionButton, ActionSelect, TableButton
@@ -103,6 +104,8 @@ class TableButtons(discord.ui.View):
             self._add(lang, ch, "leave", discord.ButtonStyle.danger)
         else:
             self._add(lang, ch, "hand", discord.ButtonStyle.primary)
+            if free_seats(table, frozenset(q["seat"] for q in table.queue)):  # a late player may sit down
+                self._add(lang, ch, "join", discord.ButtonStyle.success)
             if any(s.auto and not s.is_ai for s in table.seats):
                 self._add(lang, ch, "takeover", discord.ButtonStyle.secondary)
             if table.hand is not None and table.hand_over:

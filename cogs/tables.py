@@ -20,7 +20,7 @@ from render.text import prompts, table_message
 from render.text import records as choice_words
 from render.text import lang_of
 from service.guilds import table_language
-from service.tables import ServiceError
+from service.tables import PLAYING, ServiceError
 
 from . import messages, permissions
 from .common import answer, answering, is_admin, remember_lang, reply, reply_error, user_lang, within
@@ -188,14 +188,15 @@ async def end(bot, interaction: discord.Interaction) -> None:
 
 async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: int | None = None,
                    arg: int | None = None) -> None:
-    """``join``, ``leave``, ``addai``, ``start``, ``next`` (``arg``: the finished hand),
-    ``takeover``: stored, then answered privately, before the table hears of it."""
+    """``join`` (``arg``: the seat asked for, 0-based, once the game runs), ``leave``,
+    ``addai``, ``start``, ``next`` (``arg``: the finished hand), ``takeover``: stored, then
+    answered privately, before the table hears of it."""
     lang = await remember_lang(interaction)
     service = bot.service
     ch = channel_id or interaction.channel_id
     uid, name = interaction.user.id, interaction.user.display_name
     ops = {
-        "join": lambda: service.join(ch, uid, name),
+        "join": lambda: service.join(ch, uid, name, arg),
         "leave": lambda: service.leave(ch, uid),
         "addai": lambda: service.add_ai(ch, uid),
         "start": lambda: service.start(ch, uid),
@@ -209,6 +210,7 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
         messages.note_channel(table, interaction.channel)
     seat = table.seat_of(uid) if table is not None else None
     was_auto = op == "join" and seat is not None and table.seats[seat].auto
+    late = table is not None and seat is None and table.status == PLAYING  # a seat change in a match
     async with answering(bot, ch):  # the table hears after this player
         try:
             await within(interaction, ops[op]())
@@ -216,7 +218,37 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
             return await reply_error(interaction, e)
         if op == "takeover" or was_auto:
             return await _taken_over(bot, interaction, ch, lang)
+        if late and op in ("join", "leave"):
+            return await answer(reply(interaction, _late_answer(table, uid, lang)))
         await answer(reply(interaction, table_message.done(lang)))
+
+
+def _late_answer(table, user_id: int, lang: str) -> str:
+    """What a player who was not seated at a running game is told after ``join``/``leave``:
+    the seat they sit in now, the seat they will sit in at the next deal, or that they no
+    longer wait."""
+    seat = table.seat_of(user_id)
+    if seat is not None:
+        return table_message.seat_change("seat_now", lang, seat=seat + 1)
+    queued = next((q for q in table.queue if q["user_id"] == user_id), None)
+    if queued is not None:
+        return table_message.seat_change("seat_queued", lang, seat=queued["seat"] + 1)
+    return table_message.seat_change("unqueued", lang)
+
+
+async def replace(bot, interaction: discord.Interaction, player) -> None:
+    """``/mj table replace``: hand an absent player's seat to the AI (the creator or an admin at
+    once; a vote of another seated player otherwise), stored, then answered privately."""
+    lang = await remember_lang(interaction)
+    ch = interaction.channel_id
+    async with answering(bot, ch):
+        try:
+            outcome, params = await within(interaction, bot.service.hand_to_ai(
+                ch, interaction.user.id, player.id, is_admin(interaction)))
+        except ServiceError as e:
+            return await reply_error(interaction, e)
+        await answer(reply(interaction, table_message.seat_change(
+            "replaced" if outcome == "done" else "vote_cast", lang, **params)))
 
 
 async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, lang: str) -> None:

@@ -58,10 +58,11 @@ class Match:
         return self.state["dealer"]
 
     def hand_context(self, extra: dict | None = None) -> dict:
-        """The context the next hand is dealt with: the match state without the scores,
+        """The context the next hand is dealt with: the match state without the scores (nor
+        the table's per-player totals),
         plus ``extra`` (facts the table adds at the deal, e.g. a stacked wall in tests or the
         dealer's stored 连庄 count)."""
-        context = {k: v for k, v in self.state.items() if k != "scores"}
+        context = {k: v for k, v in self.state.items() if k not in ("scores", "player_totals")}
         context.update(extra or {})
         return context
 

@@ -10,7 +10,7 @@ from engine.actions import Action
 from engine.errors import IllegalAction
 from store import HandNotPlaying, SettlementRecord
 
-from . import streaks
+from . import seats, streaks
 from .table import (CLOSED, HIDDEN_EVENTS, PLAYING, ServiceError, Table,
                     TableFault, Update, note_decisions, public_log, replay)
 
@@ -27,7 +27,9 @@ class Hands:
 
     async def _start_hand(self, t: Table) -> Update:
         """Deal the next hand (the lock is held): nothing of it is in memory before the store
-        accepted it, so a failed write leaves the table as it was (the timer deals again)."""
+        accepted it, so a failed write leaves the table as it was (the timer deals again).
+        Players waiting for a seat sit down first (``service/seats.py``; stored at once)."""
+        seated = await self._seat_queue(t)
         saved_state = dict(t.match.state)
         try:
             extra = await streaks.deal_context(self.store, t)  # may draw the dealer again
@@ -42,13 +44,14 @@ class Hands:
             t.match.state = saved_state
             raise
         t.hand, t.hand_id = hand, hand_id
+        t.dealt_users = [s.user_id for s in t.seats]
         t.decisions = {}
         note_decisions(t.decisions, t.hand, None)
         t.actions = []
         t.unsaved = []
         t.last_result = None
         t.next_hand_at = None
-        t.recent = public_log(t.hand)
+        t.recent = seated + public_log(t.hand)
         reopened = [s for s in t.seats if not s.is_ai and not s.dms_open]
         for s in reopened:  # a new hand: try their DMs again (a closed DM answers 50007 at once)
             s.dms_open = True
@@ -209,7 +212,7 @@ class Hands:
         # the same hand at the same point: its timers run on (a reload must not grant time)
         same = fresh.hand_id == t.hand_id and fresh.actions == t.actions
         for name in ("seats", "match", "hand", "hand_id", "actions", "status", "last_result",
-                     "settled_hand_id", "decisions", "recent"):
+                     "settled_hand_id", "decisions", "recent", "queue", "votes", "dealt_users"):
             setattr(t, name, getattr(fresh, name))
         t.unsaved = []
         if not same:
@@ -274,9 +277,11 @@ class Hands:
             for i, s in enumerate(t.seats)
         ]
         state = t.match.finished_state(result)
+        state[seats.PLAYER_TOTALS] = seats.settled_totals(t, points)
         result["seed"] = t.hand.seed
         planned = t.match_hands
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
+        result["names"] = t.names()  # who played it (another player may sit down before the next deal)
         try:
             match_id = await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
                                                     table_updates={"state": state, "hand_no": state["hand_no"]},
@@ -321,7 +326,7 @@ class Hands:
                 raise ServiceError("next_already_dealt" if after_hand is not None else "hand_running")
             if t.hand is not None and t.settled_hand_id != t.hand_id:
                 await self._guarded(t, self._settle_only(t))  # a settlement the store refused before
-            if not any(not s.is_ai and not s.auto for s in t.seats) and user_id is None:
+            if not any(not s.is_ai and not s.auto for s in t.seats) and not t.queue and user_id is None:
                 # everybody left: the table closes instead of playing AI against AI
                 await self._close(t)
                 upd = Update("closed", match_id=t.match_id)

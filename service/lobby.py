@@ -59,26 +59,32 @@ class Lobby:
         await self._notify(t, Update("lobby"))
         return t
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> Table:
-        """Seat a player (``already_seated``, ``table_full``, ``game_running`` refused).  A
-        player whose seat is on 托管 (they left, or timed out) takes it back
-        (:meth:`take_over`)."""
+    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Table:
+        """Seat a player (``already_seated``, ``table_full`` refused).  A player whose seat is
+        on 托管 (they left, or timed out) takes it back (:meth:`take_over`).  Once the game
+        runs, a player who is not seated takes a free seat (``service/seats.py``:
+        :meth:`~service.seats.Seats.sit_down`, ``seat`` 0-based or ``None``): at once between
+        hands, else at the next deal (``Table.queue``)."""
         t = self.table_in(channel_id)
-        seat = t.seat_of(user_id)
-        if seat is not None and t.status == PLAYING and t.seats[seat].auto:
+        seat_now = t.seat_of(user_id)
+        if seat_now is not None and t.status == PLAYING and t.seats[seat_now].auto:
             await self.take_over(channel_id, user_id)
             return t
+        upd = Update("lobby")
         async with t.lock:
             if t.seat_of(user_id) is not None:
                 raise ServiceError("already_seated")
-            if t.status != LOBBY:
+            if t.status == PLAYING:
+                _, _, upd = await self.sit_down(t, user_id, name, seat)
+            elif t.status != LOBBY:
                 raise ServiceError("game_running")
-            if len(t.seats) >= t.variant.max_players:
-                raise ServiceError("table_full", max=t.variant.max_players)
-            t.seats.append(Seat(user_id, name))
-            await self._save_seats(t)
-            await self._touch_lobby(t)
-        await self._notify(t, Update("lobby"))
+            else:
+                if len(t.seats) >= t.variant.max_players:
+                    raise ServiceError("table_full", max=t.variant.max_players)
+                t.seats.append(Seat(user_id, name))
+                await self._save_seats(t)
+                await self._touch_lobby(t)
+        await self._notify(t, upd)
         return t
 
     async def add_ai(self, channel_id: int, user_id: int) -> Table:
@@ -100,14 +106,18 @@ class Lobby:
 
     async def leave(self, channel_id: int, user_id: int) -> Table:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
-        left); once the game runs the player's seat goes to 托管 (auto-play) and stays theirs
-        (``/mj table join`` or :meth:`take_over` gives it back).  A finished hand is left alone:
-        only a running hand is played on for the seat."""
+        left); once the game runs the player's seat goes to 托管 (auto-play) and is marked
+        ``left``: it stays theirs (``/mj table join`` or :meth:`take_over` gives it back) until
+        another player takes it between hands or it is handed to the AI (``service/seats.py``).
+        A finished hand is left alone: only a running hand is played on for the seat.  A player
+        waiting for a seat (``Table.queue``) no longer waits."""
         t = self.table_in(channel_id)
         closed = False
         upd = Update("lobby")
         async with t.lock:
             seat = t.seat_of(user_id)
+            if seat is None and await self.leave_queue(t, user_id):
+                return t  # a player waiting for a seat: no longer waits
             if seat is None:
                 raise ServiceError("not_seated")
             if t.status == LOBBY:
@@ -120,8 +130,8 @@ class Lobby:
                     await self._touch_lobby(t)
             else:
                 upd = Update("action", hand_id=t.hand_id)
-                if not t.seats[seat].auto:
-                    t.seats[seat].auto = True
+                if not t.seats[seat].auto or not t.seats[seat].left:
+                    t.seats[seat].auto = t.seats[seat].left = True
                     t.seats[seat].timeouts = 0
                     await self._save_seats(t)
                     self._public_event(t, upd, {"type": "auto", "seat": seat, "left": True})
@@ -142,9 +152,10 @@ class Lobby:
             s = t.seats[seat]
             if not s.auto or s.is_ai:
                 raise ServiceError("not_on_auto")
-            s.auto = False
+            s.auto = s.left = False
             s.timeouts = 0
             await self._save_seats(t)
+            await self._forget_votes_against(t, user_id)
             upd = Update("action", seats_to_notify={seat}, hand_id=t.hand_id)
             self._public_event(t, upd, {"type": "back", "seat": seat})
         await self._notify(t, upd)

@@ -33,14 +33,16 @@ class Restore:
         t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
         t.wall = getattr(self.clock, "wall", None)
-        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
-                   for s in ot.seats]
+        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted,
+                        left=s.left) for s in ot.seats]
         if rec.status == LOBBY:
             self._restore_lobby(t, (rec.state or {}).get("lobby"))
         if rec.status == PLAYING:
+            await self._load_seat_changes(t)
             t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))
             if ot.hand is not None:
                 t.hand_id = ot.hand.id
+                t.dealt_users = [s.get("user_id") for s in ot.hand.seats]
                 context = dict(ot.hand.context) if ot.hand.context else None
                 t.hand, t.decisions = replay(t.match, list(ot.hand.actions), context)
                 t.actions = list(ot.hand.actions)
@@ -56,6 +58,7 @@ class Restore:
                 last = ot.last_hand
                 t.hand, t.decisions = replay(t.match, list(last.actions), dict(last.context) or None, last.seed)
                 t.hand_id, t.actions = last.id, list(last.actions)
+                t.dealt_users = [s.get("user_id") for s in last.seats]
                 t.recent = public_log(t.hand)
                 t.last_result = dict(last.result)
                 t.settled_hand_id = last.id

@@ -59,10 +59,13 @@ class Seat:
     dms_open: bool = True
     timeouts: int = 0
     prompted: Optional[str] = None  #: the last decision a front end prompted this seat for
+    #: the player left the running game (``/mj table leave``): on 托管, and free for another
+    #: player between hands (a seat on 托管 after three timeouts is not)
+    left: bool = False
 
     def record(self, seat: int) -> SeatRecord:
         return SeatRecord(seat=seat, user_id=self.user_id, name=self.name, is_ai=self.is_ai,
-                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted)
+                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted, left=self.left)
 
 
 @dataclass
@@ -140,6 +143,14 @@ class Table:
     def lobby_idle(self, now: float) -> bool:
         """A lobby unchanged for :attr:`lobby_minutes` (or longer) at clock time ``now``."""
         return self.status == LOBBY and self.idle_since is not None and now >= self.idle_since + self.lobby_minutes * 60
+    #: players waiting for a seat while a hand runs, in order: ``{"user_id", "name", "seat"}``
+    #: (they sit down at the next deal; stored, see ``service/seats.py``)
+    queue: list[dict] = field(default_factory=list)
+    #: the user in each seat (``None``: AI) when the current hand was dealt: a player who sat
+    #: down since has no panel of it (their seat's panel comes with the next deal)
+    dealt_users: list = field(default_factory=list)
+    #: votes to hand an absent player's seat to the AI: absent user id → the voters' user ids
+    votes: dict[int, list[int]] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):
@@ -182,6 +193,27 @@ class Table:
     def match_hands(self) -> int:
         """The hands of the table's match (option ``match_hands``; 0: open-ended)."""
         return int(self.options.get("match_hands", 0) or 0)
+    def dealt_to(self, seat: int) -> bool:
+        """Was the current hand dealt to the player who sits in ``seat`` now?"""
+        return not self.dealt_users or (seat < len(self.dealt_users)
+                                        and self.dealt_users[seat] == self.seats[seat].user_id)
+
+    def electorate(self, seat: int) -> list[int]:
+        """The user ids who vote on handing ``seat`` to the AI: the seated humans who have not
+        left, the seat's own player not counted."""
+        return [s.user_id for i, s in enumerate(self.seats) if i != seat and s.user_id is not None and not s.left]
+
+    def open_votes(self) -> list[dict]:
+        """The votes under way to hand a seat to the AI: ``{"seat", "votes", "needed"}`` each
+        (votes counted among :meth:`electorate`; ``needed``: a majority of it)."""
+        out = []
+        for user_id, voters in sorted(self.votes.items()):
+            seat = self.seat_of(user_id)
+            if seat is None:
+                continue
+            elect = self.electorate(seat)
+            out.append({"seat": seat, "votes": len([v for v in voters if v in elect]), "needed": len(elect) // 2 + 1})
+        return out
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
@@ -223,6 +255,7 @@ class Table:
         v["status"] = self.status
         v["recent"] = list(self.recent[-8:])
         v["last_out"] = self.last_out()
+        v["votes"] = self.open_votes()
         v["seed_hash"] = self.seed_hash()
         v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
         return v

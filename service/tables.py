@@ -53,6 +53,7 @@ from .hands import Hands
 from .langs import Langs
 from .lobby import Lobby
 from .restore import Restore
+from .seats import Seats
 from .table import (AUTO_AFTER_TIMEOUTS, CLOSED, HIDDEN_EVENTS, LOBBY, OPENING_PHASES, PLAYING, WINDOW_PHASES,
                     Listener, Seat, ServiceError, Table, TableFault, Update, note_decisions, public_log, replay)
 from .timers import Timers
@@ -60,7 +61,7 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 
-class TableService(Lobby, Hands, Timers, Restore, Langs):
+class TableService(Lobby, Hands, Timers, Restore, Langs, Seats):
     """All open tables of this process.
 
     :param store: the persistence (``store.Store``), already initialised.

@@ -42,7 +42,7 @@ Tables
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
-``0008_bot_state``; ``0009_match``; ``0010_player_lang``); a change to these models needs
+``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -192,6 +192,8 @@ class SeatRow(SQLModel, table=True):
     auto: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
     #: the last decision the front end prompted this seat for (revision 0007_seat_prompted)
     prompted: Optional[str] = Field(default=None, sa_column=Column(String(64), nullable=True))
+    #: the player left the running game: another player may take the seat (revision 0011_seat_left)
+    left: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=text("false")))
 
 
 class HandRow(SQLModel, table=True):

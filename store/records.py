@@ -118,6 +118,8 @@ class SeatRecord:
     :ivar prompted: the last decision the front end prompted this seat for (its own text,
         e.g. ``"<hand id>:<seq>"``; revision ``0007_seat_prompted``), so that a restarted bot
         prompts what the stopped one had not, and nothing twice.
+    :ivar left: the player left the running game (``/mj table leave``; revision
+        ``0011_seat_left``): the seat is on 托管 and another player may take it between hands.
     """
 
     seat: int
@@ -127,6 +129,7 @@ class SeatRecord:
     dms_open: bool = True
     auto: bool = False
     prompted: Optional[str] = None
+    left: bool = False
 
 
 @dataclass(frozen=True)
@@ -390,6 +393,7 @@ def _seat_record(r: Any) -> SeatRecord:
         dms_open=r.dms_open,
         auto=r.auto,
         prompted=getattr(r, "prompted", None),
+        left=bool(getattr(r, "left", False)),
     )
 
 

@@ -227,6 +227,7 @@ class TablesMixin(WriterMixin):
                             "dms_open": s.dms_open,
                             "auto": s.auto,
                             "prompted": s.prompted,
+                            "left": s.left,
                         }
                         for s in seats
                     ],

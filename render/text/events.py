@@ -20,7 +20,9 @@ def describe_event(ev: dict, names: list[str], lang: str, variant: str | None = 
         return None
     name = names[ev["seat"]] if "seat" in ev and ev["seat"] < len(names) else ""
     params = {"name": name, "tile": tile_label(ev["tile"], lang) if "tile" in ev else "",
-              "multiplier": ev.get("multiplier", "")}
+              "multiplier": ev.get("multiplier", ""), "player": ev.get("player", ""),
+              "no": ev["seat"] + 1 if "seat" in ev else "", "votes": ev.get("votes", ""),
+              "needed": ev.get("needed", "")}
     if typ == "hu" and "tile" not in ev:
         typ = "hu_notile"  # 字牌 偎胡/提胡: a win with no card of its own
     text = tv(variant, f"ev.{typ}", lang, **params)

@@ -69,13 +69,17 @@ def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optio
         if view.get("seed_hash"):
             lines.append(t("ui.seed_hash", lang, hash=view["seed_hash"][:16]))
     elif result is not None:
-        lines.extend(result_lines(result, names, lang, variant))
+        lines.extend(result_lines(result, list(result.get("names") or names), lang, variant))
         if hand_id is not None and "seed" in result:
             lines.append(t("ui.seed_reveal", lang, seed=result["seed"], id=hand_id))
         lines.append(t("ui.match_over", lang) if match_over else t("ui.next_hand_in", lang, s=result_timeout))
     auto = [names[s["seat"]] for s in seats if s.get("auto") and not s.get("is_ai") and s["seat"] < len(names)]
     if auto:
         lines.append(t("ui.auto_seats", lang, names=", ".join(auto)))
+    for vote in view.get("votes") or []:
+        if vote["seat"] < len(names):
+            lines.append(t("ui.vote_line", lang, player=names[vote["seat"]], no=vote["seat"] + 1,
+                           votes=vote["votes"], needed=vote["needed"]))
     lines.extend(view.get("log", [])[-4:])
     return "\n".join(lines)[:4000]
 
@@ -98,6 +102,14 @@ def button(op: str, lang: str) -> str:
 
 def done(lang: str) -> str:
     return t("ui.done", lang)
+
+
+def seat_change(outcome: str, lang: str, **params) -> str:
+    """The private answer to a seat change during a match (``seat`` 1-based):
+    ``seat_now`` (the player sat down between hands), ``seat_queued`` (they sit down at the
+    next deal), ``unqueued`` (they no longer wait), ``replaced`` (``name``'s seat is the AI's
+    now), ``vote_cast`` (``name``, ``votes`` of ``needed``)."""
+    return t(f"ui.{outcome}", lang, **params)
 
 
 def created(variant: str, lang: str, options: Optional[dict] = None) -> str:
