@@ -11,7 +11,8 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from .canvas import Layer, text_advance
-from .common import FELT_DARK, GOLD, MUTED, WHITE, label, to_png
+from .common import FELT_DARK, GOLD, MUTED, WHITE, label, lang_of, to_png
+from .text import tv
 
 WIDTH = 720  #: as the table image (``render.table.WIDTH``)
 PAD = 18
@@ -120,7 +121,8 @@ def standings_image(view: dict):
         if best is not None:
             text = label(view, "standings_hand_no", no=best["no"]) + " " + _signed(best["points"])
             if best.get("fan"):
-                text += " · " + label(view, "fan", n=best["fan"])
+                # the game's own count: 番, 字牌's 胡息, 财神麻将's multiplier
+                text += " · " + tv(view.get("variant"), "img.fan", lang_of(view), n=best["fan"])
             text, size = _fit(text, 17, X["standings_paid"] - X["standings_best"] - 12)
             body.text((PAD + X["standings_best"], cy), text, size, fill=GAIN, bold=True, anchor="lm")
         else:

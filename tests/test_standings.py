@@ -87,3 +87,16 @@ def test_the_standings_image_draws_for_every_game(info):
     heights = {h for h, _ in images.values()}
     assert heights == {18 + 52 + 24 + 46 * n + 6 + 190 + 18}  # title, heads, a row a player, chart, margin
     assert len({b for _, b in images.values()}) == 3  # each language draws its own words
+
+
+@pytest.mark.parametrize("variant,lang,unit", [
+    ("laosanfan", "en", "(3 fan)"), ("laosanfan", "zh-CN", "（3 番）"),
+    # 字牌 stores the winner's 胡息 as the hand's count, 财神麻将 its multiplier (rule files)
+    ("zipai", "en", "(3 hu xi)"), ("zipai", "zh-TW", "（3 胡息）"),
+    ("caishen", "en", "(×3)"), ("caishen", "zh-CN", "（×3）"),
+])
+def test_the_best_hand_is_counted_in_the_games_own_unit(variant, lang, unit):
+    data = {"players": [{"rank": 1, "name": "a", "total": 12, "wins": 1, "hands": 2, "paid": None,
+                         "best": {"no": 2, "points": 12, "fan": 3, "hand_id": 9}}], "hands": []}
+    [line] = words.player_lines(data, lang, variant)
+    assert line.endswith(unit), line

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalogue import game_name, t
+from .catalogue import game_name, t, tv
 
 #: options of one replay menu (Discord allows 25 in a select menu)
 PAGE = 25
@@ -34,8 +34,9 @@ def subtitle(match: Any, data: dict, lang: str) -> str:
     return t("ui.standings_sub", lang, played=played, start=start, end=end)
 
 
-def player_lines(data: dict, lang: str) -> list[str]:
-    """One line per player, best first: rank, name, total, hands won, best hand, biggest payment."""
+def player_lines(data: dict, lang: str, variant: str | None = None) -> list[str]:
+    """One line per player, best first: rank, name, total, hands won, best hand (with the
+    game's own count: 番, 字牌's 胡息, 财神麻将's multiplier), biggest payment."""
     out = []
     for p in data.get("players", []):
         line = t("ui.standings_line", lang, rank=p["rank"], name=p["name"], total=signed(p["total"]),
@@ -44,7 +45,7 @@ def player_lines(data: dict, lang: str) -> list[str]:
         best = p.get("best")
         if best is not None:
             key = "ui.standings_best_fan" if best.get("fan") else "ui.standings_best"
-            extra.append(t(key, lang, no=best["no"], points=signed(best["points"]), fan=best.get("fan")))
+            extra.append(tv(variant, key, lang, no=best["no"], points=signed(best["points"]), fan=best.get("fan")))
         paid = p.get("paid")
         if paid is not None:
             extra.append(t("ui.standings_paid", lang, no=paid["no"], points=paid["points"]))
@@ -56,7 +57,7 @@ def description(match: Any, data: dict, lang: str, page: int = 0) -> str:
     """The text of the standings message (≤ 4,000 characters): subtitle, players, and what the
     replay menu of page ``page`` offers."""
     hands = data.get("hands", [])
-    lines = [subtitle(match, data, lang), ""] + player_lines(data, lang)
+    lines = [subtitle(match, data, lang), ""] + player_lines(data, lang, match.variant)
     if hands:
         first = page * PAGE
         last = min(len(hands), first + PAGE)
