@@ -308,7 +308,17 @@ class TableFeed:
             self.panel_failures = 0
 
     async def close_private(self) -> None:
-        """The table closed: delete every notice and take the buttons off this hand's panels."""
+        """The table closed: delete every notice and take the buttons off this hand's panels.
+        When a match ended with a settled hand, each panel shows that hand's result first."""
+        table = self.table
+        if table.match_id is not None and table.last_result is not None and table.hand is not None:
+            humans = self._humans()
+            await self.langs(humans)
+            async with table.lock:
+                work = self._draw(set(humans))
+            for seat, parts, _, _ in work:
+                if table.seats[seat].dms_open:
+                    await self.fanout.show_panel(self, seat, parts)
         for seat in list(self.msgs):
             kept = self.msgs[seat]
             before = json.dumps(kept, sort_keys=True)
