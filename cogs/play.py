@@ -65,6 +65,8 @@ async def send_hand(bot, interaction: discord.Interaction, channel_id: int | Non
         seat = _seat(table, interaction.user.id)
         if table.hand is None:
             raise ServiceError("no_hand")
+        if not table.dealt_to(seat):  # sat down since the deal: the hand was another player's
+            raise ServiceError("hand_at_next_deal", seat=seat + 1)
     except ServiceError as e:
         return await reply_error(interaction, e)
     kwargs = await messages.hand_message(table, seat, lang)

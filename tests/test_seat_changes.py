@@ -95,6 +95,10 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
         assert table.scores()[creator_seat] == points[creator_seat]
         assert words("ev.seated", "en", player="late", no=first + 1) in public_text(fd)
         assert panels_of(fd, late) == []  # the panel comes with the deal
+        # nor may they look at the finished hand through My hand: it was the AI's hand
+        r = await fd.slash(late, "mj hand")
+        assert r.ephemeral and said(r) == error_text("hand_at_next_deal", "en", {"seat": first + 1})
+        assert not r.message.data.get("attachments")
         if n == 2:  # the other seat timed out to 托管: its player did not leave, it is not free
             r = await fd.slash(fd.user(801, "later"), "mj table join")
             assert said(r) == error_text("no_free_seat", "en")
