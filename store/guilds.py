@@ -1,9 +1,8 @@
 """Guild configuration: a guild's option defaults per game, its presets, the channels where
 tables may be opened and its table settings, one ``guild_config`` row per guild.
 
-The table settings (``GuildConfig.settings``) are kept in the ``defaults`` JSON column under
-the reserved key :data:`SETTINGS_KEY` (no game id starts with ``@``), so they need no
-column of their own; readers never see that key among the defaults.
+The table settings (``GuildConfig.settings``) have their own JSON column (revision
+``0012_guild_settings``).
 """
 
 from __future__ import annotations
@@ -18,10 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .base import _G, _int64
 from .records import GuildConfig
 from .writer import WriterMixin
-
-#: the key of the table settings inside the ``defaults`` JSON column
-SETTINGS_KEY = "@server"
-
 
 class GuildsMixin(WriterMixin):
     """Guild settings of a store."""
@@ -103,16 +98,11 @@ class GuildsMixin(WriterMixin):
         settings = _options(settings)
 
         def edit(cfg: dict[str, Any]) -> None:
-            merged = dict(cfg["defaults"].get(SETTINGS_KEY) or {})
             for k, v in settings.items():
                 if v is None:
-                    merged.pop(k, None)
+                    cfg["settings"].pop(k, None)
                 else:
-                    merged[k] = v
-            if merged:
-                cfg["defaults"][SETTINGS_KEY] = merged
-            else:
-                cfg["defaults"].pop(SETTINGS_KEY, None)
+                    cfg["settings"][k] = v
 
         return (await self._edit_guild(guild_id, edit, create=True))[0]
 
@@ -132,7 +122,7 @@ class GuildsMixin(WriterMixin):
                 ins = (sqlite_insert if self._is_sqlite else pg_insert)(_G)
                 await conn.execute(
                     ins.values(
-                        guild_id=guild_id, defaults={}, presets={}, channels=[], updated_at=now
+                        guild_id=guild_id, defaults={}, presets={}, channels=[], settings={}, updated_at=now
                     ).on_conflict_do_nothing(index_elements=[_G.c.guild_id])
                 )
             else:
@@ -150,6 +140,7 @@ class GuildsMixin(WriterMixin):
                 "defaults": dict(row.defaults or {}),
                 "presets": dict(row.presets or {}),
                 "channels": list(row.channels or []),
+                "settings": dict(row.settings or {}),
             }
             before = {k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in cfg.items()}
             result = edit(cfg)
@@ -168,19 +159,18 @@ class GuildsMixin(WriterMixin):
 
 
 def _empty_config() -> dict[str, Any]:
-    return {"defaults": {}, "presets": {}, "channels": []}
+    return {"defaults": {}, "presets": {}, "channels": [], "settings": {}}
 
 
 def _guild_config(guild_id: int, row: Any) -> GuildConfig:
     if row is None:
         return GuildConfig(guild_id)
-    defaults = {k: dict(v) for k, v in (row.defaults or {}).items()}
     return GuildConfig(
         guild_id=guild_id,
-        defaults={k: v for k, v in defaults.items() if k != SETTINGS_KEY},
+        defaults={k: dict(v) for k, v in (row.defaults or {}).items()},
         presets={k: dict(v) for k, v in (row.presets or {}).items()},
         channels=tuple(int(c) for c in (row.channels or ())),
-        settings=defaults.get(SETTINGS_KEY, {}),
+        settings=dict(row.settings or {}),
         updated_at=row.updated_at,
     )
 

@@ -42,7 +42,7 @@ Tables
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
-``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``); a change to these models needs
+``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``; ``0012_guild_settings``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -289,6 +289,10 @@ class GuildConfigRow(SQLModel, table=True):
     defaults: dict = Field(default_factory=dict, sa_column=_json())
     presets: dict = Field(default_factory=dict, sa_column=_json())
     channels: list = Field(default_factory=list, sa_column=_json())
+    #: the server's table settings ``{name: value}`` (``/mj config server``; revision 0012_guild_settings)
+    settings: dict = Field(default_factory=dict, sa_column=Column(
+        JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql"), nullable=False,
+        server_default=text("'{}'")))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 

@@ -35,7 +35,7 @@ from store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0011_seat_left"
+HEAD = "0012_guild_settings"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
 ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "match", "player_lang",
                             "alembic_version"}
@@ -210,7 +210,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0011():
+def test_head_revision_is_0012():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
@@ -487,3 +487,36 @@ async def test_0009_records_a_match_once_with_the_closing_of_its_table(backend):
     assert await store.end_match(empty) is None and (await store.get_table(empty)).status == "closed"
     await store.downgrade("0008")
     assert "match" not in await table_names(store)
+
+
+@pytest.mark.asyncio
+async def test_0012_moves_the_server_settings_into_their_own_column_and_back(backend):
+    """Settings kept under ``defaults["@server"]`` before 0012 come out in ``settings`` (the
+    game defaults beside them untouched); a downgrade puts them back under that key."""
+    import sqlalchemy as sa
+    from sqlalchemy.dialects.postgresql import JSONB
+
+    store = Store(backend.url, schema=backend.schema, clock=backend.clock)
+    backend.stores.append(store)
+    await store.upgrade("0011")
+    json_type = sa.JSON().with_variant(JSONB(), "postgresql")
+    guild = sa.table("guild_config", sa.column("guild_id", sa.BigInteger), sa.column("defaults", json_type),
+                     sa.column("presets", json_type), sa.column("channels", json_type),
+                     sa.column("updated_at", sa.DateTime(timezone=True)), schema=backend.schema)
+    old = {"laosanfan": {"style": "tuidaoba"}, "@server": {"language": "en", "lobby_minutes": 5}}
+    async with store.engine.begin() as conn:
+        await conn.execute(guild.insert().values(guild_id=GUILD, defaults=old, presets={}, channels=[],
+                                                 updated_at=T0))
+    await store.upgrade("head")
+    cfg = await store.get_guild_config(GUILD)
+    assert cfg.defaults == {"laosanfan": {"style": "tuidaoba"}}
+    assert cfg.settings == {"language": "en", "lobby_minutes": 5}
+    cfg = await store.set_guild_settings(GUILD, {"repost_after": 20, "lobby_minutes": None})
+    assert cfg.settings == {"language": "en", "repost_after": 20} and cfg.defaults == {"laosanfan": {"style": "tuidaoba"}}
+    await store.downgrade("0011")
+    async with store.engine.connect() as conn:
+        [defaults] = (await conn.execute(sa.select(guild.c.defaults).where(guild.c.guild_id == GUILD))).one()
+    defaults = json.loads(defaults) if isinstance(defaults, str) else defaults
+    assert defaults == {"laosanfan": {"style": "tuidaoba"}, "@server": {"language": "en", "repost_after": 20}}
+    await store.upgrade("head")
+    assert (await store.get_guild_config(GUILD)).settings == {"language": "en", "repost_after": 20}
