@@ -1,0 +1,103 @@
+"""AI levels (engine/ai_levels.py): every game declares easy, normal and strong; every level
+always plays legally and deterministically over seeded play-outs, at every seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.ai_levels import DEFAULT_LEVEL, LEVELS, NEW_SEAT_LEVEL, ai_levels, check_level, move, stored_level
+from engine.match import Match
+from engine.variant import VariantInfo
+from engine.variants import all_variants, find_variant
+
+GAMES = [info.id for info in all_variants()]
+
+
+def _play(info: VariantInfo, seed: int, levels: list[str]) -> tuple[int, dict]:
+    """One seeded hand with seat ``s`` played at ``levels[s]``; every move is checked legal and
+    asked twice (the same state gives the same move).  Returns (moves, result)."""
+    n = len(levels)
+    match = Match(info, info.resolve_options({}), table_seed=seed, n_seats=n)
+    for _ in range(seed % n):  # later hands: other dealers
+        match.finish({"winner": None, "points": [0] * n})
+    hand = match.new_hand()
+    moves = 0
+    while not hand.is_over():
+        seat = hand.pending_seats()[0]
+        action = info.ai_move(hand, seat, levels[seat])
+        assert action in hand.legal_actions(seat), (info.id, levels[seat], action)
+        assert info.ai_move(hand, seat, levels[seat]) == action
+        hand.apply(action)
+        moves += 1
+        assert moves < 3000
+    return moves, hand.result
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_legally_at_every_seat(game, level):
+    info = find_variant(game)
+    finished = 0
+    for seed in range(6):
+        n = info.max_players if seed % 2 == 0 else info.min_players
+        moves, result = _play(info, 1000 + seed, [level] * n)
+        assert moves > 0 and len(result["points"]) == n
+        assert sum(result["points"]) == 0  # zero-sum settlement
+        finished += 1
+    assert finished == 6
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_mixed_levels_rotate_through_the_seats(game):
+    info = find_variant(game)
+    n = info.max_players
+    for shift in range(n):
+        levels = [LEVELS[(s + shift) % len(LEVELS)] for s in range(n)]
+        _play(info, 2000 + shift, levels)
+
+
+def test_every_game_declares_every_level_and_normal_is_the_plain_ai():
+    for info in all_variants():
+        assert set(info.ai_levels) == set(LEVELS)
+        assert info.ai_levels["normal"] is info.ai
+        # strong is the normal AI until the game declares its own; easy is the game's own
+        assert info.ai_levels["easy"] is not info.ai
+        assert info.ai_levels["easy"].__name__ == "easy_action"
+
+
+def test_normal_moves_are_the_hands_own_ai_moves():
+    for info in all_variants():
+        hand = Match(info, info.resolve_options({}), table_seed=7, n_seats=info.max_players).new_hand()
+        seat = hand.pending_seats()[0]
+        assert move(info, hand, seat, "normal") == hand.ai_action(seat)
+        assert move(info, hand, seat) == hand.ai_action(seat)  # no level: normal
+
+
+def test_levels_are_checked_and_missing_ones_play_normal():
+    assert (DEFAULT_LEVEL, NEW_SEAT_LEVEL) == ("normal", "strong")
+    assert LEVELS == ("easy", "normal", "strong")
+    assert stored_level(None) == "normal" and stored_level("easy") == "easy"
+    with pytest.raises(ValueError):
+        check_level("hard")
+    with pytest.raises(ValueError):
+        stored_level("")
+    info = find_variant("laosanfan")
+    hand = Match(info, info.resolve_options({}), table_seed=1, n_seats=4).new_hand()
+    with pytest.raises(ValueError):
+        info.ai_move(hand, hand.pending_seats()[0], "hard")
+
+    def plain(hand, seat):
+        return "plain"
+
+    def sharp(hand, seat):
+        return "sharp"
+
+    table = ai_levels(plain, strong=sharp)
+    assert dict(table) == {"easy": plain, "normal": plain, "strong": sharp}
+    with pytest.raises(TypeError):
+        table["easy"] = sharp  # read-only
+    toy = VariantInfo("toy_levels", "玩具", "Toy", 2, 2, (), lambda *a: None, ai=plain,
+                      ai_levels={"strong": sharp})
+    assert toy.ai_move(None, 0, "easy") == "plain" and toy.ai_move(None, 0, "strong") == "sharp"
+    with pytest.raises(ValueError):
+        VariantInfo("toy_levels", "玩具", "Toy", 2, 2, (), lambda *a: None, ai_levels={"hard": sharp})
