@@ -3,6 +3,7 @@
     python bot.py                      # DISCORD_TOKEN set (environment or .env): the Discord bot
     python bot.py                      # no token: play in the terminal against AI seats
     python bot.py --auto               # AI against AI, a whole game, prints the settlement
+    python bot.py --ai-level easy      # the AI seats play at a level: easy, normal, strong (default)
     python bot.py --variant two_player --seed 7 --hands 4 --out table_images
 
 Configuration comes from the environment (or a ``.env`` file): ``DISCORD_TOKEN``,
@@ -21,6 +22,8 @@ import asyncio
 import logging
 import os
 import sys
+
+from engine.ai_levels import LEVELS, NEW_SEAT_LEVEL
 
 DEFAULT_DB = "sqlite:///mahjong.db"
 COGS = ("cogs.commands", "cogs.play")
@@ -173,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="two_player", help="game id (default: two_player)")
     parser.add_argument("--seed", type=int, default=None, help="table seed, for a reproducible game")
     parser.add_argument("--auto", action="store_true", help="AI plays every seat; print the settlement")
+    parser.add_argument("--ai-level", default=NEW_SEAT_LEVEL, choices=list(LEVELS),
+                        help=f"how well the AI seats play: {', '.join(LEVELS)} (default: {NEW_SEAT_LEVEL})")
     parser.add_argument("--hands", type=positive_int, default=4, help="hands in a local game (default: 4)")
     parser.add_argument("--players", type=int, default=None,
                         help="seats at the local table (default: the game's maximum)")

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.ai_levels import LEVELS, NEW_SEAT_LEVEL
 from service.presets import PACES
 from service.records import PERIODS
 
@@ -28,6 +29,10 @@ from service.records import PERIODS
 PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
 #: the English names of the paces (translated as ``cmd.choice__<pace>``)
 PACE_NAMES = {"normal": "Normal — 15 s a move", "relaxed": "Relaxed — 60 s a move"}
+#: the English names of the AI levels (translated as ``cmd.choice__ai_<level>``: the pace
+#: ``normal`` has the key ``cmd.choice__normal``)
+LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the plain game",
+               "strong": "Strong — goes for what the game pays"}
 
 from . import config as settings
 from . import records, rules, tables
@@ -67,8 +72,11 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
         await tables.lobby_op(self.bot, interaction, "leave")
 
     @table.command(name="add-ai", description="Add an AI player")
-    async def table_add_ai(self, interaction: discord.Interaction) -> None:
-        await tables.lobby_op(self.bot, interaction, "addai")
+    @app_commands.describe(level="How well the AI plays (default: strong)")
+    @app_commands.choices(level=[app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES[v], key=f"cmd.choice__ai_{v}"),
+                                                     value=v) for v in LEVELS])
+    async def table_add_ai(self, interaction: discord.Interaction, level: str = NEW_SEAT_LEVEL) -> None:
+        await tables.lobby_op(self.bot, interaction, "addai", level=level)
 
     @table.command(name="start", description="Start the game")
     async def table_start(self, interaction: discord.Interaction) -> None:

@@ -135,9 +135,10 @@ async def end(bot, interaction: discord.Interaction) -> None:
 
 
 async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: int | None = None,
-                   arg: int | None = None) -> None:
-    """``join``, ``leave``, ``addai``, ``start``, ``next`` (``arg``: the finished hand),
-    ``takeover``: stored, then answered privately, before the table hears of it."""
+                   arg: int | None = None, level: str | None = None) -> None:
+    """``join``, ``leave``, ``addai`` (``level``: the AI's, default strong), ``start``, ``next``
+    (``arg``: the finished hand), ``takeover``: stored, then answered privately, before the
+    table hears of it."""
     lang = user_lang(interaction)
     bot.user_langs[interaction.user.id] = lang
     service = bot.service
@@ -146,7 +147,7 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
     ops = {
         "join": lambda: service.join(ch, uid, name),
         "leave": lambda: service.leave(ch, uid),
-        "addai": lambda: service.add_ai(ch, uid),
+        "addai": lambda: service.add_ai(ch, uid) if level is None else service.add_ai(ch, uid, level),
         "start": lambda: service.start(ch, uid),
         "next": lambda: service.next_hand(ch, uid, after_hand=arg),
         "takeover": lambda: service.take_over(ch, uid),

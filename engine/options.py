@@ -91,4 +91,9 @@ TIMEOUT_OPTIONS = (
            min_value=5, max_value=600),
     Option("result_timeout", int, 30, "Seconds the result stays before the next hand",
            "结算页面停留（秒）", min_value=5, max_value=600),
+    # not a timeout, but what a seat on 托管 (the third timeout, or a player who left) plays:
+    # on, the AI at the table's level (the strongest of its AI seats, strong without one);
+    # off, the hand's timeout move (discard what was drawn, win when possible)
+    Option("auto_play_ai", bool, False, "Auto-play (托管) is played by the AI at the table's level",
+           "托管由电脑按本桌最强的电脑打"),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from engine.ai_levels import LEVELS, NEW_SEAT_LEVEL
 from engine.errors import OptionError
 from engine.match import Match
 from engine.variants import all_variants, find_variant
@@ -75,8 +76,15 @@ class Lobby:
         await self._notify(t, Update("lobby"))
         return t
 
-    async def add_ai(self, channel_id: int, user_id: int) -> Table:
-        """Fill an empty seat with an AI player (only seated players may do it)."""
+    async def add_ai(self, channel_id: int, user_id: int, level: str = NEW_SEAT_LEVEL) -> Table:
+        """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
+        ``strong``: ``engine.ai_levels.LEVELS``; stored with the seat).  Only seated players
+        may do it.
+
+        :raises ServiceError: ``ai_level_unknown`` (another level), ``not_seated``,
+            ``game_running``, ``table_full``."""
+        if level not in LEVELS:
+            raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
         t = self.table_in(channel_id)
         async with t.lock:
             if t.seat_of(user_id) is None:
@@ -86,7 +94,7 @@ class Lobby:
             if len(t.seats) >= t.variant.max_players:
                 raise ServiceError("table_full", max=t.variant.max_players)
             n_ai = sum(s.is_ai for s in t.seats)
-            t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True))
+            t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True, ai_level=level))
             await self._save_seats(t)
         await self._notify(t, Update("lobby"))
         return t

@@ -33,7 +33,8 @@ class Restore:
         t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
         t.wall = getattr(self.clock, "wall", None)
-        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted)
+        t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted,
+                        ai_level=s.ai_level)
                    for s in ot.seats]
         if rec.status == PLAYING:
             t.match = Match(info, t.options, t.seed, len(t.seats), state=dict(rec.state))

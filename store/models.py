@@ -34,7 +34,7 @@ Tables
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
-``0008_bot_state``); a change to these models needs
+``0008_bot_state``; ``0013_seat_level``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -183,6 +183,8 @@ class SeatRow(SQLModel, table=True):
     auto: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
     #: the last decision the front end prompted this seat for (revision 0007_seat_prompted)
     prompted: Optional[str] = Field(default=None, sa_column=Column(String(64), nullable=True))
+    #: the level an AI seat plays at (revision 0013_seat_level; NULL: a human, or ``normal``)
+    ai_level: Optional[str] = Field(default=None, sa_column=Column(String(16), nullable=True))
 
 
 class HandRow(SQLModel, table=True):

@@ -118,6 +118,9 @@ class SeatRecord:
     :ivar prompted: the last decision the front end prompted this seat for (its own text,
         e.g. ``"<hand id>:<seq>"``; revision ``0007_seat_prompted``), so that a restarted bot
         prompts what the stopped one had not, and nothing twice.
+    :ivar ai_level: the level an AI seat plays at (``"easy"``, ``"normal"``, ``"strong"``:
+        ``engine.ai_levels.LEVELS``; revision ``0013_seat_level``); ``None`` for a human seat
+        and for an AI seat stored before levels (it plays ``normal``).
     """
 
     seat: int
@@ -127,6 +130,7 @@ class SeatRecord:
     dms_open: bool = True
     auto: bool = False
     prompted: Optional[str] = None
+    ai_level: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -355,6 +359,7 @@ def _seat_record(r: Any) -> SeatRecord:
         dms_open=r.dms_open,
         auto=r.auto,
         prompted=getattr(r, "prompted", None),
+        ai_level=getattr(r, "ai_level", None),
     )
 
 

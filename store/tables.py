@@ -225,6 +225,7 @@ class TablesMixin(WriterMixin):
                             "dms_open": s.dms_open,
                             "auto": s.auto,
                             "prompted": s.prompted,
+                            "ai_level": s.ai_level,
                         }
                         for s in seats
                     ],
