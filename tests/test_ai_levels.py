@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import DISCARD, TING, Action
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS, NEW_SEAT_LEVEL, ai_levels, check_level, move, stored_level
 from engine.match import Match
+from engine.tiles import parse_kind
 from engine.variant import VariantInfo
 from engine.variants import all_variants, find_variant
 
@@ -101,3 +103,41 @@ def test_levels_are_checked_and_missing_ones_play_normal():
     assert toy.ai_move(None, 0, "easy") == "plain" and toy.ai_move(None, 0, "strong") == "sharp"
     with pytest.raises(ValueError):
         VariantInfo("toy_levels", "玩具", "Toy", 2, 2, (), lambda *a: None, ai_levels={"hard": sharp})
+
+
+# ---------------------------------------------------------------- the easy level by hand
+def test_easy_mahjong_discards_for_the_lowest_shanten_lowest_kind_on_a_tie():
+    """123m 456m 789m 11z + 3z 5z 7z: any of the three lone honours leaves 1-shanten (three sets,
+    a pair, two singles: 8 − 2·3 − 0 − 1 = 1) and a set tile leaves more; the tie goes to the
+    lowest kind, 3z; no 听 (not ready after it)."""
+    from conftest import stacked_hand
+
+    hand = stacked_hand(["123456789m113z5z7z", "1112223334446m"])
+    easy = find_variant("two_player").ai_levels["easy"]
+    assert easy(hand, 0) == Action(0, DISCARD, parse_kind("3z"))
+
+
+def test_easy_mahjong_declares_ting_with_a_discard_that_leaves_a_ready_hand():
+    """123m 456m 789m 11z 22z + 3z: the lone 3z goes and leaves a ready hand (11z/22z), so the
+    discard is the 听 with 3z."""
+    from conftest import stacked_hand
+
+    hand = stacked_hand(["123456789m11z22z3z", "1112223334446m"])
+    legal = hand.legal_actions(0)
+    assert Action(0, TING, parse_kind("3z")) in legal
+    assert find_variant("two_player").ai_levels["easy"](hand, 0) == Action(0, TING, parse_kind("3z"))
+
+
+def test_zipai_easy_reads_groups_then_partials_then_huxi():
+    """一二三 (a 3-胡息 run of small cards, zipai.md §胡息) and 壹壹: one group and a partial (the
+    pair), 3 胡息 — better than the 绞牌 一壹壹 with 二三 (one group, one partial, 0 胡息).  With
+    四 as well, two groups win over 胡息: 一壹壹 + 二三四."""
+    from engine.variants.zipai.ai import formed
+
+    c = [0] * 20
+    c[0] = c[1] = c[2] = 1   # 一 二 三
+    assert formed(tuple(c)) == (1, 0, 3)
+    c[10] = 2                # 壹 壹
+    assert formed(tuple(c)) == (1, 1, 3)
+    c[3] = 1                 # 四
+    assert formed(tuple(c)) == (2, 0, 0)

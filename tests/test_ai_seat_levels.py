@@ -162,3 +162,29 @@ def test_the_table_level_of_auto_play_is_the_strongest_ai_seat_or_strong():
     assert t.auto_play_level() == "strong"
     t.options = info.resolve_options({})
     assert t.auto_play_level() is None  # the option is off by default
+
+
+@pytest.mark.parametrize("given,level", [(["--ai-level", "easy"], "easy"), ([], "strong")])
+def test_the_local_table_seats_its_ai_at_ai_level(given, level, tmp_path, monkeypatch, capsys):
+    import bot
+    from service.tables import TableService
+
+    seen = []
+    add_ai = TableService.add_ai
+
+    async def spy(self, channel_id, user_id, level="strong"):
+        seen.append(level)
+        t = await add_ai(self, channel_id, user_id, level)
+        seen.append(t.seats[-1].ai_level)
+        return t
+
+    monkeypatch.setattr(TableService, "add_ai", spy)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert bot.main([*given, "--auto", "--variant", "two_player", "--hands", "1", "--seed", "3",
+                     "--out", str(tmp_path / "img")]) == 0
+    assert seen == [level, level]  # asked for, and stored with the seat
+    with pytest.raises(SystemExit) as e:
+        bot.main(["--ai-level", "hard"])
+    assert e.value.code == 2
+    assert "invalid choice: 'hard'" in capsys.readouterr().err
