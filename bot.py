@@ -3,6 +3,7 @@
     python bot.py                      # DISCORD_TOKEN set (environment or .env): the Discord bot
     python bot.py                      # no token: play in the terminal against AI seats
     python bot.py --auto               # AI against AI, a whole game, prints the settlement
+    python bot.py --ai-level easy      # the AI seats play at a level: easy, normal, strong (default)
     python bot.py --variant two_player --seed 7 --hands 4 --out table_images
 
 Configuration comes from the environment (or a ``.env`` file): ``DISCORD_TOKEN``,
@@ -22,6 +23,7 @@ import asyncio
 import logging
 import os
 import sys
+
 
 COGS = ("cogs.commands", "cogs.play")
 #: what ``python bot.py`` says when it has neither a token nor a person at the terminal
@@ -189,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--auto", action="store_true", help="AI plays every seat; print the settlement")
     parser.add_argument("--local", action="store_true",
                         help="open the local table even when standard input is not a terminal (tests, scripts)")
+    from engine.ai_levels import offered_levels
+    from engine.variants import all_variants
+
+    levels = offered_levels(all_variants())
+    parser.add_argument("--ai-level", default=None, choices=list(levels),
+                        help=f"how well the AI seats play: {', '.join(levels)} (default: {levels[-1]})")
     parser.add_argument("--hands", type=positive_int, default=4, help="hands in a local game (default: 4)")
     parser.add_argument("--players", type=int, default=None,
                         help="seats at the local table (default: the game's maximum)")

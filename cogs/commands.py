@@ -24,6 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.ai_levels import offered_levels
+from engine.variants import all_variants
 from service.guilds import LOBBY_MINUTES_RANGE, REPOST_AFTER_RANGE, TABLE_LANGUAGES
 from service.presets import PACES
 from service.records import PERIODS
@@ -34,6 +36,12 @@ PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
 PACE_NAMES = {"normal": "Normal — 15 s a move", "relaxed": "Relaxed — 60 s a move"}
 #: the names of the table languages (translated as ``cmd.choice__<language>``)
 LANGUAGE_NAMES = {"auto": "Automatic (server or creator)", "zh-CN": "简体中文", "zh-TW": "繁體中文", "en": "English"}
+#: the English names of the AI levels (translated as ``cmd.choice__ai_<level>``: the pace
+#: ``normal`` has the key ``cmd.choice__normal``)
+#: the AI levels ``/mj table add-ai`` offers (the strongest is the default)
+AI_LEVELS = offered_levels(all_variants())
+LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the plain game",
+               "strong": "Strong — goes for what the game pays"}
 
 from . import config as settings
 from . import help as guide
@@ -79,8 +87,11 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
         await tables.lobby_op(self.bot, interaction, "leave")
 
     @table.command(name="add-ai", description="Add an AI player")
-    async def table_add_ai(self, interaction: discord.Interaction) -> None:
-        await tables.lobby_op(self.bot, interaction, "addai")
+    @app_commands.describe(level="How well the AI plays (default: normal)")
+    @app_commands.choices(level=[app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES[v], key=f"cmd.choice__ai_{v}"),
+                                                     value=v) for v in AI_LEVELS])
+    async def table_add_ai(self, interaction: discord.Interaction, level: str = AI_LEVELS[-1]) -> None:
+        await tables.lobby_op(self.bot, interaction, "addai", level=level)
 
     @table.command(name="start", description="Start the game")
     async def table_start(self, interaction: discord.Interaction) -> None:

@@ -690,7 +690,8 @@ class Fanout:
             return
         lang = self.lang_of_seat(table, seat)
         try:
-            await self.dm(s.user_id, content=prompts.auto_notice(f"<#{table.channel_id}>", lang),
+            await self.dm(s.user_id, content=prompts.auto_notice(f"<#{table.channel_id}>", lang,
+                                                                    table.auto_play_level()),
                           view=messages.takeover_view(table, lang))
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)

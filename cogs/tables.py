@@ -187,10 +187,10 @@ async def end(bot, interaction: discord.Interaction) -> None:
 
 
 async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: int | None = None,
-                   arg: int | None = None) -> None:
+                   arg: int | None = None, level: str | None = None) -> None:
     """``join`` (``arg``: the seat asked for, 0-based, once the game runs), ``leave``,
-    ``addai``, ``start``, ``next`` (``arg``: the finished hand), ``takeover``: stored, then
-    answered privately, before the table hears of it."""
+    ``addai`` (``level``: the AI's), ``start``, ``next`` (``arg``: the finished hand),
+    ``takeover``: stored, then answered privately, before the table hears of it."""
     lang = await remember_lang(interaction)
     service = bot.service
     ch = channel_id or interaction.channel_id
@@ -198,7 +198,7 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
     ops = {
         "join": lambda: service.join(ch, uid, name, arg),
         "leave": lambda: service.leave(ch, uid),
-        "addai": lambda: service.add_ai(ch, uid),
+        "addai": lambda: service.add_ai(ch, uid) if level is None else service.add_ai(ch, uid, level),
         "start": lambda: service.start(ch, uid),
         "next": lambda: service.next_hand(ch, uid, after_hand=arg),
         "takeover": lambda: service.take_over(ch, uid),

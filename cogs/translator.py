@@ -4,7 +4,9 @@
 Keys in the catalogues (``data/i18n/messages.<lang>.json``, section ``cmd``):
 ``cmd.<command>`` for a command or group description and ``cmd.<command>__<parameter>`` for
 a parameter description, ``cmd.choice__<value>`` for the name of a fixed choice (e.g.
-``/mj leaderboard period``), where ``<command>`` is the qualified name with spaces and dashes
+``/mj leaderboard period``) — or the key the choice's name gives as ``locale_str(name,
+key="cmd.choice__…")`` when two parameters share a value (``/mj table add-ai level``'s
+``normal`` beside the pace ``normal``: ``cmd.choice__ai_normal``) —, where ``<command>`` is the qualified name with spaces and dashes
 written as underscores (``mj table create`` → ``mj_table_create``).  Command *names* stay the same
 in every language, so ``/discard`` works for everybody.
 """
@@ -56,7 +58,8 @@ class CatalogueTranslator(app_commands.Translator):
         elif loc is app_commands.TranslationContextLocation.parameter_description:
             key = command_key(data.command.qualified_name) + "__" + data.name
         elif loc is app_commands.TranslationContextLocation.choice_name:
-            key = "cmd.choice__" + str(data.value)  # a choice's name, by its value
+            # a choice's name: the key it names, else by its value
+            key = string.extras.get("key") or "cmd.choice__" + str(data.value)
         else:
             return None
         text = command_description(key, lang)

@@ -97,4 +97,9 @@ TIMEOUT_OPTIONS = (
     # not a timeout, but shared by every game the same way: the length of a match
     Option("match_hands", int, 0, "Hands in a match (0: until the table is ended)",
            "一场的局数（0：不限，直到结束牌桌）", min_value=0, max_value=100),
+    # not a timeout, but what a seat on 托管 (the third timeout, or a player who left) plays:
+    # on, the AI at the table's level (the strongest of its AI seats, strong without one);
+    # off, the hand's timeout move (discard what was drawn, win when possible)
+    Option("auto_play_ai", bool, False, "Auto-play (托管) is played by the AI at the table's level",
+           "托管由电脑按本桌最强的电脑打"),
 )

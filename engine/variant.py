@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from .actions import ACTION_TYPES
+from .ai_levels import DEFAULT_LEVEL, MoveFn, complete, move
 from .options import Option, resolve_options
 
 if TYPE_CHECKING:
@@ -82,7 +83,12 @@ class VariantInfo:
     ai: Callable[..., "Action"] = field(default=hand_ai, repr=False)
     """The game's AI entry point: ``ai(hand, seat) -> Action``, the move of an AI seat (or of a
     player under 托管 where the table plays for them).  ``hand.ai_action(seat)`` gives the
-    same move."""
+    same move.  It is the ``normal`` level of :attr:`ai_levels`."""
+    ai_levels: Mapping[str, MoveFn] = field(default_factory=dict, hash=False, repr=False)
+    """The game's AI moves by level (:mod:`engine.ai_levels`): ``{"easy" | "normal" |
+    "strong": (hand, seat) -> Action}``, built with :func:`engine.ai_levels.ai_levels`.  A
+    level left out plays as ``normal``, and ``normal`` defaults to :attr:`ai`; after
+    construction every level is present.  Read through :meth:`ai_move`."""
     fan_table: tuple[FanRow, ...] = ()
     """The rows of the game's fan table as ``/rules`` shows them, in table order:
     ``(zh name, en name, value)``; empty when the game publishes none."""
@@ -106,6 +112,13 @@ class VariantInfo:
             raise ValueError(f"{self.id}: action_labels names shared action types {sorted(standard)}")
         object.__setattr__(self, "fan_table", tuple(tuple(row) for row in self.fan_table))
         object.__setattr__(self, "action_labels", MappingProxyType(dict(self.action_labels)))
+        object.__setattr__(self, "ai_levels", complete(self.ai_levels, self.ai))
+
+    def ai_move(self, hand, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
+        """The move of an AI playing ``seat`` of ``hand`` at ``level`` (one of
+        :data:`engine.ai_levels.LEVELS`; ``ValueError`` otherwise): one of
+        ``hand.legal_actions(seat)``."""
+        return move(self, hand, seat, level)
 
     def resolve_options(self, given: dict | None) -> dict:
         """Defaults + ``given``, validated (raises ``OptionError``)."""

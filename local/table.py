@@ -20,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from engine.ai_levels import new_seat_level
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, parse_kind
 from engine.variants import find_variant
@@ -47,7 +48,8 @@ class StartupError(Exception):
 
 
 async def _open_table(service: TableService, args, lang: str):
-    """Create the local table with you seated and the AI seats added.  Raises
+    """Create the local table with you seated and the AI seats added (at ``args.ai_level``,
+    default strong).  Raises
     :class:`StartupError` with a localized message (unknown game, bad option, seat count)."""
     try:
         info = find_variant(args.variant)
@@ -67,12 +69,14 @@ async def _open_table(service: TableService, args, lang: str):
         seats = args.players or table.variant.max_players
         if not table.variant.min_players <= seats <= table.variant.max_players:
             raise StartupError(words.players(table.variant, lang))
+        level = getattr(args, "ai_level", None) or new_seat_level([table.variant])
         while len(table.seats) < seats:
-            await service.add_ai(CHANNEL, ME)
+            await service.add_ai(CHANNEL, ME, level)
     except ServiceError as e:
         raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
     if args.auto:
-        table.seats[0].is_ai = True  # --auto: the AI plays your seat too
+        table.seats[0].is_ai = True  # --auto: the AI plays your seat too, at the same level
+        table.seats[0].ai_level = level
     return table
 
 

@@ -228,11 +228,7 @@ class Hands:
                 auto = [s for s in pending if t.seats[s].is_ai or t.seats[s].auto]
                 if not auto:
                     break
-                s = auto[0]
-                if t.seats[s].is_ai:
-                    action = t.hand.ai_action(s)
-                else:
-                    action = t.hand.timeout_action(s)  # 托管: discard the drawn tile, win when possible
+                action = await self._automatic_move(t, auto[0])
                 await self._apply(t, action, upd)
                 guard += 1
                 if guard > 1000:  # a hand never needs this many automatic moves
@@ -253,6 +249,22 @@ class Hands:
         else:
             self._arm_timer(t)
         return upd
+
+    #: an automatic move is worked out off the event loop when the seat's game declares a
+    #: level other than ``normal``'s move (a per-game strong AI may think for some ms)
+    OFF_LOOP_MOVES = True
+
+    async def _automatic_move(self, t: Table, seat: int):
+        """The move of an AI or 托管 seat (:meth:`Table.automatic_move`; the lock is held, so
+        nothing else touches the hand meanwhile).  A move of the plain AI or the timeout rule
+        is worked out at once; another level's (a game's own strong AI) in a worker thread
+        (``asyncio.to_thread``), so that the event loop goes on serving other tables."""
+        s = t.seats[seat]
+        level = s.level if s.is_ai else t.auto_play_level()
+        info = t.variant
+        if level is None or not self.OFF_LOOP_MOVES or info.ai_levels[level] is info.ai_levels["normal"]:
+            return t.automatic_move(seat)
+        return await asyncio.to_thread(t.automatic_move, seat)
 
     async def _settle(self, t: Table, upd: Update) -> None:
         """Settle the finished hand once: the settlement and the next match state are stored

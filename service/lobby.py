@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from engine.ai_levels import LEVELS, new_seat_level
 from engine.errors import OptionError
 from engine.match import Match
 from engine.variants import all_variants, find_variant
@@ -87,9 +88,18 @@ class Lobby:
         await self._notify(t, upd)
         return t
 
-    async def add_ai(self, channel_id: int, user_id: int) -> Table:
-        """Fill an empty seat with an AI player (only seated players may do it)."""
+    async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> Table:
+        """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
+        ``strong``: ``engine.ai_levels.LEVELS``; ``None``: the strongest level the game offers,
+        ``engine.ai_levels.new_seat_level``; stored with the seat).  Only seated players may
+        do it.
+
+        :raises ServiceError: ``ai_level_unknown`` (another level), ``not_seated``,
+            ``game_running``, ``table_full``."""
         t = self.table_in(channel_id)
+        level = new_seat_level([t.variant]) if level is None else level
+        if level not in LEVELS:
+            raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
         async with t.lock:
             if t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
@@ -98,7 +108,7 @@ class Lobby:
             if len(t.seats) >= t.variant.max_players:
                 raise ServiceError("table_full", max=t.variant.max_players)
             n_ai = sum(s.is_ai for s in t.seats)
-            t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True))
+            t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True, ai_level=level))
             await self._save_seats(t)
             await self._touch_lobby(t)
         await self._notify(t, Update("lobby"))

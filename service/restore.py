@@ -34,7 +34,7 @@ class Restore:
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
         t.wall = getattr(self.clock, "wall", None)
         t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted,
-                        left=s.left) for s in ot.seats]
+                        left=s.left, ai_level=s.ai_level) for s in ot.seats]
         if rec.status == LOBBY:
             self._restore_lobby(t, (rec.state or {}).get("lobby"))
         if rec.status == PLAYING:

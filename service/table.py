@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Optional
 
 from engine.actions import Action
+from engine.ai_levels import DEFAULT_LEVEL, LEVELS, new_seat_level
 from engine.match import Match
 from engine.rng import seed_commitment
 from engine.variants import VariantInfo
@@ -62,10 +63,19 @@ class Seat:
     #: the player left the running game (``/mj table leave``): on 托管, and free for another
     #: player between hands (a seat on 托管 after three timeouts is not)
     left: bool = False
+    #: the level an AI seat plays at (``engine.ai_levels.LEVELS``); ``None``: a human seat, or
+    #: an AI seat stored before levels (it plays :data:`engine.ai_levels.DEFAULT_LEVEL`)
+    ai_level: Optional[str] = None
+
+    @property
+    def level(self) -> str:
+        """The level the AI plays this seat at: its own, else ``normal``."""
+        return self.ai_level if self.ai_level in LEVELS else DEFAULT_LEVEL
 
     def record(self, seat: int) -> SeatRecord:
         return SeatRecord(seat=seat, user_id=self.user_id, name=self.name, is_ai=self.is_ai,
-                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted, left=self.left)
+                          dms_open=self.dms_open, auto=self.auto, prompted=self.prompted, left=self.left,
+                          ai_level=self.ai_level)
 
 
 @dataclass
@@ -193,6 +203,7 @@ class Table:
     def match_hands(self) -> int:
         """The hands of the table's match (option ``match_hands``; 0: open-ended)."""
         return int(self.options.get("match_hands", 0) or 0)
+
     def dealt_to(self, seat: int) -> bool:
         """Was the current hand dealt to the player who sits in ``seat`` now?"""
         return not self.dealt_users or (seat < len(self.dealt_users)
@@ -215,6 +226,29 @@ class Table:
             out.append({"seat": seat, "votes": len([v for v in voters if v in elect]), "needed": len(elect) // 2 + 1})
         return out
 
+    def auto_play_level(self) -> Optional[str]:
+        """The level the AI plays a seat on 托管 at when the table option ``auto_play_ai`` is
+        on: the strongest level among the table's AI seats (without one, the strongest the
+        game offers: ``engine.ai_levels.new_seat_level``);
+        ``None`` when the option is off (托管 plays the hand's timeout move)."""
+        if not self.options.get("auto_play_ai"):
+            return None
+        levels = [s.level for s in self.seats if s.is_ai]
+        return max(levels, key=LEVELS.index) if levels else new_seat_level([self.variant])
+
+    def automatic_move(self, seat: int) -> Action:
+        """The move the table plays for ``seat`` (an AI seat or a seat on 托管; pending): an AI
+        seat's at its level; a seat on 托管 the AI's at :meth:`auto_play_level` when the
+        option is on, else ``hand.timeout_action`` (discard what was drawn, win when
+        possible).  Pure: the hand is only read."""
+        s = self.seats[seat]
+        if s.is_ai:
+            return self.variant.ai_move(self.hand, seat, s.level)
+        level = self.auto_play_level()
+        if level is not None:
+            return self.variant.ai_move(self.hand, seat, level)
+        return self.hand.timeout_action(seat)
+
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
@@ -229,7 +263,9 @@ class Table:
 
     def view(self, viewer: Optional[int] = None, lang: str = "zh") -> dict:
         """The engine view of the current hand (public if ``viewer`` is ``None``), with the
-        table's names, scores and 托管 flags merged in; a lobby view when no hand runs.
+        table's names, scores and 托管 flags merged in (and each AI seat's ``ai_level``); a
+        lobby view when no hand runs.  ``auto_play_ai`` is the level 托管 is played at
+        (:meth:`auto_play_level`; ``None``: the option is off).
 
         ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) is the language the images are drawn in
         (``view["lang"]``); ``result`` is the engine's, as it is; ``last_out`` the hand's
@@ -246,6 +282,8 @@ class Table:
             s = self.seats[sv["seat"]]
             sv.update(name=s.name, is_ai=s.is_ai, auto=s.auto,
                       score=scores[sv["seat"]] if sv["seat"] < len(scores) else 0)
+            if s.is_ai:
+                sv["ai_level"] = s.level
         v["table_id"] = self.id
         # 1-based: the hand being played, or the last one dealt once it is over
         v["hand_no"] = (self.match.hand_no + (0 if self.hand is None or self.hand.is_over() else 1)
@@ -257,6 +295,7 @@ class Table:
         v["last_out"] = self.last_out()
         v["votes"] = self.open_votes()
         v["seed_hash"] = self.seed_hash()
+        v["auto_play_ai"] = self.auto_play_level()
         v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
         return v
 

@@ -44,7 +44,7 @@ The schema is versioned with Alembic; the environment and the revisions are in
 ``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
 ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``;
-``0012_guild_settings``).  :meth:`Store.init`
+``0012_guild_settings``; ``0013_seat_level``).  :meth:`Store.init`
 upgrades the database to the head revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database

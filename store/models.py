@@ -42,7 +42,8 @@ Tables
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
-``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``; ``0012_guild_settings``); a change to these models needs
+``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``; ``0012_guild_settings``;
+``0013_seat_level``); a change to these models needs
 a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -194,6 +195,8 @@ class SeatRow(SQLModel, table=True):
     prompted: Optional[str] = Field(default=None, sa_column=Column(String(64), nullable=True))
     #: the player left the running game: another player may take the seat (revision 0011_seat_left)
     left: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=text("false")))
+    #: the level an AI seat plays at (revision 0013_seat_level; NULL: a human, or ``normal``)
+    ai_level: Optional[str] = Field(default=None, sa_column=Column(String(16), nullable=True))
 
 
 class HandRow(SQLModel, table=True):

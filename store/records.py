@@ -120,6 +120,9 @@ class SeatRecord:
         prompts what the stopped one had not, and nothing twice.
     :ivar left: the player left the running game (``/mj table leave``; revision
         ``0011_seat_left``): the seat is on 托管 and another player may take it between hands.
+    :ivar ai_level: the level an AI seat plays at (``"easy"``, ``"normal"``, ``"strong"``:
+        ``engine.ai_levels.LEVELS``; revision ``0013_seat_level``); ``None`` for a human seat
+        and for an AI seat stored before levels (it plays ``normal``).
     """
 
     seat: int
@@ -130,6 +133,7 @@ class SeatRecord:
     auto: bool = False
     prompted: Optional[str] = None
     left: bool = False
+    ai_level: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -394,6 +398,7 @@ def _seat_record(r: Any) -> SeatRecord:
         auto=r.auto,
         prompted=getattr(r, "prompted", None),
         left=bool(getattr(r, "left", False)),
+        ai_level=getattr(r, "ai_level", None),
     )
 
 

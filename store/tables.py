@@ -228,6 +228,7 @@ class TablesMixin(WriterMixin):
                             "auto": s.auto,
                             "prompted": s.prompted,
                             "left": s.left,
+                            "ai_level": s.ai_level,
                         }
                         for s in seats
                     ],

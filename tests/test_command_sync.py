@@ -111,5 +111,14 @@ async def test_choice_names_are_translated(tmp_path):
         pace = next(o for o in create["options"] if o["name"] == "pace")
         assert [(c["value"], c["name_localizations"]["zh-CN"]) for c in pace["choices"]] == [
             ("normal", "正常 — 每步 15 秒"), ("relaxed", "从容 — 每步 60 秒")]
+        # the AI's level shares the value "normal" with the pace, not its name
+        add_ai = next(o for o in table["options"] if o["name"] == "add-ai")
+        level = next(o for o in add_ai["options"] if o["name"] == "level")
+        assert not level.get("required")
+        assert [(c["value"], c["name"], c["name_localizations"]["zh-CN"], c["name_localizations"]["zh-TW"])
+                for c in level["choices"]] == [
+            ("easy", "Easy — the nearest win", "简单 — 只求最快胡牌", "簡單 — 只求最快胡牌"),
+            ("normal", "Normal — the plain game", "普通 — 平稳的打法", "普通 — 平穩的打法")]
+        assert level["description_localizations"]["zh-CN"] == "电脑的水平（默认：普通）"
     finally:
         await fd.close()

@@ -268,7 +268,7 @@ async def test_stop_between_last_action_and_settlement_resumes_settled(tmp_path)
     try:
         alice = fd.user(101, "alice")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
-        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table add-ai", {"level": "normal"})
 
         async def dies(*a, **kw):
             raise RuntimeError("process killed before the settlement was written")

@@ -167,7 +167,7 @@ async def test_third_timeout_puts_the_seat_on_auto_play(game):
     fd, bot = game
     alice = fd.user(101, "alice")
     await fd.slash(alice, "mj table create", {"variant": "two_player"})
-    await fd.slash(alice, "mj table add-ai")
+    await fd.slash(alice, "mj table add-ai", {"level": "normal"})
     await fd.slash(alice, "mj table start")
     table = bot.service.table_in(fd.channel_id)
     seat = table.seat_of(alice.id)

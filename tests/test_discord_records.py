@@ -39,7 +39,7 @@ async def _auto_hand(fd, bot, user, channel_id, variant, when: datetime, ai_seat
     r = await fd.slash(user, "mj table create", args, channel_id=channel_id)
     assert "created" in r.content.lower() or "开" in r.content, r.content
     for _ in range(ai_seats):
-        await fd.slash(user, "mj table add-ai", channel_id=channel_id)
+        await fd.slash(user, "mj table add-ai", {"level": "normal"}, channel_id=channel_id)
     await fd.slash(user, "mj table start", channel_id=channel_id)
     table = bot.service.table_in(channel_id)
     await bot.service.set_auto(channel_id, user.id, True)

@@ -76,7 +76,7 @@ async def test_restart_keeps_timers_working(tmp_path):
     try:
         alice = fd.user(101, "alice")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
-        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table add-ai", {"level": "normal"})
         await fd.slash(alice, "mj table start")
         bot2 = new_bot(db_url, clock)
         await fd.restart(bot2)

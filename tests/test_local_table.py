@@ -28,7 +28,7 @@ def test_auto_plays_a_hand_of_every_game_and_prints_the_settlement(variant, tmp_
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)  # no .env is read from the project
     info = next(v for v in all_variants() if v.id == variant)
-    code = bot.main(["--auto", "--variant", variant, "--hands", "1", "--seed", "3",
+    code = bot.main(["--ai-level", "normal", "--auto", "--variant", variant, "--hands", "1", "--seed", "3",
                      "--players", str(info.max_players), "--out", str(tmp_path / "img")])
     out = capsys.readouterr().out
     assert code == 0
@@ -44,7 +44,7 @@ def test_interactive_table_answers_help_hint_bad_tiles_and_quits(tmp_path, capsy
     monkeypatch.chdir(tmp_path)
     answers = iter(["help", "hint", "9z", "banana", "quit"])
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
-    code = bot.main(["--local", "--seed", "4", "--lang", "en", "--out", str(tmp_path / "img")])
+    code = bot.main(["--local", "--ai-level", "normal", "--seed", "4", "--lang", "en", "--out", str(tmp_path / "img")])
     out = capsys.readouterr().out
     assert code == 0
     assert "Discard: type a tile" in out  # help
@@ -57,7 +57,7 @@ def run_main(monkeypatch, tmp_path, *args) -> int:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(builtins, "input", lambda prompt="": "quit")
-    return bot.main(["--local", *args, "--seed", "3", "--out", str(tmp_path / "img")])
+    return bot.main(["--local", "--ai-level", "normal", *args, "--seed", "3", "--out", str(tmp_path / "img")])
 
 
 @pytest.mark.parametrize("bad", ["foo", "=3"])
@@ -145,7 +145,7 @@ def test_end_of_input_at_the_prompt_says_goodbye_and_closes_the_store(tmp_path, 
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     answers_then(monkeypatch, ["hint"], EOFError)
-    code = bot.main(["--local", "--seed", "3", "--lang", "en", "--out", str(tmp_path / "img")])
+    code = bot.main(["--local", "--ai-level", "normal", "--seed", "3", "--lang", "en", "--out", str(tmp_path / "img")])
     out = capsys.readouterr().out
     assert code == 0
     assert out.rstrip().endswith("Goodbye.") and "== Totals ==" in out
@@ -157,7 +157,7 @@ def test_ctrl_c_at_the_prompt_says_goodbye_and_closes_the_store(tmp_path, capsys
     monkeypatch.chdir(tmp_path)
     answers_then(monkeypatch, ["hint"], KeyboardInterrupt)
     try:
-        code = bot.main(["--local", "--seed", "3", "--out", str(tmp_path / "img")])
+        code = bot.main(["--local", "--ai-level", "normal", "--seed", "3", "--out", str(tmp_path / "img")])
     except KeyboardInterrupt:  # caught here: escaping, it would stop the whole test run
         pytest.fail("KeyboardInterrupt escaped the local table")
     out = capsys.readouterr().out
@@ -247,7 +247,7 @@ async def local_table(monkeypatch, tmp_path, variant, hands, *, players=None, op
     table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name="Player",
                                        variant=variant, options=options or {}, lang=lang)
     while len(table.seats) < (players or table.variant.max_players):
-        await service.add_ai(CHANNEL, ME)
+        await service.add_ai(CHANNEL, ME, "normal")
     await service.start(CHANNEL, ME)
     return store, service, table
 
@@ -361,7 +361,7 @@ def test_an_ignored_ting_is_told_at_the_local_table(tmp_path, capsys, monkeypatc
     monkeypatch.chdir(tmp_path)
     answers = iter([f"ting {kind_str(plain)}", "quit"])
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
-    code = bot.main(["--local", "--seed", str(seed), "--lang", "en", "--out", str(tmp_path / "img")])
+    code = bot.main(["--local", "--ai-level", "normal", "--seed", str(seed), "--lang", "en", "--out", str(tmp_path / "img")])
     out = capsys.readouterr().out
     assert code == 0
     assert f"Your 听 was ignored: discarding {kind_str(plain)}" in out, out

@@ -40,7 +40,7 @@ def run(monkeypatch, tmp_path, capsys, policy, *args) -> Player:
     monkeypatch.chdir(tmp_path)
     player = Player(capsys, policy)
     monkeypatch.setattr(builtins, "input", player)
-    code = bot.main(["--local", *args, "--out", str(tmp_path / "img")])
+    code = bot.main(["--local", "--ai-level", "normal", *args, "--out", str(tmp_path / "img")])
     assert code == 0
     return player
 

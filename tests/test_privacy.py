@@ -327,7 +327,7 @@ async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
         for u in users[1:]:
             await fd.slash(u, "mj table join")
         for _ in range(ais):
-            await fd.slash(users[0], "mj table add-ai")
+            await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
         await fd.slash(users[0], "mj table start")
         table = bot.service.table_in(ch)
         player = Player(fd, bot, clock, random.Random(seed))

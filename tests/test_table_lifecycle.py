@@ -37,7 +37,7 @@ async def _open(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int,
     for u in users[1:]:
         await fd.slash(u, "mj table join")
     for _ in range(n_ai):
-        await fd.slash(users[0], "mj table add-ai")
+        await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
     await fd.slash(users[0], "mj table start")
     table = bot.service.table_in(fd.channel_id)
     by_seat = {table.seat_of(u.id): u for u in users}
@@ -210,11 +210,11 @@ async def test_a_command_in_a_dm_goes_to_the_table_where_the_player_may_act(tmp_
         await fd.slash(alice, "mj table create", {"variant": "laosanfan"}, channel_id=ch_a)
         await fd.slash(bob, "mj table join", channel_id=ch_a)
         for _ in range(2):
-            await fd.slash(alice, "mj table add-ai", channel_id=ch_a)
+            await fd.slash(alice, "mj table add-ai", {"level": "normal"}, channel_id=ch_a)
         await fd.slash(alice, "mj table start", channel_id=ch_a)
         await fd.slash(alice, "mj table create", {"variant": "laosanfan"}, channel_id=ch_b)
         for _ in range(3):
-            await fd.slash(alice, "mj table add-ai", channel_id=ch_b)
+            await fd.slash(alice, "mj table add-ai", {"level": "normal"}, channel_id=ch_b)
         await fd.slash(alice, "mj table start", channel_id=ch_b)
         ta, tb = bot.service.table_in(ch_a), bot.service.table_in(ch_b)
         users_a = {ta.seat_of(alice.id): alice, ta.seat_of(bob.id): bob}

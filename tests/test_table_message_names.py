@@ -83,7 +83,7 @@ async def test_the_table_is_named_by_its_channel(game, monkeypatch):
     channel = fd.add_channel("mahjong-night")
     alice = fd.user(101, "alice")
     await fd.slash(alice, "mj table create", {"variant": "two_player"}, channel_id=channel)
-    await fd.slash(alice, "mj table add-ai", channel_id=channel)
+    await fd.slash(alice, "mj table add-ai", {"level": "normal"}, channel_id=channel)
     await fd.slash(alice, "mj table start", channel_id=channel)
     await fd.settle()
     table = bot.service.table_in(channel)

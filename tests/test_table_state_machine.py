@@ -95,7 +95,7 @@ class TableLife(RuleBasedStateMachine):
         for u in USERS[1:humans]:
             self.run(self.service.join(CH, u, f"u{u}"))
         for _ in range(n - humans):
-            self.run(self.service.add_ai(CH, USERS[0]))
+            self.run(self.service.add_ai(CH, USERS[0], "normal"))
         self.run(self.service.start(CH, USERS[0]))
 
     @rule(user=st.sampled_from(USERS), game=st.sampled_from(GAMES))
@@ -116,7 +116,7 @@ class TableLife(RuleBasedStateMachine):
     @precondition(lambda self: self.table is not None)
     @rule(user=st.sampled_from(USERS))
     def add_ai(self, user):
-        self.attempt(self.service.add_ai(CH, user))
+        self.attempt(self.service.add_ai(CH, user, "normal"))
 
     @precondition(lambda self: self.table is not None)
     @rule(user=st.sampled_from(USERS))

@@ -103,7 +103,7 @@ async def test_the_toy_plays_through_the_table_service_and_comes_back_from_the_s
     t = await svc.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="toy",
                                options={"stake": 2})
     assert t.variant is TOY and t.options["stake"] == 2
-    await svc.add_ai(CHANNEL, ALICE)
+    await svc.add_ai(CHANNEL, ALICE, "normal")
     await svc.start(CHANNEL, ALICE)
     assert t.status == "playing" and isinstance(t.hand, ToyHand)
 
@@ -157,7 +157,7 @@ async def test_an_unregistered_toy_table_is_not_resumed(tmp_path):
         await store.init()
         svc = TableService(store, ManualClock(), seed_source=lambda: 5)
         await svc.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="toy")
-        await svc.add_ai(CHANNEL, ALICE)
+        await svc.add_ai(CHANNEL, ALICE, "normal")
         await svc.start(CHANNEL, ALICE)
         await store.close()
     svc2 = TableService(Store(url), ManualClock(), seed_source=lambda: 6)

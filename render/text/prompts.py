@@ -85,7 +85,11 @@ def notices(keys: list[str], view: dict, seat: int, lang: str) -> list[str]:
     return [t(key, lang, tile=last) for key in keys]
 
 
-def auto_notice(channel: str, lang: str) -> str:
+def auto_notice(channel: str, lang: str, level: str | None = None) -> str:
+    """The DM to a player put on 托管 at ``channel``: what the table plays for them — the AI at
+    ``level`` (the table option ``auto_play_ai`` is on), else the drawn tile and wins."""
+    if level:
+        return t("ui.auto_notice_ai", lang, channel=channel, level=t(f"ui.ai_level_{level}", lang))
     return t("ui.auto_notice", lang, channel=channel)
 
 

@@ -44,16 +44,21 @@ def option_lines(variant: str, options: Optional[dict], lang: str) -> list[str]:
 def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optional[dict] = None,
          hand_id: Optional[int] = None, result_timeout: int = 30, options: Optional[dict] = None,
          match_over: bool = False) -> str:
-    """The message text: the lobby's players and the table's options that differ from the
-    game's defaults (``options``: the table's); during a hand whose turn it is (never during a
-    claim window), the wall, the 宝牌, the wall commitment; after it the result in words, the
-    revealed seed and when the next hand comes (``match_over``: that the match is over and its
-    standings follow); the seats on auto-play; the last log lines
+    """The message text: the lobby's players, the AI seats' levels and the table's options
+    that differ from the game's defaults (``options``: the table's); during a hand whose turn
+    it is (never during a claim window), the wall, the 宝牌, the wall commitment; after it the
+    result in words, the revealed seed and when the next hand comes (``match_over``: that the
+    match is over and its standings follow); the seats on auto-play, the AI seats' levels,
+    and — when the view names an ``auto_play_ai`` level (the table option is on) — that
+    auto-play is played by the AI at that level; the last log lines
     (``view["log"]``)."""
     seats = view.get("seats") or []
     names = [str(s.get("name", "?")) for s in seats]
+    levels = ai_levels_line(seats, lang)
     if view.get("status") == "lobby":
         text = t("ui.lobby_desc", lang, n=len(names), max=max_players, players=", ".join(names) or "—")
+        if levels:
+            text += "\n" + levels
         changed = option_lines(variant, options, lang)
         if changed:
             text += "\n" + "\n".join([t("ui.lobby_options", lang)] + changed)
@@ -80,8 +85,25 @@ def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optio
         if vote["seat"] < len(names):
             lines.append(t("ui.vote_line", lang, player=names[vote["seat"]], no=vote["seat"] + 1,
                            votes=vote["votes"], needed=vote["needed"]))
+    if levels:
+        lines.append(levels)
+    if view.get("auto_play_ai"):
+        lines.append(t("ui.auto_play_ai", lang, level=ai_level_name(view["auto_play_ai"], lang)))
     lines.extend(view.get("log", [])[-4:])
     return "\n".join(lines)[:4000]
+
+
+def ai_level_name(level: str, lang: str) -> str:
+    """An AI level's name (``easy``, ``normal``, ``strong``) in ``lang``."""
+    return t(f"ui.ai_level_{level}", lang)
+
+
+def ai_levels_line(seats: list[dict], lang: str) -> str:
+    """``AI levels: AI 1 strong, AI 2 easy`` for the AI seats of a view's ``seats`` (each with
+    ``is_ai`` and ``ai_level``); ``""`` without AI seats."""
+    found = [f"{s.get('name', '?')} {ai_level_name(s['ai_level'], lang)}" for s in seats
+             if s.get("is_ai") and s.get("ai_level")]
+    return t("ui.ai_levels", lang, list=", ".join(found)) if found else ""
 
 
 def closed(lang: str) -> str:

@@ -178,7 +178,7 @@ class Player:
                     await self.fd.slash(u, "mj table join", channel_id=ch)
             creator = next(u for u in humans if t.seat_of(u.id) is not None)
             while sum(s.is_ai for s in t.seats) < n_ai:
-                await self.fd.slash(creator, "mj table add-ai", channel_id=ch)
+                await self.fd.slash(creator, "mj table add-ai", {"level": "normal"}, channel_id=ch)
             await self.fd.slash(creator, "mj table start", channel_id=ch)
 
     def _find(self, user, cid: str):

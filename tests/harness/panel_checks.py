@@ -25,7 +25,7 @@ async def seated_table(tmp_path, game: str, seed: int, humans: int = 2, ais: int
     for u in users[1:]:
         await fd.slash(u, "mj table join")
     for _ in range(ais):
-        await fd.slash(users[0], "mj table add-ai")
+        await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
     await fd.slash(users[0], "mj table start")
     table = bot.service.table_in(fd.channel_id)
     return bot, fd, table, {table.seat_of(u.id): u for u in users}

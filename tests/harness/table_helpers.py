@@ -28,7 +28,7 @@ async def open_table(tmp_path, variant: str, seed: int, humans: list[str], n_ai:
     for u in users[1:]:
         await fd.slash(u, "mj table join")
     for _ in range(n_ai):
-        await fd.slash(users[0], "mj table add-ai")
+        await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
     fd.latency = latency
     if not start:
         return bot, fd, bot.service.table_in(fd.channel_id), users, {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ... import wilds as W
 from ...ai import counts_after_claim
+from ...easy_ai import easy_action as easy_mahjong
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...tiles import kind_of
 
@@ -71,11 +72,17 @@ def choose_action(hand, seat: int) -> Action:
             if _shanten(hand, c, n_melds + (1 if concealed else 0)) <= base:
                 return a
         return _choose_discard(hand, seat, legal, counts, n_melds)
-    # claim window
+    return choose_claim(hand, seat, legal)
+
+
+def choose_claim(hand, seat: int, legal: list[Action]) -> Action:
+    """A claim window's choice: the claim (chow, pung, kong) that lowers the shanten with wilds
+    the most after its best discard (a kong: at once; the first on a tie), else 过."""
     if hand.last_discard is None:
         return Action(seat, PASS)
+    n_melds = len(hand.melds[seat])
     k = hand.eff(kind_of(hand.last_discard[1]))
-    c0, w = hand.split_counts(counts)
+    c0, w = hand.split_counts(hand.counts(seat))
     best, best_sh = Action(seat, PASS), W.shanten(c0, w, n_melds)
     for a in legal:
         if a.type not in (PUNG, CHOW, KONG):
@@ -93,6 +100,17 @@ def choose_action(hand, seat: int) -> Action:
         if sh < best_sh:
             best, best_sh = a, sh
     return best
+
+
+def easy_action(hand, seat: int) -> Action:
+    """The ``easy`` level (:mod:`engine.easy_ai`): shanten with wilds only — wins when it
+    may (胡, else 财神会), discards the tile leaving the lowest shanten (a 财神 kept on a tie),
+    claims only when the claim lowers the shanten (:func:`choose_claim`)."""
+    legal = hand.legal_actions(seat)
+    types = {a.type for a in legal}
+    if legal and not types & {DISCARD, HU, CAISHEN_HUI}:
+        return choose_claim(hand, seat, legal)
+    return easy_mahjong(hand, seat, lambda c, m: _shanten(hand, c, m), wins=(HU, CAISHEN_HUI), wild=hand.is_wild)
 
 
 def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int) -> Action:

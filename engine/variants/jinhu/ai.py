@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ... import hand_shapes
 from ...actions import Action
+from ...easy_ai import easy_action as easy_mahjong
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import parse_kind
 from ..laosanfan.ai import choose
@@ -16,3 +17,9 @@ def choose_action(hand, seat: int) -> Action:
     if hand.phase == DISCARD_PHASE and seat == hand.turn:
         risky = {parse_kind(w["tile"]) for w in hand.warnings(seat)}
     return choose(hand, seat, hand_shapes.shanten, lambda k: k in risky)
+
+
+def easy_action(hand, seat: int) -> Action:
+    """The ``easy`` level of 金湖老三番 (:func:`engine.easy_ai.easy_action` with the shanten
+    that counts seven pairs): no value, no care for 贼 tiles, never 假听."""
+    return easy_mahjong(hand, seat, hand_shapes.shanten)

@@ -13,6 +13,7 @@ from typing import Callable
 
 from ... import hand_shapes
 from ...ai import counts_after_claim, lowest_shanten_discards
+from ...easy_ai import easy_action as easy_mahjong
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import kind_of, kind_str
@@ -133,3 +134,9 @@ def choose_action(hand, seat: int) -> Action:
     if hand.phase == DISCARD_PHASE and seat == hand.turn:
         risky = {w["tile"] for w in hand.warnings(seat)}
     return choose(hand, seat, standard_shanten, lambda k: kind_str(k) in risky)
+
+
+def easy_action(hand, seat: int) -> Action:
+    """The ``easy`` level of 老三番 (:func:`engine.easy_ai.easy_action` with the standard-shape
+    shanten): no value, no care for 三摊."""
+    return easy_mahjong(hand, seat, standard_shanten)

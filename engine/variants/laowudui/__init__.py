@@ -8,6 +8,7 @@ into pairs and fours with the wilds, ``ai.py`` is the AI seat.  Rules: ``rules/l
 
 from __future__ import annotations
 
+from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai
 from .actions import ACTION_LABELS, BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
@@ -28,6 +29,8 @@ INFO = VariantInfo(
     wild_name="wild",  # 百搭
     first_dealer="creator",  # laowudui.md §Players, dealer: the table's creator deals first
     ai=ai.choose_action,
+    # strong: the normal AI until the game declares its own
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
     action_labels=ACTION_LABELS,
 )
 

@@ -78,3 +78,45 @@ def choose_action(hand, seat: int) -> Action:
             return Action(seat, KEEP)
         return Action(seat, DISCARD, discards[-1])
     return Action(seat, DISCARD, _best_discard(hand, seat, sorted(set(discards))))
+
+
+def easy_action(hand, seat: int) -> Action:
+    """The ``easy`` level: the fewest pairs and fours still missing (unpaired real tiles), no
+    value.  Wins when it may; never buys 庄 and never declares 折庄; claims (吃 / 堆 / 杠) when
+    the claim pairs a single or completes a four; keeps a dealt 百搭 (discarding from the hand
+    the unpaired real tile of the lowest kind); otherwise passes the dealt tile on.
+    ``ValueError`` when the seat has nothing to do."""
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    types = {a.type for a in legal}
+    for no in (NO_BUY, NO_ZHE):
+        if no in types:
+            return Action(seat, no)
+    if HU in types:
+        return Action(seat, HU)
+    counts = Counter(kind_of(t) for t in hand.hands[seat])
+    if hand.phase == "claim":
+        if KONG in types:
+            return Action(seat, KONG)
+        if CHI in types and counts[kind_of(hand.last_discard[1])] % 2 == 1:
+            return Action(seat, CHI)
+        return Action(seat, PASS) if PASS in types else legal[0]
+    if CONFIRM in types:
+        real = any(kind_of(t) not in hand.wild for t in hand.hands[seat])
+        return Action(seat, KEEP) if KEEP in types and real else Action(seat, CONFIRM)
+    for a in legal:
+        if a.type == KONG or (a.type == DUI and (a.kind is None or counts[a.kind] % 2 == 1)):
+            return a
+    dealt = hand.dealt[seat]
+    if CHI in types and dealt is not None and counts[kind_of(dealt)] % 2 == 1:
+        return Action(seat, CHI)
+    discards = [a for a in legal if a.type == DISCARD]
+    if dealt is not None and kind_of(dealt) not in hand.wild:
+        return Action(seat, DISCARD, kind_of(dealt))
+    plain = [a for a in discards if a.kind not in hand.wild and (dealt is None or counts[a.kind])]
+    if plain:
+        return min(plain, key=lambda a: (counts[a.kind] % 2 == 0, a.kind))
+    if KEEP in types and not hand.hands[seat]:
+        return Action(seat, KEEP)
+    return discards[-1] if discards else legal[0]

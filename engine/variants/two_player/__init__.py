@@ -5,8 +5,9 @@
 sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``rules/two_player.md``.
 """
 
-from ...ai import choose_action
+from ...ai_levels import ai_levels
 from ...variant import VariantInfo
+from . import ai
 from .fan_table import FAN_ROWS, fan_table
 from .fans import NotAWin, WinContext, calculate_fans
 from .hand import (CLAIM_PHASE, OPTIONS, OVER, TwoPlayerHand, settlement_points, streak_multiplier,
@@ -17,7 +18,9 @@ INFO = VariantInfo(
     lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
     aliases=("2p", "erren", "二人"),
     streak_per_player=True,
-    ai=choose_action,
+    ai=ai.choose_action,
+    # strong: the normal AI until the game declares its own
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
     fan_table=fan_table(),
 )
 

@@ -5,6 +5,7 @@ window (``claims.py``), scoring (``scoring.py``), AI seat (``ai.py``) and views 
 ``huxi.py`` counts 胡息 and finds wins.  Rules: ``rules/zipai.md``.
 """
 
+from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai
 from .actions import ACTION_LABELS, PIAO_TYPES
@@ -18,6 +19,8 @@ INFO = VariantInfo(
     aliases=("paohuzi", "跑胡子", "zi_pai"),
     tile_style="paper",
     ai=ai.choose_action,
+    # strong: the normal AI until the game declares its own
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
     action_labels=ACTION_LABELS,
 )
 

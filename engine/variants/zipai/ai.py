@@ -6,9 +6,11 @@ large hand, and discards the card with the fewest partners.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...actions import Action
 from .actions import DISCARD, DISCARD_PHASE, HU, PASS, PENG, PIAO_PHASE
-from .huxi import chi_shapes, group_huxi, idx_of, num, other_case
+from .huxi import N_IDX, chi_shapes, group_huxi, idx_of, num, other_case
 
 
 def keep_value(hand, seat: int, k: int) -> int:
@@ -56,3 +58,101 @@ def choose_action(hand, seat: int) -> Action:
         if hx > 0 or left >= 5:
             return a
     return Action(seat, PASS)
+
+
+@lru_cache(maxsize=100_000)
+def formed(counts: tuple[int, ...]) -> tuple[int, int, int]:
+    """The best reading of 20 card counts into groups (zipai.md §Groups: runs, 二七十, 绞牌,
+    three of a kind) and partial groups (two cards of a group): ``(groups, partials, 胡息 of the
+    groups)``, compared in that order; a card may be left alone."""
+    i = next((j for j in range(N_IDX) if counts[j]), -1)
+    if i < 0:
+        return (0, 0, 0)
+    c = list(counts)
+    c[i] -= 1
+    best = formed(tuple(c))  # card i alone
+    c[i] += 1
+    n, o = num(i), other_case(i)
+    shapes: list[tuple[int, ...]] = [(i, i, i), (i, i, o), (i, o, o)]
+    if n <= 8:
+        shapes.append((i, i + 1, i + 2))
+    if n == 2:
+        shapes.append((i, i + 5, i + 8))
+    parts: list[tuple[int, ...]] = [(i, i), (i, o)]
+    if n <= 9:
+        parts.append((i, i + 1))
+    if n <= 8:
+        parts.append((i, i + 2))
+    if n == 2:
+        parts += [(i, i + 5), (i, i + 8)]
+    for group in shapes + parts:
+        for u in group:
+            c[u] -= 1
+        if min(c) >= 0:
+            g, p, hx = formed(tuple(c))
+            if len(group) == 3:
+                kind = "peng" if group[0] == group[1] == group[2] else "sentence"
+                r = (g + 1, p, hx + group_huxi(kind, group))
+            else:
+                r = (g, p + 1, hx)
+            best = max(best, r)
+        for u in group:
+            c[u] += 1
+    return best
+
+
+def easy_action(hand, seat: int) -> Action:
+    """The ``easy`` level: the fewest groups missing, then the least 胡息 still needed, no value
+    beyond that.  Wins when it may; no 飘; in a claim window 碰 or 吃 when the claim leaves more
+    groups (laid down and in the hand, :func:`formed`) than passing, else 过; on its turn it
+    discards the card whose removal leaves the best reading (ties: the lowest card).
+    ``ValueError`` when the seat has nothing to do."""
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    for a in legal:
+        if a.type == HU:
+            return a
+    if hand.phase == PIAO_PHASE:
+        return legal[0]
+    counts = hand.counts(seat)
+    if hand.phase == DISCARD_PHASE:
+        scored = []
+        for a in legal:
+            if a.type != DISCARD:
+                continue
+            i = idx_of(a.kind)
+            counts[i] -= 1
+            g, p, hx = formed(tuple(counts))
+            counts[i] += 1
+            scored.append(((-g, -p, -hx, a.kind), a))
+        if scored:
+            return min(scored, key=lambda r: r[0])[1]
+        return legal[0]
+    passing = next((a for a in legal if a.type == PASS), legal[0])
+    if hand.pending is None:
+        return passing
+    i = idx_of(hand.pending[1] >> 2)
+    base = formed(tuple(counts))
+    best, best_r = passing, base[:1]
+    opts = dict(hand.chi_options(seat, hand.pending[1]))
+    for a in legal:
+        if a.type == PENG:
+            used = [i, i]
+            made = 1
+        elif a.type.startswith("chi_") and a.type[4:] in opts:
+            groups = opts[a.type[4:]]
+            used = [u for g in groups for u in g]
+            used.remove(i)
+            made = len(groups)
+        else:
+            continue
+        c = list(counts)
+        for u in used:
+            c[u] -= 1
+        if min(c) < 0:
+            continue
+        r = (formed(tuple(c))[0] + made,)
+        if r > best_r:
+            best, best_r = a, r
+    return best

@@ -41,7 +41,7 @@ async def test_full_four_player_hand_to_settlement(db_url):
         assert r.ephemeral
         for u in people[1:]:
             await fd.slash(u, "mj table join")
-        await fd.slash(people[0], "mj table add-ai")
+        await fd.slash(people[0], "mj table add-ai", {"level": "normal"})
         await fd.slash(people[0], "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)

@@ -52,8 +52,8 @@ async def test_full_four_player_hand(tmp_path, variant, options):
         r = await fd.slash(alice, "mj table create", {"variant": variant, "options": options})
         assert r.ephemeral
         await fd.slash(bob, "mj table join")
-        await fd.slash(alice, "mj table add-ai")
-        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table add-ai", {"level": "normal"})
+        await fd.slash(alice, "mj table add-ai", {"level": "normal"})
         await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)

@@ -54,7 +54,7 @@ async def test_three_player_hand_to_settlement(db_url):
         r = await fd.slash(alice, "mj table create", {"variant": "laowudui"})
         assert r.ephemeral
         await fd.slash(bob, "mj table join")
-        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table add-ai", {"level": "normal"})
         await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)

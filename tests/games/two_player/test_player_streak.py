@@ -189,7 +189,7 @@ async def test_an_ai_dealer_plays_at_x1_and_nothing_is_stored(tmp_path):
     store = await open_store(tmp_path)
     svc = service(store, seed_dealing(1))
     await svc.create_table(guild_id=GUILD, channel_id=CH1, user_id=A, name="a", variant="two_player")
-    await svc.add_ai(CH1, A)
+    await svc.add_ai(CH1, A, "normal")
     await svc.start(CH1, A)
     t = svc.tables[CH1]
     await svc.set_auto(CH1, A, True)  # A on 托管: every hand plays to its end at once
@@ -349,7 +349,7 @@ async def test_other_games_keep_the_table_count(tmp_path):
     svc = service(store, 5)
     await svc.create_table(guild_id=GUILD, channel_id=CH1, user_id=A, name="a", variant="laosanfan")
     for _ in range(3):
-        await svc.add_ai(CH1, A)
+        await svc.add_ai(CH1, A, "normal")
     await svc.start(CH1, A)
     t = svc.tables[CH1]
     await svc.set_auto(CH1, A, True)

@@ -53,7 +53,7 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
         bob = fd.user(202, "bob", locale="zh-CN")
         await fd.slash(alice, "mj table create", {"variant": "zipai"})
         await fd.slash(bob, "mj table join")
-        await fd.slash(alice, "mj table add-ai")
+        await fd.slash(alice, "mj table add-ai", {"level": "normal"})
         await fd.slash(alice, "mj table start")
         ch = fd.channel_id
         table = bot.service.table_in(ch)

@@ -1,0 +1,48 @@
+"""The AI strength benchmark (bench/bench_ai_strength.py) on a few walls: the seatings, the
+paired samples and the stopping rule."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SPEC = importlib.util.spec_from_file_location(
+    "bench_ai_strength", Path(__file__).resolve().parents[1] / "bench" / "bench_ai_strength.py")
+bench = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(bench)
+
+
+def test_a_wall_rotates_the_tested_seat_and_normal_against_itself_scores_zero():
+    row = bench.play_wall(("laosanfan", 11, ("normal", "easy")))
+    normal, easy = row["normal"], row["easy"]
+    assert normal["seatings"] == easy["seatings"] == 4
+    assert normal["sample"] == 0  # zero-sum hand, every seat the same AI
+    # easy's sample is the mean of its four seatings' points, each played on wall 11
+    points = []
+    for seat in range(4):
+        seating = ["normal"] * 4
+        seating[seat] = "easy"
+        result, hand, times = bench.play_hand("laosanfan", 11, seating, seat)
+        points.append(result["points"][seat])
+        assert times and all(t >= 0 for t in times)
+    assert easy["sample"] == sum(points) / 4
+    assert easy["wins"] + easy["dealins"] <= 4
+
+
+def test_interval_and_the_stopping_rule():
+    m, h = bench.interval([1.0, 3.0])
+    assert m == 2.0 and h == pytest.approx(1.96 * 2 ** 0.5 / 2 ** 0.5)  # sd √2 over √2 walls
+    assert bench._settled({"easy": [1.0, 1.2, 0.8, 1.0]})  # interval 1 ± 0.16: zero excluded
+    assert not bench._settled({"easy": [1.0, -1.0, 2.0, -2.0]})
+    assert not bench._settled({"strong": [0.0, 0.0]})  # strong = normal: still includes zero
+
+
+def test_the_benchmark_prints_every_level_and_the_wall_count(capsys):
+    assert bench.main(["--games", "two_player", "--walls", "3", "--max-walls", "3"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in
+            ("easy", "normal", "strong=normal")]
+    assert rows == ["easy", "normal", "strong=normal"]
+    assert ": 3 walls," in out and out.strip().splitlines()[-1].startswith("3 walls in ")
