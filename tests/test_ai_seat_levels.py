@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover
     from tests.harness.panel_checks import restarted_bot
     from tests.harness.table_helpers import embed_text
 
-GAME = "laosanfan"
+GAME = "caishen"  # a game whose strong level is still its normal AI
 
 
 async def _table(tmp_path, levels: list[str | None], seed: int = 5, options: str | None = None):

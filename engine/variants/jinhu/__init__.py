@@ -6,7 +6,7 @@ Rules: ``rules/laosanfan.md`` Part 2.
 
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
-from . import ai
+from . import ai, strong
 from .hand import FAKE_TING, OPTIONS, THIEVES, JinhuHand
 
 INFO = VariantInfo(
@@ -14,8 +14,7 @@ INFO = VariantInfo(
     lambda options, seed, dealer, n, ctx: JinhuHand(options, seed, dealer, ctx),
     aliases=("金湖", "jinhu_laosanfan"),
     ai=ai.choose_action,
-    # strong: the normal AI until the game declares its own
-    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
     action_labels={FAKE_TING: "btn.fake_ting"},
 )
 

@@ -6,7 +6,7 @@
 
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
-from . import ai
+from . import ai, strong
 from .hand import CHOW, KONG, OPTIONS, PUNG, is_dangerous, three_exposure_danger, LaoSanFanHand
 
 INFO = VariantInfo(
@@ -14,8 +14,7 @@ INFO = VariantInfo(
     lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),
     aliases=("lsf", "老三番麻将"),
     ai=ai.choose_action,
-    # strong: the normal AI until the game declares its own
-    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
 )
 
 __all__ = ["INFO", "OPTIONS", "LaoSanFanHand", "three_exposure_danger", "is_dangerous", "CHOW", "PUNG",
