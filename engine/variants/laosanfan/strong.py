@@ -29,7 +29,7 @@ from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ...ai import counts_after_claim
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import HONOR, kind_of, kind_str
-from . import ai
+from .ai import _best_after_discard, _isolation, _useful, standard_shanten
 from .scoring import DRAGONS, FAN_CAP, seat_flower_fan, style_total
 
 #: share of the best hand value within which discards count as equally good
@@ -200,7 +200,7 @@ class Planner:
         """Unseen tiles that lower route ``i``'s shanten of the 13-tile form ``counts``."""
         base = self.sh(i, counts, n_melds)
         vis = self.hand.visible_counts(self.seat)
-        return ai._useful(self.hand, self.seat, counts, n_melds, base,
+        return _useful(self.hand, self.seat, counts, n_melds, base,
                           lambda c, m: self.sh(i, c, m), vis)
 
 
@@ -235,11 +235,11 @@ def choose_discard(p: Planner, legal: list[Action]) -> Action:
     if len(cands) > 1:
         top = max(cands, key=lambda k: scored[k][0])
         route = scored[top][1]
-        cands = sorted(cands, key=lambda k: (-scored[k][2], ai._isolation(k), k))[:TIE_CANDIDATES]
+        cands = sorted(cands, key=lambda k: (-scored[k][2], _isolation(k), k))[:TIE_CANDIDATES]
         ranked = []
         for k in cands:
             counts[k] -= 1
-            ranked.append((-p.useful(counts, n_melds, route), -scored[k][0], -scored[k][2], ai._isolation(k), k))
+            ranked.append((-p.useful(counts, n_melds, route), -scored[k][0], -scored[k][2], _isolation(k), k))
             counts[k] += 1
         choice = min(ranked)[-1]
     else:
@@ -278,7 +278,7 @@ def choose_claim(p: Planner, legal: list[Action]) -> Action:
     return best
 
 
-def choose_with(hand, seat: int, values: Values, sh: Callable = ai.standard_shanten) -> Action:
+def choose_with(hand, seat: int, values: Values, sh: Callable = standard_shanten) -> Action:
     """The strong move of ``seat`` with the game's ``values``; ``sh`` is the game's plain
     shanten, used for the normal AI's kong rule.  ``ValueError`` when the seat has nothing to
     do."""
@@ -294,7 +294,7 @@ def choose_with(hand, seat: int, values: Values, sh: Callable = ai.standard_shan
         if kongs and not hand.ting[seat]:
             counts = hand.counts(seat)
             n_melds = len(hand.melds[seat])
-            best = ai._best_after_discard(counts, n_melds, sh)
+            best = _best_after_discard(counts, n_melds, sh)
             for a in kongs:
                 c = list(counts)
                 own = c[a.kind] == 4
