@@ -126,6 +126,7 @@ class Hands:
             return
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             seat = t.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_seated")

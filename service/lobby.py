@@ -72,6 +72,7 @@ class Lobby:
             return t
         upd = Update("lobby")
         async with t.lock:
+            t.check_open()
             if t.seat_of(user_id) is not None:
                 raise ServiceError("already_seated")
             if t.status == PLAYING:
@@ -91,6 +92,7 @@ class Lobby:
         """Fill an empty seat with an AI player (only seated players may do it)."""
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             if t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
             if t.status != LOBBY:
@@ -115,6 +117,7 @@ class Lobby:
         closed = False
         upd = Update("lobby")
         async with t.lock:
+            t.check_open()
             seat = t.seat_of(user_id)
             if seat is None and await self.leave_queue(t, user_id):
                 return t  # a player waiting for a seat: no longer waits
@@ -146,6 +149,7 @@ class Lobby:
         :raises ServiceError: ``not_seated``; ``not_on_auto`` when the seat is not on 托管."""
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             seat = t.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_seated")
@@ -189,6 +193,7 @@ class Lobby:
         if user_id != t.creator_id and not is_admin and not t.lobby_idle(self.clock.now()):
             raise ServiceError("not_creator", minutes=t.lobby_minutes)
         async with t.lock:
+            t.check_open()
             if t.hand_id is not None and t.hand is not None and not t.hand.is_over():
                 await self.store.abort_hand(t.hand_id)
             await self._close(t)
@@ -234,6 +239,7 @@ class Lobby:
         """Start the game (a seated player; ``too_few_players`` below the variant's minimum)."""
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             if t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
             if t.status != LOBBY:

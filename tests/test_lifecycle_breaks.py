@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from discord_play import play_humans, table_button, table_message
+from discord_play import new_bot, play_humans, press, table_button, table_message, timeout_policy
+from fakediscord import FakeDiscord
+from service.clock import ManualClock
 from panel_checks import restarted_bot, seated_table
 from test_match import open_match, standings_messages
 
@@ -68,4 +72,63 @@ async def test_a_restart_in_the_middle_of_table_show_leaves_one_table_message(sl
     msg, cid = table_button(fd, ch, "hand")
     r = await fd.click(by_seat[0], msg, cid)
     assert r.ephemeral and r.message.data["attachments"]
+    await fd.close()
+
+
+def _slowed(store, name: str, delay: float = 0.3) -> None:
+    """Make a store write take ``delay`` seconds (the table's lock is held meanwhile)."""
+    real = getattr(store, name)
+
+    async def slow(*a, **k):
+        await asyncio.sleep(delay)
+        return await real(*a, **k)
+
+    setattr(store, name, slow)
+
+
+NO_TABLE = "There is no table in this channel. Start one with /mj table create."
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("request_", ["leave", "move"])
+async def test_a_request_that_waited_while_the_table_was_ended_is_told_there_is_no_table(request_, tmp_path):
+    """The creator ends the table while another player's leave or move waits for it: the
+    player is told the table is gone, the aborted hand gets no move and the closed table's seats
+    are left as they were."""
+    bot, fd, table, users = await seated_table(tmp_path, "two_player", 5, humans=2, locales=("en-US",) * 2)
+    p0 = next(u for u in users.values() if u.id == 700)
+    p1 = next(u for u in users.values() if u.id == 701)
+    hand_id = table.hand_id
+    stored = list((await bot.store.get_hand(hand_id)).actions)
+    _slowed(bot.store, "abort_hand")
+    if request_ == "leave":
+        other = fd.slash(p1, "mj table leave")
+    else:
+        seat = table.hand.pending_seats()[0]
+        mover = users[seat]
+        other = press(fd, mover, timeout_policy(table.hand, seat))
+    ended, r = await asyncio.gather(fd.slash(p0, "mj table end"), other, return_exceptions=True)
+    await fd.settle()
+    assert ended.content == "The table is closed."
+    assert r.ephemeral and r.content == NO_TABLE
+    assert list((await bot.store.get_hand(hand_id)).actions) == stored
+    assert [(s.user_id, s.auto, s.left) for s in (await bot.store.get_seats(table.id))] == \
+        [(s.user_id, False, False) for s in table.seats]
+    await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_joining_a_lobby_as_it_expires_is_told_there_is_no_table(tmp_path):
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    fd = FakeDiscord(bot)
+    await fd.start()
+    a, b = fd.user(1, "a"), fd.user(2, "b")
+    await fd.slash(a, "mj table create")
+    bot.service.clock.advance(16 * 60)
+    _slowed(bot.store, "update_table")
+    closed, r = await asyncio.gather(bot.service.tick(), fd.slash(b, "mj table join"))
+    await fd.settle()
+    assert closed == 1
+    assert r.ephemeral and r.content == NO_TABLE
+    assert fd.channel_id not in bot.service.tables
     await fd.close()
