@@ -142,8 +142,8 @@ class Fanout:
     # ------------------------------------------------------------------ REST
     async def edit_public(self, table: Table, kwargs: dict, repost: bool = False) -> bool:
         """Edit the table message (or post it when there is none yet); ``True`` when sent.
-        ``repost``: post it anew instead, store the new id, then delete the old message (one
-        already gone, or that the bot may not delete, is left)."""
+        ``repost``: delete the old message (one gone, or that the bot may not delete, is left),
+        then post it anew and store its id (a restart in between leaves no second one)."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         files = kwargs.pop("attachments", [])
         old = table.message_id if repost else None
@@ -158,17 +158,17 @@ class Fanout:
             return False
         if table.status == "closed":
             return False
+        if old:
+            try:
+                await channel.get_partial_message(old).delete()
+            except discord.HTTPException as exc:  # 404: gone already; 403: not allowed
+                log.warning("could not delete the old table message in %s: %s", table.channel_id, exc)
         try:
             msg = await channel.send(files=files, **kwargs)
         except discord.HTTPException:
             log.warning("could not post the table message in %s", table.channel_id)
             return False
         await self.bot.service.set_message(table, msg.id)
-        if old and old != msg.id:
-            try:
-                await channel.get_partial_message(old).delete()
-            except discord.HTTPException as exc:  # 404: gone already; 403: not allowed
-                log.warning("could not delete the old table message in %s: %s", table.channel_id, exc)
         return True
 
     async def lobby_expired(self, table: Table, minutes: Optional[int]) -> None:

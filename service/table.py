@@ -162,6 +162,12 @@ class Table:
     #: votes to hand an absent player's seat to the AI: absent user id → the voters' user ids
     votes: dict[int, list[int]] = field(default_factory=dict)
 
+    def check_open(self) -> None:
+        """Refuse (``no_table``) a request that waited for the table's lock while it closed
+        (ended, its lobby expired, its match's last hand settled)."""
+        if self.status == CLOSED:
+            raise ServiceError("no_table")
+
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):
             if s.user_id == user_id:
