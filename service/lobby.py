@@ -196,17 +196,22 @@ class Lobby:
     async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         """Close the table: its creator or a server admin; anyone when it is a lobby nobody
         changed for its ``lobby_minutes`` (:meth:`Table.lobby_idle`); ``not_creator`` (with
-        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody.  With settled
-        hands the match ends: the update (``"closed"``) carries its ``match_id`` for the final
+        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody; a finished one
+        whose settlement the store refused before is settled first.  With settled hands the
+        match ends: the update (``"closed"``) carries its ``match_id`` for the final
         standings."""
         t = self.table_in(channel_id)
         if user_id != t.creator_id and not is_admin and not t.lobby_idle(self.clock.now()):
             raise ServiceError("not_creator", minutes=t.lobby_minutes)
         async with t.lock:
             t.check_open()
+            if t.hand is not None and t.hand.is_over() and t.settled_hand_id != t.hand_id:
+                # a finished hand the store refused to settle: settled first, so it counts
+                await self._guarded(t, self._settle_only(t))
             if t.hand_id is not None and t.hand is not None and not t.hand.is_over():
                 await self.store.abort_hand(t.hand_id)
-            await self._close(t)
+            if t.status != CLOSED:  # (that settlement may have been the match's last)
+                await self._close(t)
         await self._notify(t, Update("closed", match_id=t.match_id))
         return t
 

@@ -138,3 +138,32 @@ async def test_joining_a_lobby_as_it_expires_is_told_there_is_no_table(tmp_path)
     assert r.ephemeral and r.content == NO_TABLE
     assert fd.channel_id not in bot.service.tables
     await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_ending_the_table_after_a_refused_settlement_settles_that_hand_first(tmp_path):
+    """The store refused the settlement of a finished hand; the creator then ends the table:
+    that hand is settled (its points stored and in the standings), not dropped."""
+    bot, fd, table, seats, users = await open_match(tmp_path, None, game="two_player", humans=1, ais=1)
+    real = bot.store.finish_hand
+
+    async def refused(*a, **k):
+        raise RuntimeError("database gone")
+
+    bot.store.finish_hand = refused
+    await play_humans(fd, bot, fd.channel_id, seats)
+    await fd.settle()
+    assert table.hand.is_over() and table.settled_hand_id != table.hand_id
+    bot.store.finish_hand = real
+    r = await fd.slash(users[0], "mj table end")
+    await fd.settle()
+    assert r.ephemeral and r.content == "The table is closed."
+    [stored] = await bot.store.match_hands(table.id)
+    assert stored.id == table.hand_id and [s.points for s in stored.settlements] == table.hand.result["points"]
+    match = await bot.store.match_of_table(table.id)
+    assert match.hands_played == 1
+    # one hand: each player's total is their points of it
+    assert sorted(p["total"] for p in match.standings["players"]) == sorted(table.hand.result["points"])
+    [posted] = standings_messages(fd, fd.channel_id)
+    assert match.message_id == posted.id
+    await fd.close()
