@@ -300,7 +300,7 @@ class Fanout:
             return False  # an older notice could not be deleted yet: never two at once
         link = f"https://discord.com/channels/@me/{panel.get('channel')}/{panel.get('message')}"
         lang = self.lang_of_seat(table, seat)
-        text = words_panel.notice_text(parts.image_view, table.names(), lang, table.variant.id,
+        text = words_panel.notice_text(parts.image_view, table.hand_names(), lang, table.variant.id,
                                        f"<#{table.channel_id}>", link, deadline)
         try:
             msg = await self.dm(s.user_id, content=text)
