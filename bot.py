@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=table_option,
                         help="table option, e.g. --option base_points=2 (repeatable)")
     parser.add_argument("--lang", default="zh", choices=["zh", "zh-TW", "en"],
-                        help="language of the local table: zh (Simplified), zh-TW (Traditional) or en")
+                        help="language of the local table: zh (Simplified, the default), zh-TW (Traditional) or en")
     args = parser.parse_args(argv)
     from store.location import load_env_files
 
