@@ -353,16 +353,19 @@ class Fanout:
             log.warning("could not post the closed-DM notice in %s", table.channel_id)
 
     async def auto_notice(self, table: Table, seat: int) -> None:
-        """Tell a player their seat is on auto-play (托管), with a **Take over** button."""
+        """Tell a player their seat is on auto-play (托管) — or, when they left, that another
+        player may take it between hands — with a **Take over** button."""
         if seat >= len(table.seats):
             return
         s = table.seats[seat]
         if s.is_ai or s.user_id is None or not s.auto or not s.dms_open:
             return
         lang = self.lang_of_seat(table, seat)
+        channel = f"<#{table.channel_id}>"
+        text = prompts.left_notice(channel, lang) if s.left else \
+            prompts.auto_notice(channel, lang, table.auto_play_level())
         try:
-            await self.dm(s.user_id, content=prompts.auto_notice(f"<#{table.channel_id}>", lang,
-                                                                    table.auto_play_level()),
+            await self.dm(s.user_id, content=text,
                           view=messages.takeover_view(table, lang))
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)

@@ -154,6 +154,10 @@ async def test_a_late_player_waits_for_the_deal_takes_a_left_seat_and_totals_sta
         assert said(r) == error_text("no_free_seat", "en")
         await fd.slash(p1, "mj table leave")
         assert table.seats[s1].left and table.seats[s1].auto
+        # the one who left is told what becomes of their seat (not "you timed out")
+        expected = words("ui.left_notice", "zh-CN", channel=f"<#{fd.channel_id}>")  # p1 plays in zh-CN
+        told = [m for m in fd.dms_to(p1) if m.content == expected]
+        assert len(told) == 1 and any("takeover" in c for c in told[0].custom_ids), told
         r = await fd.slash(late, "mj table join", {"seat": s0 + 1})
         assert said(r) == error_text("seat_not_free", "en", {"seat": s0 + 1})
         r = await fd.slash(late, "mj table join")  # a hand runs: they wait for the next deal
