@@ -184,6 +184,50 @@ def positive_int(text: str) -> int:
     return n
 
 
+def config_error(message: str) -> int:
+    """A configuration mistake: said on stderr, exit status 2 (a service manager does not
+    restart the bot for it: ``deploy/mahjong-bot.service``'s ``RestartPreventExitStatus=2``)."""
+    print(f"bot.py: {message}", file=sys.stderr)
+    return 2
+
+
+def run_discord(token: str) -> int:
+    """Run the Discord bot with ``token`` and the environment's settings until it stops.
+
+    :returns: 0 when it stopped; 2 for a configuration mistake — ``DISCORD_GUILD_ID``,
+        ``SHARD_COUNT`` or ``SHARD_IDS`` not numbers, a database URL that is not one, or a
+        token Discord refuses — said on stderr (restarting would not help)."""
+    import discord
+    from sqlalchemy.exc import ArgumentError
+
+    from service.routing import Sharding
+
+    guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        return config_error(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}")
+    try:
+        sharding = Sharding.from_env(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
+    except ValueError as exc:
+        return config_error(f"SHARD_COUNT / SHARD_IDS: {exc} (e.g. SHARD_COUNT=2 SHARD_IDS=0,1)")
+    from render.common import warm_up
+
+    warm_up()  # the palette and the tile images, before the first click needs them
+    try:
+        bot = make_bot(sync=True, guild_id=int(guild) if guild else None,
+                       shard_count=sharding.shard_count if sharding else None,
+                       shard_ids=list(sharding.mine) if sharding else None)
+    except ArgumentError as exc:
+        return config_error(f"DATABASE_URL is not a database URL: {exc}")
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        return config_error("Discord refused DISCORD_TOKEN (a wrong or reset token): copy the bot's token "
+                            "again from the Developer Portal (Bot → Reset Token)")
+    except discord.PrivilegedIntentsRequired:
+        return config_error("Discord asks for a privileged intent; the bot needs none — check the code's intents")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Mahjong bot for Discord, or a local table without a token.")
     parser.add_argument("--variant", default="two_player", help="game id (default: two_player)")
@@ -205,29 +249,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=table_option,
                         help="table option, e.g. --option base_points=2 (repeatable)")
     parser.add_argument("--lang", default="zh", choices=["zh", "zh-TW", "en"],
-                        help="language of the local table: zh (Simplified), zh-TW (Traditional) or en")
+                        help="language of the local table: zh (Simplified, the default), zh-TW (Traditional) or en")
     args = parser.parse_args(argv)
-    try:
-        from dotenv import load_dotenv
-        load_dotenv()
-    except ImportError:
-        pass
+    from store.location import load_env_files
+
+    load_env_files()  # the working directory's .env, then the one beside bot.py
     token = os.environ.get("DISCORD_TOKEN")
     logging.basicConfig(level=logging.INFO if token else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if token:
-        from service.routing import Sharding
-
-        guild = os.environ.get("DISCORD_GUILD_ID")
-        sharding = Sharding.from_env(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
-        from render.common import warm_up
-
-        warm_up()  # the palette and the tile images, before the first click needs them
-        bot = make_bot(sync=True, guild_id=int(guild) if guild else None,
-                       shard_count=sharding.shard_count if sharding else None,
-                       shard_ids=list(sharding.mine) if sharding else None)
-        bot.run(token, log_handler=None)
-        return 0
+        return run_discord(token.strip())
     if not (args.auto or args.local or sys.stdin.isatty()):
         # a service manager or a pipe without a token: no silent local game that "succeeds"
         print(NO_TOKEN, file=sys.stderr)

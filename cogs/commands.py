@@ -153,6 +153,13 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
                       variant: str | None = None) -> None:
         await records.history(self.bot, interaction, player, variant)
 
+    @app_commands.command(name="standings", description="A match's final standings and its hands to replay (see /mj history)")
+    @app_commands.describe(match="The match (M# in /mj history)")
+    @app_commands.autocomplete(match=standings.match_autocomplete)
+    @app_commands.guild_only()
+    async def standings_command(self, interaction: discord.Interaction, match: int) -> None:
+        await standings.show(self.bot, interaction, match)
+
     @app_commands.command(name="replay", description="Step through a finished hand, every hand face up")
     @app_commands.describe(hand="The hand number (see /mj history)")
     @app_commands.autocomplete(hand=records.hand_autocomplete)
@@ -160,9 +167,10 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def replay(self, interaction: discord.Interaction, hand: int) -> None:
         await records.show_replay(self.bot, interaction, hand, 0, edit=False)
 
-    async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, edit: bool) -> None:
-        """A step button of a replay (``cogs.components.ReplayButton``)."""
-        await records.show_replay(self.bot, interaction, hand_id, step, edit)
+    async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, edit: bool,
+                          lang: str | None = None) -> None:
+        """A step button of a replay (``cogs.components.ReplayButton``; ``lang``: the message's)."""
+        await records.show_replay(self.bot, interaction, hand_id, step, edit, lang)
 
     async def show_standings_page(self, interaction: discord.Interaction, match_id: int, page: int) -> None:
         """A page button of a match's final standings (``cogs.components.PageButton``)."""

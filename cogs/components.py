@@ -34,7 +34,7 @@ from .common import Guarded, reply_error
 ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
 SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
-REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)"
+REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
 PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
 #: every other id with the bot's prefix: an older format or a tampered id
@@ -105,19 +105,23 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=T
 
 
 class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_ID):
-    """A step button of a replay: ``mjr:<hand id>:<step>:<position 0-3>`` (⏮ ◀ ▶ ⏭)."""
+    """A step button of a replay: ``mjr:<hand id>:<step>:<position 0-3>[:<language>]`` (⏮ ◀ ▶
+    ⏭); the language is the replay message's, so a step pressed by anyone keeps it (a button
+    without one, from an older message, draws in the presser's)."""
 
-    def __init__(self, hand_id: int, step: int, pos: int, disabled: bool = False):
+    def __init__(self, hand_id: int, step: int, pos: int, disabled: bool = False, lang: str | None = None):
+        cid = f"mjr:{hand_id}:{step}:{pos}" + (f":{lang}" if lang else "")
         super().__init__(discord.ui.Button(label=REPLAY_LABELS[pos], style=discord.ButtonStyle.secondary,
-                                           disabled=disabled, custom_id=f"mjr:{hand_id}:{step}:{pos}"))
-        self.hand_id, self.step = hand_id, step
+                                           disabled=disabled, custom_id=cid))
+        self.hand_id, self.step, self.lang = hand_id, step, lang
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["hand"]), int(match["step"]), int(match["pos"]))
+        return cls(int(match["hand"]), int(match["step"]), int(match["pos"]), lang=match["lang"])
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Mj").show_replay(interaction, self.hand_id, self.step, edit=True)
+        await interaction.client.get_cog("Mj").show_replay(interaction, self.hand_id, self.step, edit=True,
+                                                           lang=self.lang)
 
 
 class MatchSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=MATCH_ID):

@@ -142,8 +142,8 @@ class Fanout:
     # ------------------------------------------------------------------ REST
     async def edit_public(self, table: Table, kwargs: dict, repost: bool = False) -> bool:
         """Edit the table message (or post it when there is none yet); ``True`` when sent.
-        ``repost``: post it anew instead, store the new id, then delete the old message (one
-        already gone, or that the bot may not delete, is left)."""
+        ``repost``: delete the old message (one gone, or that the bot may not delete, is left),
+        then post it anew and store its id (a restart in between leaves no second one)."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         files = kwargs.pop("attachments", [])
         old = table.message_id if repost else None
@@ -158,17 +158,17 @@ class Fanout:
             return False
         if table.status == "closed":
             return False
+        if old:
+            try:
+                await channel.get_partial_message(old).delete()
+            except discord.HTTPException as exc:  # 404: gone already; 403: not allowed
+                log.warning("could not delete the old table message in %s: %s", table.channel_id, exc)
         try:
             msg = await channel.send(files=files, **kwargs)
         except discord.HTTPException:
             log.warning("could not post the table message in %s", table.channel_id)
             return False
         await self.bot.service.set_message(table, msg.id)
-        if old and old != msg.id:
-            try:
-                await channel.get_partial_message(old).delete()
-            except discord.HTTPException as exc:  # 404: gone already; 403: not allowed
-                log.warning("could not delete the old table message in %s: %s", table.channel_id, exc)
         return True
 
     async def lobby_expired(self, table: Table, minutes: Optional[int]) -> None:
@@ -300,7 +300,7 @@ class Fanout:
             return False  # an older notice could not be deleted yet: never two at once
         link = f"https://discord.com/channels/@me/{panel.get('channel')}/{panel.get('message')}"
         lang = self.lang_of_seat(table, seat)
-        text = words_panel.notice_text(parts.image_view, table.names(), lang, table.variant.id,
+        text = words_panel.notice_text(parts.image_view, table.hand_names(), lang, table.variant.id,
                                        f"<#{table.channel_id}>", link, deadline)
         try:
             msg = await self.dm(s.user_id, content=text)
@@ -353,16 +353,19 @@ class Fanout:
             log.warning("could not post the closed-DM notice in %s", table.channel_id)
 
     async def auto_notice(self, table: Table, seat: int) -> None:
-        """Tell a player their seat is on auto-play (托管), with a **Take over** button."""
+        """Tell a player their seat is on auto-play (托管) — or, when they left, that another
+        player may take it between hands — with a **Take over** button."""
         if seat >= len(table.seats):
             return
         s = table.seats[seat]
         if s.is_ai or s.user_id is None or not s.auto or not s.dms_open:
             return
         lang = self.lang_of_seat(table, seat)
+        channel = f"<#{table.channel_id}>"
+        text = prompts.left_notice(channel, lang) if s.left else \
+            prompts.auto_notice(channel, lang, table.auto_play_level())
         try:
-            await self.dm(s.user_id, content=prompts.auto_notice(f"<#{table.channel_id}>", lang,
-                                                                    table.auto_play_level()),
+            await self.dm(s.user_id, content=text,
                           view=messages.takeover_view(table, lang))
         except discord.Forbidden:
             await self.bot.service.set_dms_open(table, seat, False)

@@ -47,7 +47,7 @@ def public_view(table: Table) -> dict:
     channel's, ``#general``; ``None`` while the channel's name is unknown, and the image names
     the game): the only input of the public message and the table image."""
     v = table.public_view(lang_of(table.lang))
-    v["log"] = log_lines(v.get("recent", []), table.names(), table.lang, table.variant.id)
+    v["log"] = log_lines(v.get("recent", []), table.hand_names(), table.lang, table.variant.id)
     v["table_name"] = f"#{table.channel_name}" if table.channel_name else None
     return v
 
@@ -61,7 +61,7 @@ def note_channel(table: Table, channel) -> None:
 
 def seat_view(table: Table, seat: int, lang: str) -> dict:
     v = table.view(seat, lang_of(lang))
-    v["log"] = log_lines(v.get("recent", []), table.names(), lang, table.variant.id)
+    v["log"] = log_lines(v.get("recent", []), table.hand_names(), lang, table.variant.id)
     return v
 
 
@@ -218,7 +218,7 @@ def panel_view(table: Table, seat: int, lang: str) -> dict:
     their hand and decision (``me``) and whether the hand waits for them (``pending``) —
     nothing more.  Read under the table's lock."""
     v = table.public_view(lang_of(lang))
-    v["log"] = log_lines(v.get("recent", []), table.names(), lang, table.variant.id)
+    v["log"] = log_lines(v.get("recent", []), table.hand_names(), lang, table.variant.id)
     v["table_name"] = f"#{table.channel_name}" if table.channel_name else None
     v["viewer"] = seat
     v["me"] = None
@@ -276,7 +276,7 @@ def hand_parts(table: Table, seat: int, lang: str, ting_menu: bool = False, conf
     told = prompts.notices(notices or [], view, seat, lang)
     if head:
         told.insert(0, head)
-    content = panel.panel_text(view, table.names(), lang, table.variant.id, f"<#{table.channel_id}>",
+    content = panel.panel_text(view, table.hand_names(), lang, table.variant.id, f"<#{table.channel_id}>",
                                deadline=table.deadline_unix(), head=told, decision=decision)
     buttons = ActionButtons(table, seat, view, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
     pending = table.hand is not None and seat in table.pending()

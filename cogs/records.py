@@ -96,10 +96,12 @@ async def hand_autocomplete(interaction: discord.Interaction, current: str) -> l
     return out[:25]
 
 
-async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step: int, edit: bool) -> None:
+async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step: int, edit: bool,
+                      lang: str | None = None) -> None:
     """Step ``step`` of a finished hand as a table image with the step buttons (a new public
-    message, or the clicked replay message redrawn when ``edit``)."""
-    lang = user_lang(interaction)
+    message in the asking user's language, or the clicked replay message redrawn when
+    ``edit``, in ``lang``: the message's own, whoever pressed)."""
+    lang = lang or user_lang(interaction)
     try:
         r = await bot.records.replay(interaction.guild_id, hand_id, step)
     except ServiceError as e:
@@ -109,7 +111,8 @@ async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step:
     buttons = discord.ui.View(timeout=None)
     for pos, target in enumerate((0, r.step - 1, r.step + 1, r.total)):
         buttons.add_item(ReplayButton(hand_id, max(0, min(r.total, target)), pos,
-                                      disabled=(target < 0 or target > r.total or target == r.step)))
+                                      disabled=(target < 0 or target > r.total or target == r.step),
+                                      lang=lang_of(lang)))
     content = words.replay_caption(r, lang)
     if edit:
         await interaction.response.edit_message(content=content, attachments=[file], view=buttons)

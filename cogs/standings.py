@@ -18,7 +18,7 @@ from render.text import lang_of
 from render.text import standings as words
 from service.tables import ServiceError
 
-from .common import edit_clicked, reply_error
+from .common import edit_clicked, reply, reply_error, user_lang
 from .components import MatchSelect, PageButton
 
 log = logging.getLogger(__name__)
@@ -85,13 +85,36 @@ async def post_unposted(bot) -> None:
             log.exception("could not post the standings of match %s", m.id)
 
 
+async def match_autocomplete(interaction: discord.Interaction, current: str) -> list:
+    """The server's latest ended matches, newest first, labelled in the user's language."""
+    lang = user_lang(interaction)
+    out = []
+    for m, data in await interaction.client.records.server_matches(interaction.guild_id):
+        label = words.match_choice(m, data, lang)
+        if current.strip().lstrip("Mm#") in str(m.id) or current.lower() in label.lower():
+            out.append(discord.app_commands.Choice(name=label, value=m.id))
+    return out[:25]
+
+
+async def show(bot, interaction: discord.Interaction, match_id: int) -> None:
+    """``/mj standings``: a match's standings message again, privately, in the user's language
+    (its replay menu and pages work as on the posted one)."""
+    try:
+        match, data = await bot.records.match(interaction.guild_id, match_id)
+    except ServiceError as e:
+        return await reply_error(interaction, e)
+    await reply(interaction, ephemeral=True, **await payload(match, data, user_lang(interaction)))
+
+
 async def show_page(bot, interaction: discord.Interaction, match_id: int, page: int) -> None:
     """◀ ▶ of a standings message: the same message with the menu of page ``page``."""
     try:
         match, data = await bot.records.match(interaction.guild_id, match_id)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    lang = await bot.records.match_lang(match)
+    private = interaction.message is not None and interaction.message.flags.ephemeral
+    # the posted message stays in the table's language; one shown by /mj standings in the user's
+    lang = user_lang(interaction) if private else await bot.records.match_lang(match)
     page = max(0, min(page, words.pages(data) - 1))
     kwargs = await payload(match, data, lang, page)
     await edit_clicked(interaction, embed=kwargs["embed"], attachments=[kwargs["file"]], view=kwargs["view"])

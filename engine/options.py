@@ -54,17 +54,27 @@ class Option:
             elif not isinstance(value, self.type):
                 raise ValueError(value)
         except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
-            raise OptionError("option_bad_value", option=self.name, value=value) from None
-        if self.choices is not None and v not in self.choices:
-            raise OptionError("option_bad_value", option=self.name, value=value,
-                              allowed=", ".join(map(str, self.choices)))
-        if self.min_value is not None and v < self.min_value:
-            raise OptionError("option_bad_value", option=self.name, value=value,
-                              allowed=f">= {self.min_value}")
-        if self.max_value is not None and v > self.max_value:
-            raise OptionError("option_bad_value", option=self.name, value=value,
-                              allowed=f"<= {self.max_value}")
+            raise OptionError("option_bad_value", option=self.name, value=value, allowed=self.allowed()) from None
+        if (self.choices is not None and v not in self.choices) or \
+                (self.min_value is not None and v < self.min_value) or \
+                (self.max_value is not None and v > self.max_value):
+            raise OptionError("option_bad_value", option=self.name, value=value, allowed=self.allowed())
         return v
+
+    def allowed(self) -> str:
+        """The values the option takes, as the error of a bad value shows them: ``"9, 6, 3"``,
+        ``"1–88"``, ``"on, off"``, ``">= 0"`` (language-neutral)."""
+        if self.choices is not None:
+            return ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in self.choices)
+        if self.type is bool:
+            return "on, off"
+        if self.min_value is not None and self.max_value is not None:
+            return f"{self.min_value}–{self.max_value}"
+        if self.min_value is not None:
+            return f">= {self.min_value}"
+        if self.max_value is not None:
+            return f"<= {self.max_value}"
+        return "…"
 
 
 def resolve_options(declared: tuple[Option, ...], given: dict[str, Any] | None) -> dict[str, Any]:

@@ -126,6 +126,7 @@ class Hands:
             return
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             seat = t.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_seated")
@@ -336,9 +337,12 @@ class Hands:
                 raise ServiceError("next_already_dealt")
             if t.status != PLAYING or (t.hand is not None and not t.hand.is_over()):
                 raise ServiceError("next_already_dealt" if after_hand is not None else "hand_running")
+            settled = None
             if t.hand is not None and t.settled_hand_id != t.hand_id:
-                await self._guarded(t, self._settle_only(t))  # a settlement the store refused before
-            if not any(not s.is_ai and not s.auto for s in t.seats) and not t.queue and user_id is None:
+                settled = await self._guarded(t, self._settle_only(t))  # a settlement the store refused before
+            if settled is not None and settled.kind == "match_over":
+                upd = settled  # it was the match's last hand: the match ends, nothing is dealt
+            elif not any(not s.is_ai and not s.auto for s in t.seats) and not t.queue and user_id is None:
                 # everybody left: the table closes instead of playing AI against AI
                 await self._close(t)
                 upd = Update("closed", match_id=t.match_id)

@@ -73,6 +73,7 @@ class Lobby:
             return t
         upd = Update("lobby")
         async with t.lock:
+            t.check_open()
             if t.seat_of(user_id) is not None:
                 raise ServiceError("already_seated")
             if t.status == PLAYING:
@@ -101,6 +102,7 @@ class Lobby:
         if level not in LEVELS:
             raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
         async with t.lock:
+            t.check_open()
             if t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
             if t.status != LOBBY:
@@ -125,6 +127,7 @@ class Lobby:
         closed = False
         upd = Update("lobby")
         async with t.lock:
+            t.check_open()
             seat = t.seat_of(user_id)
             if seat is None and await self.leave_queue(t, user_id):
                 return t  # a player waiting for a seat: no longer waits
@@ -156,6 +159,7 @@ class Lobby:
         :raises ServiceError: ``not_seated``; ``not_on_auto`` when the seat is not on 托管."""
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             seat = t.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_seated")
@@ -192,16 +196,22 @@ class Lobby:
     async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         """Close the table: its creator or a server admin; anyone when it is a lobby nobody
         changed for its ``lobby_minutes`` (:meth:`Table.lobby_idle`); ``not_creator`` (with
-        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody.  With settled
-        hands the match ends: the update (``"closed"``) carries its ``match_id`` for the final
+        ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody; a finished one
+        whose settlement the store refused before is settled first.  With settled hands the
+        match ends: the update (``"closed"``) carries its ``match_id`` for the final
         standings."""
         t = self.table_in(channel_id)
         if user_id != t.creator_id and not is_admin and not t.lobby_idle(self.clock.now()):
             raise ServiceError("not_creator", minutes=t.lobby_minutes)
         async with t.lock:
+            t.check_open()
+            if t.hand is not None and t.hand.is_over() and t.settled_hand_id != t.hand_id:
+                # a finished hand the store refused to settle: settled first, so it counts
+                await self._guarded(t, self._settle_only(t))
             if t.hand_id is not None and t.hand is not None and not t.hand.is_over():
                 await self.store.abort_hand(t.hand_id)
-            await self._close(t)
+            if t.status != CLOSED:  # (that settlement may have been the match's last)
+                await self._close(t)
         await self._notify(t, Update("closed", match_id=t.match_id))
         return t
 
@@ -244,6 +254,7 @@ class Lobby:
         """Start the game (a seated player; ``too_few_players`` below the variant's minimum)."""
         t = self.table_in(channel_id)
         async with t.lock:
+            t.check_open()
             if t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
             if t.status != LOBBY:

@@ -102,6 +102,11 @@ class MatchRecords:
         """Remember the message that showed a match's standings (it is not posted again)."""
         await self.store.set_match_message(match_id, message_id)
 
+    async def server_matches(self, guild_id: int, limit: int = 25) -> list[tuple[Any, dict]]:
+        """A server's latest ended matches, newest first: ``[(MatchRecord, standings)]`` (what
+        ``/mj standings`` offers)."""
+        return [(m, await self.standings_of(m)) for m in await self.store.guild_matches(guild_id, limit=limit)]
+
     async def player_matches(self, guild_id: int, user_id: int, variant: Optional[str] = None,
                              limit: int = 5) -> list[tuple[Any, dict]]:
         """A player's latest ended matches in a server, newest first: ``[(MatchRecord, standings)]``."""

@@ -162,6 +162,12 @@ class Table:
     #: votes to hand an absent player's seat to the AI: absent user id → the voters' user ids
     votes: dict[int, list[int]] = field(default_factory=dict)
 
+    def check_open(self) -> None:
+        """Refuse (``no_table``) a request that waited for the table's lock while it closed
+        (ended, its lobby expired, its match's last hand settled)."""
+        if self.status == CLOSED:
+            raise ServiceError("no_table")
+
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):
             if s.user_id == user_id:
@@ -252,6 +258,15 @@ class Table:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
+    def hand_names(self) -> list[str]:
+        """The names of who played the current hand, by seat: once it is over and settled, as
+        its result recorded them (``result["names"]``: another player may have sat down or
+        left since); otherwise the seats' names (:meth:`names`)."""
+        names = (self.last_result or {}).get("names") if self.hand is not None and self.hand.is_over() else None
+        if names and len(names) == len(self.seats):
+            return [str(n) for n in names]
+        return self.names()
+
     def scores(self) -> list[int]:
         if self.match is None:
             return [0] * len(self.seats)
@@ -278,10 +293,20 @@ class Table:
         else:
             v = self.hand.view(viewer)
         scores = self.scores()
+        played = self.hand_names() if self.hand is not None else self.names()
+        totals = (self.match.state.get("player_totals") or {}) if self.match is not None else {}
         for sv in v["seats"]:
-            s = self.seats[sv["seat"]]
+            i = sv["seat"]
+            s = self.seats[i]
+            if played[i] != s.name:
+                # a finished hand whose seat another player took since: it shows who played it,
+                # with that player's total (per player: "u<user id>" / "ai:<name>")
+                was_ai = self.dealt_users[i] is None if i < len(self.dealt_users) else s.is_ai
+                key = f"ai:{played[i]}" if was_ai else f"u{self.dealt_users[i]}"
+                sv.update(name=played[i], is_ai=was_ai, auto=False, score=totals.get(key, 0))
+                continue
             sv.update(name=s.name, is_ai=s.is_ai, auto=s.auto,
-                      score=scores[sv["seat"]] if sv["seat"] < len(scores) else 0)
+                      score=scores[i] if i < len(scores) else 0)
             if s.is_ai:
                 sv["ai_level"] = s.level
         v["table_id"] = self.id

@@ -134,6 +134,7 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats):
         :raises ServiceError: ``not_seated``, ``no_hand``, ``stale``, ``not_your_turn``,
             ``on_auto`` (the seat is on 托管: take it over first).
         """
+        table.check_open()
         seat = table.seat_of(user_id)
         if seat is None:
             raise ServiceError("not_seated")

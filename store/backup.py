@@ -1,6 +1,6 @@
 """A consistent copy of the bot's database while the bot runs, and how to restore it.
 
-    python -m store.backup backup.db                 # the database DATABASE_URL names (or the default)
+    python -m store.backup backup.db                 # the database DATABASE_URL names (environment or .env), or the default
     python -m store.backup backup.db --db sqlite:////data/mahjong.db
 
 SQLite: SQLite's online backup API (``sqlite3.Connection.backup``) copies the database page by
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from .location import database_url
+from .location import database_url, load_env_files
 
 
 class BackupError(RuntimeError):
@@ -56,8 +56,14 @@ def backup_sqlite(source: Path, dest: Path, pages: int = -1) -> int:
         raise BackupError(f"no database at {source}")
     if dest.exists():
         raise BackupError(f"{dest} exists already; choose a new file")
+    if not dest.parent.is_dir():
+        raise BackupError(f"no folder {dest.parent}; create it first")
     src = sqlite3.connect(source, timeout=30)  # read only: the backup writes nothing to it
-    dst = sqlite3.connect(dest)
+    try:
+        dst = sqlite3.connect(dest)
+    except sqlite3.Error as exc:
+        src.close()
+        raise BackupError(f"cannot write {dest}: {exc}") from exc
     try:
         src.backup(dst, pages=pages)
         check = dst.execute("PRAGMA integrity_check").fetchone()[0]
@@ -81,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dest", type=Path, help="the new file to write the copy to")
     parser.add_argument("--db", default=None, help="database URL (default: DATABASE_URL, else the data directory's)")
     args = parser.parse_args(argv)
+    load_env_files()  # DATABASE_URL from the .env files bot.py reads
     try:
         source = sqlite_path(args.db or database_url(os.environ))
         pages = backup_sqlite(source, args.dest)

@@ -24,6 +24,27 @@ DB_FILE = "mahjong.db"
 COMPANIONS = ("-wal", "-shm")
 
 
+#: the project's folder (where bot.py is)
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+def load_env_files(cwd: Optional[Path] = None) -> list[Path]:
+    """Read the settings of ``.env`` files into the environment: the working directory's,
+    then the project's (beside ``bot.py``); a variable already set is never overridden, so
+    the environment wins, then the working directory's file.  Returns the files read."""
+    try:
+        from dotenv import load_dotenv
+    except ImportError:  # python-dotenv is a requirement; without it, the environment only
+        return []
+    read = []
+    for folder in ((cwd if cwd is not None else Path.cwd()), PROJECT_DIR):
+        path = folder / ".env"
+        if path.is_file() and path.resolve() not in [p.resolve() for p in read]:
+            load_dotenv(path, override=False)
+            read.append(path)
+    return read
+
+
 def data_dir() -> Path:
     """The user's data directory of the bot (created when missing)."""
     return platformdirs.user_data_path(APP_NAME, appauthor=False, ensure_exists=True)
@@ -68,4 +89,4 @@ def database_url(env: Mapping[str, str], cwd: Optional[Path] = None, home: Optio
     return sqlite_url(target)
 
 
-__all__ = ["APP_NAME", "DB_FILE", "data_dir", "database_url", "sqlite_url"]
+__all__ = ["APP_NAME", "DB_FILE", "PROJECT_DIR", "load_env_files", "data_dir", "database_url", "sqlite_url"]

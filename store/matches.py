@@ -111,6 +111,13 @@ class MatchesMixin(WriterMixin):
                                        .limit(limit))).all()
         return [_match_record(r) for r in rows]
 
+    async def guild_matches(self, guild_id: int, limit: int = 25) -> list[MatchRecord]:
+        """The latest ended matches of a guild, newest first."""
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(select(_M).where(_M.c.guild_id == guild_id)
+                                       .order_by(_M.c.ended_at.desc(), _M.c.id.desc()).limit(limit))).all()
+        return [_match_record(r) for r in rows]
+
     async def match_of_table(self, table_id: int) -> Optional[MatchRecord]:
         """The ended match of a table, or ``None``."""
         async with self._engine.connect() as conn:

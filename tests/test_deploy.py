@@ -268,6 +268,9 @@ def test_compose_runs_the_bot_with_its_variables_and_postgresql_as_an_option():
     assert bot_service["restart"] == "unless-stopped"
     pg = compose["services"]["postgres"]
     assert pg["profiles"] == ["postgres"] and pg["image"].startswith("postgres:")
+    # with the profile on, the bot waits for the server's healthcheck; without it, for nothing
+    assert bot_service["depends_on"] == {"postgres": {"condition": "service_healthy", "required": False}}
+    assert "pg_isready" in pg["healthcheck"]["test"]
     user, password, db = (pg["environment"][k] for k in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"))
     # the URL the file's comment tells to put in .env reaches that server
     assert f"DATABASE_URL=postgresql://{user}:{password}@postgres:5432/{db}" in \
@@ -280,7 +283,8 @@ def test_systemd_unit_names_the_variables_and_does_not_restart_on_a_configuratio
         assert name in unit, name
     assert "ExecStart=/opt/mahjong-bot/.venv/bin/python bot.py" in unit
     assert "RestartPreventExitStatus=2" in unit  # bot.py's exit status without a token
-    assert re.search(r"^User=(?!root)\w+", unit, re.M)
+    user = re.search(r"^User=(?!root)(\w+)", unit, re.M).group(1)
+    assert f"useradd --system --home-dir /opt/mahjong-bot --shell /usr/sbin/nologin {user}" in unit
     assert "Environment=DATABASE_URL=sqlite:////var/lib/mahjong-bot/mahjong.db" in unit
     assert "StateDirectory=mahjong-bot" in unit
 
@@ -359,3 +363,64 @@ def test_backup_command_refuses_postgresql_with_the_pg_dump_advice_and_an_existi
     (tmp_path / "taken.db").write_bytes(b"")
     assert backup_main([str(tmp_path / "taken.db"), "--db", f"sqlite:///{tmp_path}/none.db"]) == 1
     assert "no database at" in capsys.readouterr().err
+
+
+# --- configuration mistakes stop the bot with status 2 (a service manager does not loop) ----
+@pytest.mark.parametrize("env,said", [
+    ({"DISCORD_GUILD_ID": "abc"}, "DISCORD_GUILD_ID must be a server id (digits), not 'abc'"),
+    ({"SHARD_COUNT": "x"}, "SHARD_COUNT / SHARD_IDS:"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "5"}, "shard ids [5] not within 0..1"),
+])
+def test_a_malformed_setting_exits_2_and_names_it(env, said, tmp_path):
+    full = dict(_env_without_token(tmp_path), DISCORD_TOKEN="not-a-real-token", **env)
+    proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, env=full, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert said in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("error,said", [
+    ("LoginFailure", "Discord refused DISCORD_TOKEN"),
+    ("PrivilegedIntentsRequired", "the bot needs none"),
+])
+def test_a_token_discord_refuses_exits_2_with_the_way_out(error, said, monkeypatch, capsys):
+    """Discord's answer to a wrong or reset token (``discord.LoginFailure``) is a configuration
+    mistake too: status 2 and what to do, not a traceback and a restart loop."""
+    import render.common
+
+    class Refused:
+        def run(self, token, log_handler=None):
+            exc = getattr(discord, error)
+            raise exc("refused") if error == "LoginFailure" else exc(None)
+
+    monkeypatch.setattr(render.common, "warm_up", lambda: None)
+    monkeypatch.setattr(bot, "make_bot", lambda **kw: Refused())
+    for name in ("DISCORD_GUILD_ID", "SHARD_COUNT", "SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    assert bot.run_discord("token") == 2
+    assert said in capsys.readouterr().err
+
+
+@pytest.mark.asyncio
+async def test_backup_reads_database_url_from_dot_env_and_refuses_a_missing_folder(tmp_path, monkeypatch, capsys):
+    """``python -m store.backup`` run where the bot runs finds the database the bot uses (its
+    ``.env``), and a destination in a folder that does not exist is a clear error."""
+    from store.backup import main as backup_main
+
+    db = tmp_path / "bot.db"
+    store = Store(f"sqlite:///{db}")
+    await store.init()
+    await store.set_preset(3, "p", "jinhu", {})
+    await store.close()
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(f"DATABASE_URL=sqlite:///{db}\n", encoding="utf-8")
+    assert backup_main([str(tmp_path / "copy.db")]) == 0
+    assert f"{db} -> {tmp_path / 'copy.db'}" in capsys.readouterr().out
+    con = sqlite3.connect(tmp_path / "copy.db")
+    assert con.execute("SELECT count(*) FROM guild_config").fetchone() == (1,)
+    con.close()
+    assert backup_main([str(tmp_path / "no-such-folder" / "copy.db")]) == 1
+    err = capsys.readouterr().err
+    assert f"no folder {tmp_path / 'no-such-folder'}; create it first" in err and "Traceback" not in err
+    monkeypatch.delenv("DATABASE_URL", raising=False)  # (load_dotenv set it in this process)

@@ -134,11 +134,13 @@ async def test_scores_periods_history_replay_verify(fd_bot):
     assert "step 0/" in r.content
     first_alt = r.message.descriptions["table.png"]
     msg = r.message
-    nxt = next(c for c in msg.custom_ids if c.endswith(":2"))
+    nxt = next(c for c in msg.custom_ids if c.split(":")[3] == "2")
     r2 = await fd.click(alice, msg, nxt)
     assert r2.response_type == 7 and "step 1/" in r2.message.content
-    last = next(c for c in r2.message.custom_ids if c.endswith(":3"))
-    r3 = await fd.click(alice, r2.message, last)
+    last = next(c for c in r2.message.custom_ids if c.split(":")[3] == "3")
+    assert last.endswith(":en")  # the message's language, carried by its buttons
+    # a player of another language stepping the shared replay keeps the message's language
+    r3 = await fd.click(fd.user(9001, "zh-viewer", locale="zh-CN"), r2.message, last)
     total_steps = int(r3.message.content.split("/")[-1])
     assert f"step {total_steps}/{total_steps}" in r3.message.content
     # each step's image is described: the hand and step, and at the last step the result

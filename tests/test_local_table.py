@@ -72,8 +72,8 @@ def test_option_without_key_and_value_is_a_usage_error(bad, tmp_path, capsys, mo
 
 
 @pytest.mark.parametrize("lang,option,text", [
-    ("en", "min_fan=abc", "Option min_fan cannot be abc."),
-    ("zh", "min_fan=abc", "选项 min_fan 不能为 abc。"),
+    ("en", "min_fan=abc", "Option min_fan cannot be abc (allowed: 1–88)."),
+    ("zh", "min_fan=abc", "选项 min_fan 不能为 abc（可选：1–88）。"),
     ("en", "nosuch=1", "Unknown option nosuch. Known options: base_points, min_fan,"),
     ("zh", "nosuch=1", "未知选项 nosuch。可用选项：base_points, min_fan,"),
 ])

@@ -181,6 +181,21 @@ async def test_table_end_mid_match_posts_the_standings_of_the_settled_hands(tmp_
         assert (p["total"], p["hands"], p["wins"]) == (s.points, 1, int(s.is_winner))
     assert [h["hand_id"] for h in match.standings["hands"]] == [first.id]
     assert "Hands played: 1 ·" in msg.embeds[0]["description"]
+    # reachable later: /mj standings offers the server's matches and shows this one privately,
+    # in the asking player's language, with its replay menu
+    zh = fd.user(799, "zh", locale="zh-CN")
+    [choice] = await fd.autocomplete(zh, "mj standings", {}, "match")
+    first_player = match.standings["players"][0]
+    assert choice["value"] == match.id
+    assert choice["name"].startswith(f"M#{match.id} · ") and "二人麻将 · 1 局 · 第一：" in choice["name"]
+    assert choice["name"].endswith(f"{first_player['name']} {first_player['total']:+d}")
+    r = await fd.slash(zh, "mj standings", {"match": match.id})
+    assert r.ephemeral and r.message.embeds[0]["title"].startswith("大结算")
+    assert any(a["filename"] == "standings.png" and a.get("description") for a in r.message.data["attachments"])
+    menu = next(c for c in r.message.walk_components() if c.get("type") == 3)
+    assert menu["custom_id"] == f"mjm:{match.id}:0" and [o["value"] for o in menu["options"]] == [str(first.id)]
+    r = await fd.slash(zh, "mj standings", {"match": match.id + 99})
+    assert r.ephemeral and f"#{match.id + 99}" in r.content  # no such match: a private error
     # a table ended before any hand was settled shows no standings
     ch = fd.add_channel("empty")
     await fd.slash(users[0], "mj table create", {"variant": "two_player"}, channel_id=ch)

@@ -100,3 +100,22 @@ async def test_pace_chosen_at_create_through_discord(tmp_path):
         assert bot.service.table_in(fd.channel_id).options["discard_timeout"] == 15
     finally:
         await fd.close()
+
+
+@pytest.mark.parametrize("game,option,value,allowed", [
+    ("laosanfan", "style", "bogus", "yaobansan, yaobanliu, tuidaoba, yaoerliu"),
+    ("zipai", "min_huxi", "5", "9, 6, 3"),
+    ("laosanfan", "hutou", "maybe", "on, off"),
+    ("two_player", "min_fan", "99", "1–88"),
+    ("two_player", "min_fan", "abc", "1–88"),
+])
+def test_a_bad_option_value_names_the_values_allowed(game, option, value, allowed):
+    from engine.errors import OptionError
+    from render.text.catalogue import error_text
+
+    info = find_variant(game)
+    with pytest.raises(OptionError) as e:
+        info.resolve_options({option: value})
+    assert e.value.params["allowed"] == allowed
+    assert error_text(e.value.code, "en", e.value.params) == \
+        f"Option {option} cannot be {value} (allowed: {allowed})."

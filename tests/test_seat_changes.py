@@ -94,6 +94,15 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
         assert table.match.state["player_totals"][f"ai:{ai_name}"] == points[first]
         assert table.scores()[creator_seat] == points[creator_seat]
         assert words("ev.seated", "en", player="late", no=first + 1) in public_text(fd)
+        # the finished hand still shows who played it: the seat's name and total, the log and
+        # the result name the AI; the newcomer only as sitting down (until the next deal)
+        seen = table.public_view("en")["seats"][first]
+        assert (seen["name"], seen["score"], seen["is_ai"]) == (ai_name, points[first], True)
+        board = table_message(fd, fd.channel_id)
+        late_lines = [ln for ln in embed_text(board).splitlines() if "late" in ln]
+        assert late_lines == [words("ev.seated", "en", player="late", no=first + 1)], late_lines
+        [alt] = [a.get("description") for a in board.data["attachments"] if a["filename"] == "table.png"]
+        assert "late" not in alt and ai_name in alt
         assert panels_of(fd, late) == []  # the panel comes with the deal
         # nor may they look at the finished hand through My hand: it was the AI's hand
         r = await fd.slash(late, "mj hand")
@@ -145,6 +154,10 @@ async def test_a_late_player_waits_for_the_deal_takes_a_left_seat_and_totals_sta
         assert said(r) == error_text("no_free_seat", "en")
         await fd.slash(p1, "mj table leave")
         assert table.seats[s1].left and table.seats[s1].auto
+        # the one who left is told what becomes of their seat (not "you timed out")
+        expected = words("ui.left_notice", "zh-CN", channel=f"<#{fd.channel_id}>")  # p1 plays in zh-CN
+        told = [m for m in fd.dms_to(p1) if m.content == expected]
+        assert len(told) == 1 and any("takeover" in c for c in told[0].custom_ids), told
         r = await fd.slash(late, "mj table join", {"seat": s0 + 1})
         assert said(r) == error_text("seat_not_free", "en", {"seat": s0 + 1})
         r = await fd.slash(late, "mj table join")  # a hand runs: they wait for the next deal

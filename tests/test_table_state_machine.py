@@ -176,9 +176,15 @@ class TableLife(RuleBasedStateMachine):
     # ------------------------------------------------------------------ invariants
     @invariant()
     def points_sum_to_zero(self):
+        """Every player's total at the table (per player: who left keeps theirs, a newcomer
+        starts at 0) sums to zero, and each seat shows its occupant's total."""
         t = self.table
         if t is not None and t.match is not None:
-            assert sum(t.scores()) == 0
+            from service.seats import player_key, player_totals
+
+            totals = player_totals(t)
+            assert sum(totals.values()) == 0, totals
+            assert t.scores() == [totals[player_key(s)] for s in t.seats]
             SEEN.add((t.variant.id, t.match.hand_no, t.hand is not None and not t.hand.is_over()))
 
     @invariant()

@@ -31,8 +31,10 @@ def notice(key: str, tile: str | None, lang: str) -> str:
     return t(key, lang, tile=tile_label(tile, lang) if tile else "?")
 
 
-def help_text(lang: str) -> str:
-    return t("local.help", lang)
+def help_text(lang: str, variant: str | None = None) -> str:
+    """How to type at the local table: the game's own words when it has them, else the
+    mahjong games' shared ones."""
+    return tv(variant, "local.help", lang)
 
 
 def goodbye(lang: str) -> str:
@@ -115,7 +117,7 @@ def hint_lines(me: dict, lang: str) -> list[str]:
 
 def help_lines(view: dict, variant: str | None, lang: str) -> list[str]:
     """``help``: how to type (the shared words), and this game's actions now, by name."""
-    out = [help_text(lang)]
+    out = [help_text(lang, variant)]
     opts = typed.choices(view, variant, lang)
     own = [c.label for c in opts if c.act != "discard"]
     if own:

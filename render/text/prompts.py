@@ -93,6 +93,12 @@ def auto_notice(channel: str, lang: str, level: str | None = None) -> str:
     return t("ui.auto_notice", lang, channel=channel)
 
 
+def left_notice(channel: str, lang: str) -> str:
+    """The DM to a player who left the running game at ``channel``: their seat plays on
+    auto-play (托管) and another player may take it between hands until they come back."""
+    return t("ui.left_notice", lang, channel=channel)
+
+
 def taken_over(lang: str) -> str:
     return t("ui.taken_over", lang)
 

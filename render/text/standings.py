@@ -106,6 +106,15 @@ def history_lines(matches: list, user_id: int, lang: str) -> list[str]:
     return out
 
 
+def match_choice(match: Any, data: dict, lang: str) -> str:
+    """A match as ``/mj standings``' autocomplete offers it: ``M#12 · 2026-11-30 · 老三番 · 4
+    hands · 1st: 小明 +120``."""
+    first = (data.get("players") or [None])[0]
+    return t("ui.standings_choice", lang, match=match.id, date=match.ended_at.strftime("%Y-%m-%d"),
+             game=game_name(match.variant, lang), played=len(data.get("hands", [])),
+             name=first["name"] if first else "—", total=signed(first["total"]) if first else "0")[:100]
+
+
 def history_title(lang: str) -> str:
     """The heading of ``/mj history``'s matches."""
     return t("ui.history_matches", lang)
