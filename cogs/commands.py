@@ -87,10 +87,10 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
         await tables.lobby_op(self.bot, interaction, "leave")
 
     @table.command(name="add-ai", description="Add an AI player")
-    @app_commands.describe(level="How well the AI plays (default: normal)")
+    @app_commands.describe(level="How well the AI plays (default: the game's strongest)")
     @app_commands.choices(level=[app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES[v], key=f"cmd.choice__ai_{v}"),
                                                      value=v) for v in AI_LEVELS])
-    async def table_add_ai(self, interaction: discord.Interaction, level: str = AI_LEVELS[-1]) -> None:
+    async def table_add_ai(self, interaction: discord.Interaction, level: str | None = None) -> None:
         await tables.lobby_op(self.bot, interaction, "addai", level=level)
 
     @table.command(name="start", description="Start the game")

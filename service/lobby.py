@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.ai_levels import LEVELS, new_seat_level
+from engine.ai_levels import LEVELS, new_seat_level, offered_levels
 from engine.errors import OptionError
 from engine.match import Match
 from engine.variants import all_variants, find_variant
@@ -95,12 +95,16 @@ class Lobby:
         ``engine.ai_levels.new_seat_level``; stored with the seat).  Only seated players may
         do it.
 
-        :raises ServiceError: ``ai_level_unknown`` (another level), ``not_seated``,
-            ``game_running``, ``table_full``."""
+        :raises ServiceError: ``ai_level_unknown`` (not a level), ``ai_level_not_here`` (a
+            level the game does not play differently: ``engine.ai_levels.offered_levels``),
+            ``not_seated``, ``game_running``, ``table_full``."""
         t = self.table_in(channel_id)
         level = new_seat_level([t.variant]) if level is None else level
         if level not in LEVELS:
             raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
+        here = offered_levels([t.variant])
+        if level not in here:
+            raise ServiceError("ai_level_not_here", level=level, known=", ".join(here))
         async with t.lock:
             t.check_open()
             if t.seat_of(user_id) is None:

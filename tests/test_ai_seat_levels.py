@@ -25,15 +25,16 @@ except ImportError:  # pragma: no cover
 GAME = "caishen"  # a game whose strong level is still its normal AI
 
 
-async def _table(tmp_path, levels: list[str | None], seed: int = 5, options: str | None = None):
-    """A four-seat table of 老三番: p0 (English), then an AI seat per ``levels`` (``None``: the
-    command's default level).  Not started."""
+async def _table(tmp_path, levels: list[str | None], seed: int = 5, options: str | None = None,
+                 game: str = GAME):
+    """A four-seat table of ``game``: p0 (English), then an AI seat per ``levels`` (``None``:
+    the command's default level).  Not started."""
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()
     bot.service.seed_source = lambda: seed
     p0 = fd.user(700, "p0", locale="en-US")
-    await fd.slash(p0, "mj table create", {"variant": GAME, **({"options": options} if options else {})})
+    await fd.slash(p0, "mj table create", {"variant": game, **({"options": options} if options else {})})
     for level in levels:
         await fd.slash(p0, "mj table add-ai", {"level": level} if level else {})
     return bot, fd, p0
@@ -51,26 +52,37 @@ def _moves(table):
 
 @pytest.mark.asyncio
 async def test_levels_are_chosen_stored_shown_and_kept_through_a_restart(tmp_path):
-    bot, fd, p0 = await _table(tmp_path, ["easy", None])
-    # the service keeps any level of the registry (strong plays normal in a game without its own)
-    await bot.service.add_ai(fd.channel_id, p0.id, "strong")
-    await fd.settle()
+    # 老三番 plays a strong level of its own: it is offered, and a new AI seat's default
+    bot, fd, p0 = await _table(tmp_path, ["easy", None, "normal"], game="laosanfan")
     try:
         t = bot.service.table_in(fd.channel_id)
         assert [(s.is_ai, s.ai_level) for s in t.seats] == [
-            (False, None), (True, "easy"), (True, "normal"), (True, "strong")]  # default: normal
+            (False, None), (True, "easy"), (True, "strong"), (True, "normal")]  # default: strong
         stored = await bot.store.get_seats(t.id)
-        assert [s.ai_level for s in stored] == [None, "easy", "normal", "strong"]
+        assert [s.ai_level for s in stored] == [None, "easy", "strong", "normal"]
         lobby = embed_text(table_message(fd, fd.channel_id))
-        assert "AI levels: AI 1 easy, AI 2 normal, AI 3 strong" in lobby
+        assert "AI levels: AI 1 easy, AI 2 strong, AI 3 normal" in lobby
         await fd.slash(p0, "mj table start")
         await fd.restart(restarted_bot(bot))
         await fd.settle()
         t2 = fd.bot.service.table_in(fd.channel_id)
         assert t2 is not t
-        assert [s.ai_level for s in t2.seats] == [None, "easy", "normal", "strong"]
-        assert [sv.get("ai_level") for sv in t2.public_view("en")["seats"]] == [None, "easy", "normal", "strong"]
-        assert "AI levels: AI 1 easy, AI 2 normal, AI 3 strong" in embed_text(table_message(fd, fd.channel_id))
+        assert [s.ai_level for s in t2.seats] == [None, "easy", "strong", "normal"]
+        assert [sv.get("ai_level") for sv in t2.public_view("en")["seats"]] == [None, "easy", "strong", "normal"]
+        assert "AI levels: AI 1 easy, AI 2 strong, AI 3 normal" in embed_text(table_message(fd, fd.channel_id))
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_a_game_without_its_own_strong_ai_defaults_to_normal_and_refuses_strong(tmp_path):
+    bot, fd, p0 = await _table(tmp_path, [None])  # 财神麻将: strong is still its normal AI
+    try:
+        t = bot.service.table_in(fd.channel_id)
+        assert [s.ai_level for s in t.seats] == [None, "normal"]
+        r = await fd.slash(p0, "mj table add-ai", {"level": "strong"})
+        assert r.ephemeral and r.content == "This game's AI has no strong level: choose easy, normal."
+        assert len(t.seats) == 2  # nothing added
     finally:
         await fd.close()
 

@@ -120,6 +120,6 @@ async def test_choice_names_are_translated(tmp_path):
             ("easy", "Easy — the nearest win", "简单 — 只求最快胡牌", "簡單 — 只求最快胡牌"),
             ("normal", "Normal — the plain game", "普通 — 平稳的打法", "普通 — 平穩的打法"),
             ("strong", "Strong — goes for what the game pays", "强 — 冲着番数打", "強 — 衝著番數打")]
-        assert level["description_localizations"]["zh-CN"] == "电脑的水平（默认：普通）"
+        assert level["description_localizations"]["zh-CN"] == "电脑的水平（默认：本游戏最强的一级）"
     finally:
         await fd.close()
