@@ -14,7 +14,7 @@ no 飘 (a 飘 only scales the payments both ways).  Pure and deterministic; retu
 from __future__ import annotations
 
 from ...actions import Action
-from . import ai
+from .ai import choose_action as normal_action, keep_value as normal_keep_value
 from .actions import DISCARD, DISCARD_PHASE, HU
 from .huxi import idx_of
 
@@ -24,7 +24,7 @@ BIG_FIRST = 10  #: the first big card's index in :meth:`ZipaiHand.counts` (壹 �
 def keep_value(hand, seat: int, k: int) -> int:
     """How much a card of kind ``k`` is worth keeping for ``seat``: the normal AI's partner
     count, +1 for a big card, +2 more when ``seat`` holds two or more of it (zipai.md §胡息)."""
-    v = ai.keep_value(hand, seat, k)
+    v = normal_keep_value(hand, seat, k)
     i = idx_of(k)
     if i >= BIG_FIRST:
         v += 1
@@ -43,4 +43,4 @@ def choose_action(hand, seat: int) -> Action:
         discards = [a for a in legal if a.type == DISCARD]
         if discards:
             return min(discards, key=lambda a: (keep_value(hand, seat, a.kind), -a.kind))
-    return ai.choose_action(hand, seat)
+    return normal_action(hand, seat)
