@@ -16,7 +16,7 @@ from engine.variants.jinhu import JinhuHand
 from engine.variants.laosanfan import LaoSanFanHand
 from engine.variants.laosanfan.strong import Route, pungs_shanten, route_shanten, suit_keep
 
-GAMES = ("laosanfan", "jinhu")
+GAMES = ("laosanfan", "jinhu", "laowudui", "zipai")
 
 
 def _stacked(cls, game: str, hands: list[str]):

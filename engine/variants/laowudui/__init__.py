@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
-from . import ai
+from . import ai, strong
 from .actions import ACTION_LABELS, BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
 from .hand import LaoWuDuiHand
 from .options import OPTIONS
@@ -29,8 +29,7 @@ INFO = VariantInfo(
     wild_name="wild",  # 百搭
     first_dealer="creator",  # laowudui.md §Players, dealer: the table's creator deals first
     ai=ai.choose_action,
-    # strong: the normal AI until the game declares its own
-    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
     action_labels=ACTION_LABELS,
 )
 

@@ -7,7 +7,7 @@ window (``claims.py``), scoring (``scoring.py``), AI seat (``ai.py``) and views 
 
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
-from . import ai
+from . import ai, strong
 from .actions import ACTION_LABELS, PIAO_TYPES
 from .hand import ZipaiHand, card_kinds, starting_replacements
 from .options import OPTIONS
@@ -19,8 +19,7 @@ INFO = VariantInfo(
     aliases=("paohuzi", "跑胡子", "zi_pai"),
     tile_style="paper",
     ai=ai.choose_action,
-    # strong: the normal AI until the game declares its own
-    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
     action_labels=ACTION_LABELS,
 )
 
