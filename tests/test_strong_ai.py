@@ -1,7 +1,7 @@
-"""The ``strong`` AI of 老三番, 金湖老三番, 财神麻将 and 二人麻将 (engine/variants/*/strong.py):
+"""The ``strong`` AI of 老三番, 金湖老三番 and 二人麻将 (engine/variants/*/strong.py):
 legal and deterministic over seeded play-outs at every seat, the route shanten worked by hand,
 and positions where it plays for value or refuses a discard that would pay for others
-(rules/laosanfan.md Part 1 §Fan, Part 2 §Waits, §包五家; rules/caishen.md; rules/two_player.md)."""
+(rules/laosanfan.md Part 1 §Fan, Part 2 §Waits, §包五家; rules/two_player.md)."""
 
 from __future__ import annotations
 
