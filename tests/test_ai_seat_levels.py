@@ -179,7 +179,7 @@ def test_the_table_level_of_auto_play_is_the_strongest_ai_seat_or_the_games_stro
     assert t.auto_play_level() is None  # the option is off by default
 
 
-@pytest.mark.parametrize("given,level", [(["--ai-level", "easy"], "easy"), ([], "normal")])
+@pytest.mark.parametrize("given,level", [(["--ai-level", "easy"], "easy"), ([], "strong")])  # two_player: strong by default
 def test_the_local_table_seats_its_ai_at_ai_level(given, level, tmp_path, monkeypatch, capsys):
     import bot
     from service.tables import TableService

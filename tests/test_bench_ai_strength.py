@@ -40,9 +40,10 @@ def test_interval_and_the_stopping_rule():
 
 
 def test_the_benchmark_prints_every_level_and_the_wall_count(capsys):
-    assert bench.main(["--games", "two_player", "--walls", "3", "--max-walls", "3"]) == 0
+    # 二人麻将 plays a strong AI of its own; 财神麻将's strong is its normal AI
+    assert bench.main(["--games", "two_player,caishen", "--walls", "3", "--max-walls", "3"]) == 0
     out = capsys.readouterr().out
     rows = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in
-            ("easy", "normal", "strong=normal")]
-    assert rows == ["easy", "normal", "strong=normal"]
-    assert ": 3 walls," in out and out.strip().splitlines()[-1].startswith("3 walls in ")
+            ("easy", "normal", "strong", "strong=normal")]
+    assert rows == ["easy", "normal", "strong", "easy", "normal", "strong=normal"]
+    assert out.count(": 3 walls,") == 2 and out.strip().splitlines()[-1].startswith("6 walls in ")

@@ -1,7 +1,7 @@
-"""The ``strong`` AI of 老三番 and 金湖老三番 (engine/variants/laosanfan/strong.py,
-engine/variants/jinhu/strong.py): legal and deterministic over seeded play-outs at every seat,
-the route shanten worked by hand, and positions where it plays for value or refuses a
-discard that would pay for others (rules/laosanfan.md Part 1 §Fan, Part 2 §Waits, §包五家)."""
+"""The ``strong`` AI of 老三番, 金湖老三番 and 二人麻将 (engine/variants/*/strong.py):
+legal and deterministic over seeded play-outs at every seat, the route shanten worked by hand,
+and positions where it plays for value or refuses a discard that would pay for others
+(rules/laosanfan.md Part 1 §Fan, Part 2 §Waits, §包五家; rules/two_player.md)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from engine.tiles import parse_kind
 from engine.variants import find_variant
 from engine.variants.jinhu import JinhuHand
 from engine.variants.laosanfan import LaoSanFanHand
+from engine.variants.two_player import TwoPlayerHand
 from engine.variants.laosanfan.strong import Route, pungs_shanten, route_shanten, suit_keep
 
-GAMES = ("laosanfan", "jinhu", "laowudui", "zipai")
+GAMES = ("laosanfan", "jinhu", "laowudui", "zipai", "two_player")
 
 
 def _stacked(cls, game: str, hands: list[str]):
@@ -29,10 +30,11 @@ def _stacked(cls, game: str, hands: list[str]):
 def test_strong_plays_legally_and_deterministically_at_every_seat(game):
     info = find_variant(game)
     assert info.ai_levels["strong"] is not info.ai_levels["normal"]
+    n = info.max_players
     for seed in range(4):
-        levels = ["normal"] * 4
-        levels[seed] = "strong"
-        hand = Match(info, info.resolve_options({}), table_seed=300 + seed, n_seats=4).new_hand()
+        levels = ["normal"] * n
+        levels[seed % n] = "strong"
+        hand = Match(info, info.resolve_options({}), table_seed=300 + seed, n_seats=n).new_hand()
         moves = 0
         while not hand.is_over():
             seat = hand.pending_seats()[0]
@@ -42,7 +44,7 @@ def test_strong_plays_legally_and_deterministically_at_every_seat(game):
             assert a.type != "fake_ting"  # never 假听
             hand.apply(a)
             moves += 1
-        assert moves > 20 and sum(hand.result["points"]) == 0
+        assert moves > 10 and sum(hand.result["points"]) == 0
 
 
 def test_route_shanten_by_hand():
@@ -91,3 +93,40 @@ def test_jinhu_strong_refuses_the_thief_into_a_declared_ting():
     strong = info.ai_move(hand, 0, "strong")
     assert strong == Action(0, DISCARD, parse_kind("1m"))
     assert parse_kind("5m") in {parse_kind(w["tile"]) for w in hand.warnings(0)}  # 5m was the liable one
+
+
+def _two_player(hands: list[str], treasure: str):
+    info = find_variant("two_player")
+    ctx = {"stacked": {"hands": [kinds(h) for h in hands], "draws": [], "back": []}, "hand_no": 1,
+           "treasure": parse_kind(treasure)}
+    return info, TwoPlayerHand(info.resolve_options({}), 7, 0, ctx)
+
+
+def test_two_player_strong_keeps_the_treasure_tile():
+    """Seat 0 (dealer, 14 tiles): 123456789m 11m 1z 5z 7z, the 宝牌 is 1z (rules/two_player.md
+    §Set-up).  Throwing any honour leaves 123 456 789 11m and two honours: three sets and a pair,
+    one tile from ready; the normal AI finds the three honours equally useful and equally
+    isolated and throws the lowest kind, 1z — the 宝牌.  Held, that 1z doubles any win (one
+    copy ×2: the plain hand's 混一色 reckoned at 8 fan becomes 16, over the 15-fan minimum with
+    no 加倍), so the strong AI keeps it and throws 5z (before 7z: the lower kind on a tie)."""
+    info, hand = _two_player(["12345678911m157z", "2223334445556m"], "1z")
+    assert info.ai_move(hand, 0, "normal") == Action(0, DISCARD, parse_kind("1z"))
+    assert info.ai_move(hand, 0, "strong") == Action(0, DISCARD, parse_kind("5z"))
+
+
+def test_two_player_strong_throws_a_safe_tile_into_a_declared_ting():
+    """Seat 0 (dealer): 111m 23456789m 6m 1z 5z; seat 1 has declared 听 and has thrown a 6m since.
+    Throwing 1z, 5z or 6m all leave the hand one tile from ready (1z: 111 234 567 89m 6m 5z —
+    three sets, a partial; 6m: 123 456 789 11m — three sets and a pair; each 8 − 6 − 1 = 1).
+    The normal AI throws the lowest most isolated kind, 1z, which seat 1 may be waiting on.
+    The strong AI throws 6m, the one tile seat 1 showed it does not want, at no cost to its
+    own hand (the same shanten)."""
+    info, hand = _two_player(["12345678916m15z1m", "2223334446667z"], "9m")
+    assert info.ai_move(hand, 0, "normal") == Action(0, DISCARD, parse_kind("1z"))
+    assert info.ai_move(hand, 0, "strong") == Action(0, DISCARD, parse_kind("1z"))  # nobody ready yet
+    hand.ting[1] = True
+    held = {t for s in range(2) for t in hand.hands[s]}
+    six = parse_kind("6m")
+    hand.discards[1].append(next(t for t in range(4 * six, 4 * six + 4) if t not in held))
+    assert info.ai_move(hand, 0, "normal") == Action(0, DISCARD, parse_kind("1z"))
+    assert info.ai_move(hand, 0, "strong") == Action(0, DISCARD, six)

@@ -7,7 +7,7 @@ sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``rules/two_player
 
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
-from . import ai
+from . import ai, strong
 from .fan_table import FAN_ROWS, fan_table
 from .fans import NotAWin, WinContext, calculate_fans
 from .hand import (CLAIM_PHASE, OPTIONS, OVER, TwoPlayerHand, settlement_points, streak_multiplier,
@@ -19,8 +19,7 @@ INFO = VariantInfo(
     aliases=("2p", "erren", "二人"),
     streak_per_player=True,
     ai=ai.choose_action,
-    # strong: the normal AI until the game declares its own
-    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
     fan_table=fan_table(),
 )
 
