@@ -86,3 +86,46 @@ def snapshot(hand) -> str:
 def concealed(hand, seat: int) -> str:
     """The seat's concealed kinds, sorted, as compact notation (``"123m55z"``)."""
     return kinds_str(sorted(hand.concealed_kinds(seat)))
+
+
+# --- the PostgreSQL tests (marker ``postgres``, ``tests/harness/postgres.py``) ---------------
+def pytest_collection_modifyitems(config, items):
+    """Without a PostgreSQL server (and without ``TEST_REQUIRE_POSTGRES``), the tests marked
+    ``postgres`` are left out of the run: counted as deselected, and the count and the reason
+    said at the end of the run."""
+    marked = [item for item in items if item.get_closest_marker("postgres")]
+    if not marked:
+        return
+    from postgres import required, unreachable_reason
+
+    if required():
+        return
+    why = unreachable_reason()
+    if why is None:
+        return
+    config._postgres_left_out = (len(marked), why)
+    config.hook.pytest_deselected(items=marked)
+    items[:] = [item for item in items if not item.get_closest_marker("postgres")]
+    if hasattr(config, "workeroutput"):  # a pytest-xdist worker: told to the controller
+        config.workeroutput["postgres_left_out"] = config._postgres_left_out
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        class _LeftOut:
+            @staticmethod
+            def pytest_testnodedown(node, error):
+                found = getattr(node, "workeroutput", {}).get("postgres_left_out")
+                if found is not None:
+                    config._postgres_left_out = tuple(found)
+
+        config.pluginmanager.register(_LeftOut(), "postgres-left-out")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """How many PostgreSQL tests did not run, and why."""
+    found = getattr(config, "_postgres_left_out", None)
+    if found is not None and not hasattr(config, "workeroutput"):
+        n, why = found
+        terminalreporter.write_line(f"{n} PostgreSQL tests not run (marker postgres, deselected): {why}; "
+                                    f"or TEST_REQUIRE_POSTGRES=1 to make this a failure")

@@ -3,8 +3,9 @@
 * ``TEST_DATABASE_URL`` — its URL (default ``postgresql://postgres@127.0.0.1:5432/test``; any
   form the store accepts: ``postgres://``, ``postgresql://``, ``postgresql+asyncpg://``).
 * ``TEST_REQUIRE_POSTGRES=1`` — a server that does not answer is a failure (``.ci/run`` sets
-  it); without it those tests are skipped with the reason, so the README's test command passes
-  on a machine without PostgreSQL.
+  it); without it the tests marked ``postgres`` are left out of the run at collection
+  (``tests/conftest.py``: counted as deselected, the reason said in the run's summary), so the
+  README's test command passes on a machine without PostgreSQL.
 """
 
 from __future__ import annotations
@@ -47,15 +48,26 @@ def _unreachable(url: str) -> str | None:
     return None
 
 
-def require_postgres() -> str:
-    """The server's URL when it answers; otherwise skip the calling test with the reason, or
-    fail it when ``TEST_REQUIRE_POSTGRES`` is set."""
+def unreachable_reason() -> str | None:
+    """Why the tests marked ``postgres`` cannot run here (``None``: the server answers):
+    the URL, what the connection said, and how to change it."""
     url = pg_url()
     why = _unreachable(url)
     if why is None:
-        return url
+        return None
     shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
-    message = f"PostgreSQL not reachable at {shown} ({why}); set {URL_VAR} to a server"
-    if os.environ.get(REQUIRE_VAR):
-        pytest.fail(f"{message} ({REQUIRE_VAR} is set)", pytrace=False)
-    pytest.skip(f"{message}, or {REQUIRE_VAR}=1 to make this a failure")
+    return f"PostgreSQL not reachable at {shown} ({why}); set {URL_VAR} to a server"
+
+
+def required() -> bool:
+    """``TEST_REQUIRE_POSTGRES`` is set: a server that does not answer fails the tests."""
+    return bool(os.environ.get(REQUIRE_VAR))
+
+
+def require_postgres() -> str:
+    """The server's URL for a test marked ``postgres`` (such a test runs only when the server
+    answers or it is required); a failure naming the reason when it does not answer."""
+    why = unreachable_reason()
+    if why is not None:
+        pytest.fail(f"{why} ({REQUIRE_VAR} is set)" if required() else why, pytrace=False)
+    return pg_url()
