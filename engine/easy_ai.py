@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from .actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
+from .ai import counts_after_claim
 from .tiles import kind_of
 
 ShantenFn = Callable[[list[int], int], int]
@@ -34,21 +35,6 @@ def best_after_discard(counts: list[int], n_melds: int, sh: ShantenFn, wild: Cal
         best = min(best, sh(counts, n_melds))
         counts[k] += 1
     return best
-
-
-def claim_counts(counts: list[int], action: Action, kind: int) -> list[int]:
-    """A copy of ``counts`` without the hand tiles a pung, exposed kong or chow (starting at
-    ``action.kind``) of the discarded ``kind`` lays down."""
-    c = list(counts)
-    if action.type == PUNG:
-        c[kind] -= 2
-    elif action.type == KONG:
-        c[kind] -= 3
-    else:
-        for i in range(3):
-            if action.kind + i != kind:
-                c[action.kind + i] -= 1
-    return c
 
 
 def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
@@ -87,7 +73,7 @@ def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
     for a in legal:
         if a.type not in (PUNG, CHOW, KONG):
             continue
-        c = claim_counts(counts, a, k)
+        c = counts_after_claim(counts, a, k)
         if min(c) < 0:
             continue
         v = sh(c, n_melds + 1) if a.type == KONG else best_after_discard(c, n_melds + 1, sh, wild)
@@ -96,4 +82,4 @@ def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
     return passing
 
 
-__all__ = ["easy_action", "best_after_discard", "claim_counts", "ShantenFn"]
+__all__ = ["easy_action", "best_after_discard", "ShantenFn"]
