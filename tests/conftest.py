@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
+
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +91,7 @@ def concealed(hand, seat: int) -> str:
 
 
 # --- the PostgreSQL tests (marker ``postgres``, ``tests/harness/postgres.py``) ---------------
+@pytest.hookimpl(trylast=True)  # after -m/-k have chosen: only the tests that would have run
 def pytest_collection_modifyitems(config, items):
     """Without a PostgreSQL server (and without ``TEST_REQUIRE_POSTGRES``), the tests marked
     ``postgres`` are left out of the run: counted as deselected, and the count and the reason
