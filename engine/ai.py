@@ -60,10 +60,6 @@ def _useful(hand, counts: list[int], n_melds: int, base: int, sh, unseen: dict[i
     return sum(unseen[k] for k, v in _shanten_plus_one(counts, n_melds, kinds).items() if v < base)
 
 
-def _combine(xs, ys) -> set:
-    return {(m + a, t + b, p + q) for m, t, p in xs for a, b, q in ys if p + q <= 1}
-
-
 def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict[int, int]:
     """``{k: hand_shapes.shanten(counts with one more k)}`` for each ``k`` of ``kinds`` (each
     in a group, 万 筒 条 or one honour, that holds a tile).  Same arithmetic as
@@ -77,10 +73,10 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
     g = len(groups)
     prefix = [{(0, 0, 0)}]
     for i in range(g - 1):
-        prefix.append(_combine(prefix[-1], groups[i][3]))
+        prefix.append(hand_shapes.combine_mtp(prefix[-1], groups[i][3]))
     suffix = [{(0, 0, 0)}] * g
     for i in range(g - 2, -1, -1):
-        suffix[i] = _combine(suffix[i + 1], groups[i + 1][3])
+        suffix[i] = hand_shapes.combine_mtp(suffix[i + 1], groups[i + 1][3])
     rest: dict[int, set] = {}
     pairs = sum(c >> 1 for c in counts)
     out = {}
@@ -90,11 +86,11 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
                 break
         r = rest.get(i)
         if r is None:
-            r = rest[i] = _combine(prefix[i], suffix[i])
+            r = rest[i] = hand_shapes.combine_mtp(prefix[i], suffix[i])
         key = list(counts[base:base + n])
         key[k - base] += 1
         best = 8
-        for dm, t, p in _combine(r, hand_shapes._group_mtp(ch, tuple(key))):
+        for dm, t, p in hand_shapes.combine_mtp(r, hand_shapes._group_mtp(ch, tuple(key))):
             m = n_melds + dm
             if m > 4:
                 m = 4

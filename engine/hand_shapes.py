@@ -430,6 +430,12 @@ def _pareto(found) -> tuple:
                         reverse=True))
 
 
+def combine_mtp(xs, ys) -> set:
+    """The ``(sets, partials, pair)`` sums of two groups' readings (:func:`_group_mtp`), at
+    most one pair in all."""
+    return {(m + a, t + b, p + q) for m, t, p in xs for a, b, q in ys if p + q <= 1}
+
+
 def _group_mtp(chows: bool, key: tuple) -> tuple:
     """Pareto-maximal ``(sets, partials, pair)`` triples for one group (memoised).
 

@@ -51,6 +51,7 @@ __all__ = [
     "standard_shanten",
     "seven_pairs_shanten",
     "shanten",
+    "shanten_plus_one",
     "knitted_capacity",
 ]
 
@@ -353,6 +354,57 @@ def shanten(counts, wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> i
         if s2 < s:
             s = s2
     return s
+
+
+def shanten_plus_one(counts, wilds: int, n_melds: int = 0, kinds=range(34),
+                     seven_pairs: bool = True) -> dict[int, int]:
+    """``{k: shanten(counts with one more k, wilds, n_melds, seven_pairs)}`` for each kind
+    ``k`` of ``kinds`` (0..33): what each possible draw does to a 13-tile-form hand, with the
+    same arithmetic as :func:`standard_shanten` and :func:`seven_pairs_shanten`, but the
+    readings of the three groups a kind leaves unchanged combined once per group instead of
+    once per kind (an AI's useful-tile count asks this for every kind)."""
+    m_need = 4 - n_melds
+    real = sum(counts) + 1
+    groups = [(base, n, ch, _group_mtp(ch, tuple(counts[base:base + n]))) for base, n, ch in _GROUPS]
+    combine = hand_shapes.combine_mtp
+    rest = [combine(combine(groups[1][3], groups[2][3]), groups[3][3]),
+            combine(combine(groups[0][3], groups[2][3]), groups[3][3]),
+            combine(combine(groups[0][3], groups[1][3]), groups[3][3]),
+            combine(combine(groups[0][3], groups[1][3]), groups[2][3])]
+    top = 3 * m_need + 2 - wilds
+    sp = seven_pairs and n_melds == 0
+    if sp:
+        pairs = sum(c >> 1 for c in counts)
+        singles = sum(c & 1 for c in counts)
+    out = {}
+    for k in kinds:
+        i = 3 if k >= 27 else k // 9
+        base, n, ch, _ = groups[i]
+        key = list(counts[base:base + n])
+        key[k - base] += 1
+        best_used = 0
+        for s, t, p in combine(rest[i], _group_mtp(ch, tuple(key))):
+            if s > m_need:
+                s = m_need
+            t2 = t if t < m_need - s else m_need - s
+            used = 3 * s + 2 * t2 + 2 * p
+            free = real - used
+            slots = (m_need - s - t2) + (1 - p)
+            used += free if free < slots else slots
+            if used > best_used:
+                best_used = used
+        v = (top - best_used if top > best_used else 0) - 1
+        if sp:
+            if counts[k] & 1:
+                pr, sg = min(pairs + 1, 7), singles - 1
+            else:
+                pr, sg = min(pairs, 7), singles + 1
+            used = 2 * pr + min(sg, 7 - pr)
+            v2 = max(14 - used - wilds, 0) - 1
+            if v2 < v:
+                v = v2
+        out[k] = v
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -92,6 +92,21 @@ def concealed(hand, seat: int) -> str:
 
 # --- the PostgreSQL tests (marker ``postgres``, ``tests/harness/postgres.py``) ---------------
 @pytest.hookimpl(trylast=True)  # after -m/-k have chosen: only the tests that would have run
+@pytest.fixture
+def strong_is_normal():
+    """财神麻将 (``caishen``) as a game without a strong AI of its own: its ``strong`` level set
+    to its ``normal`` move for the test (the case of a game added before its strong AI).
+    Yields the game's ``VariantInfo``."""
+    from engine.ai_levels import ai_levels
+    from engine.variants import find_variant
+
+    info = find_variant("caishen")
+    kept = info.ai_levels
+    object.__setattr__(info, "ai_levels", ai_levels(kept["normal"], easy=kept["easy"]))
+    yield info
+    object.__setattr__(info, "ai_levels", kept)
+
+
 def pytest_collection_modifyitems(config, items):
     """Without a PostgreSQL server (and without ``TEST_REQUIRE_POSTGRES``), the tests marked
     ``postgres`` are left out of the run: counted as deselected, and the count and the reason

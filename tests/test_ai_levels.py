@@ -158,11 +158,11 @@ def test_tables_offer_only_the_levels_some_game_plays_differently():
     games = list(all_variants())
     own = {i.id for i in games if i.ai_levels["strong"] is not i.ai_levels["normal"]}
     # the games with their own strong AI
-    assert own == {find_variant(g).id for g in ("laosanfan", "jinhu", "laowudui", "zipai", "two_player")}
+    assert own == {i.id for i in games}
     assert offered_levels(games) == ("easy", "normal", "strong") and new_seat_level(games) == "strong"
     assert new_seat_level([find_variant("laosanfan")]) == "strong"
     assert new_seat_level([find_variant("two_player")]) == "strong"
-    assert new_seat_level([find_variant("caishen")]) == "normal"  # strong would play as normal there
+    assert new_seat_level([find_variant("caishen")]) == "strong"
     only_normal = NS(ai_levels=ai_levels(plain))
     assert offered_levels([only_normal]) == ("normal",) and new_seat_level([only_normal]) == "normal"
     with_strong = NS(ai_levels=ai_levels(plain, easy=other, strong=other))

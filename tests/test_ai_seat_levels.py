@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover
     from tests.harness.panel_checks import restarted_bot
     from tests.harness.table_helpers import embed_text
 
-GAME = "caishen"  # a game whose strong level is still its normal AI
+GAME = "caishen"
 
 
 async def _table(tmp_path, levels: list[str | None], seed: int = 5, options: str | None = None,
@@ -75,8 +75,8 @@ async def test_levels_are_chosen_stored_shown_and_kept_through_a_restart(tmp_pat
 
 
 @pytest.mark.asyncio
-async def test_a_game_without_its_own_strong_ai_defaults_to_normal_and_refuses_strong(tmp_path):
-    bot, fd, p0 = await _table(tmp_path, [None])  # 财神麻将: strong is still its normal AI
+async def test_a_game_without_its_own_strong_ai_defaults_to_normal_and_refuses_strong(tmp_path, strong_is_normal):
+    bot, fd, p0 = await _table(tmp_path, [None])
     try:
         t = bot.service.table_in(fd.channel_id)
         assert [s.ai_level for s in t.seats] == [None, "normal"]
@@ -170,13 +170,21 @@ def test_the_table_level_of_auto_play_is_the_strongest_ai_seat_or_the_games_stro
     info = find_variant(GAME)
     t = Table(1, 1, 1, 1, info, info.resolve_options({"auto_play_ai": True}), 3)
     t.seats = [Seat(1, "p0")]
-    assert t.auto_play_level() == "normal"  # no AI seat: the strongest level the game offers
+    assert t.auto_play_level() == "strong"  # no AI seat: the strongest level the game offers
     t.seats += [Seat(None, "AI 1", is_ai=True, ai_level="easy"), Seat(None, "AI 2", is_ai=True)]
     assert t.auto_play_level() == "normal"  # AI 2 stored before levels: normal
     t.seats.append(Seat(None, "AI 3", is_ai=True, ai_level="strong"))
     assert t.auto_play_level() == "strong"
     t.options = info.resolve_options({})
     assert t.auto_play_level() is None  # the option is off by default
+
+
+def test_a_game_without_its_own_strong_ai_auto_plays_at_normal(strong_is_normal):
+    from service.table import Seat, Table
+
+    t = Table(1, 1, 1, 1, strong_is_normal, strong_is_normal.resolve_options({"auto_play_ai": True}), 3)
+    t.seats = [Seat(1, "p0")]
+    assert t.auto_play_level() == "normal"  # the strongest level the game offers
 
 
 @pytest.mark.parametrize("given,level", [(["--ai-level", "easy"], "easy"), ([], "strong")])  # two_player: strong by default

@@ -39,8 +39,8 @@ def test_interval_and_the_stopping_rule():
     assert not bench._settled({"strong": [0.0, 0.0]})  # strong = normal: still includes zero
 
 
-def test_the_benchmark_prints_every_level_and_the_wall_count(capsys):
-    # 二人麻将 plays a strong AI of its own; 财神麻将's strong is its normal AI
+def test_the_benchmark_prints_every_level_and_the_wall_count(capsys, strong_is_normal):
+    # 二人麻将 plays a strong AI of its own; 财神麻将's strong is its normal AI for this test
     assert bench.main(["--games", "two_player,caishen", "--walls", "3", "--max-walls", "3"]) == 0
     out = capsys.readouterr().out
     rows = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in

@@ -17,7 +17,7 @@ from engine.variants.laosanfan import LaoSanFanHand
 from engine.variants.two_player import TwoPlayerHand
 from engine.variants.laosanfan.strong import Route, pungs_shanten, route_shanten, suit_keep
 
-GAMES = ("laosanfan", "jinhu", "laowudui", "zipai", "two_player")
+GAMES = ("laosanfan", "jinhu", "caishen", "laowudui", "zipai", "two_player")
 
 
 def _stacked(cls, game: str, hands: list[str]):

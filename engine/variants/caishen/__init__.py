@@ -6,7 +6,7 @@ Rules: ``rules/caishen.md``.
 
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
-from . import ai
+from . import ai, strong
 from .hand import (
     CAISHEN_HUI, OPTIONS, SPECIALS, is_knitted, is_seven_honours_knitted, settlement, win_multiplier,
     CaishenHand,
@@ -23,8 +23,7 @@ INFO = VariantInfo(
     wild_name="wild_caishen",  # 财神
     front_end_confirms_wild_discard=True,  # a discarded 财神 is gone at once: ask first
     ai=ai.choose_action,
-    # strong: the normal AI until the game declares its own
-    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=ai.choose_action),
+    ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
     action_labels={CAISHEN_HUI: "btn.caishen_hui"},
 )
 

@@ -42,6 +42,15 @@ def _best_discard_shanten(hand, phys_counts: list[int], n_melds: int) -> int:
     return best
 
 
+def _useful(hand, phys_counts: list[int], n_melds: int, below: int, unseen: list[int]) -> int:
+    """Unseen copies (``unseen`` by printed kind) of the non-wild kinds whose draw brings the
+    shanten with wilds of the 13-tile-form ``phys_counts`` below ``below``."""
+    kinds = [k for k in range(34) if not hand.is_wild(k) and phys_counts[k] < 4]
+    c, w = hand.split_counts(phys_counts)
+    after = W.shanten_plus_one(c, w, n_melds, {hand.eff(k) for k in kinds})
+    return sum(unseen[k] for k in kinds if after[hand.eff(k)] < below)
+
+
 def _isolation(kind: int) -> int:
     if kind >= 27:
         return 0
@@ -134,14 +143,7 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
     unseen = [max(0, 4 - visible[k]) for k in range(34)]
     for a in candidates:
         counts[a.kind] -= 1
-        useful = 0
-        for k in range(34):
-            if hand.is_wild(k) or counts[k] >= 4:
-                continue
-            counts[k] += 1
-            if _shanten(hand, counts, n_melds) < best_sh:
-                useful += unseen[k]
-            counts[k] -= 1
+        useful = _useful(hand, counts, n_melds, best_sh, unseen)
         counts[a.kind] += 1
         ranked.append((-useful, _isolation(hand.eff(a.kind)), a.kind, a))
     ranked.sort(key=lambda r: r[:3])
