@@ -19,7 +19,8 @@ normal with its interval, win rate, deal-in rate (others win on the tested seat'
 rob its kong), deal-ins into a declared 听 (games with 听), the times the tested seat was made
 liable (老三番 三摊, 金湖 包五家), the decision time of the tested seat (mean, p99, ms, by
 ``time.perf_counter`` around each decision), and how often each scoring item (fan, special,
-style) was in the tested seat's wins.  Then the wall count and the run time.
+style) was in the tested seat's wins (老三番's and 金湖's fan hands and 财神麻将's specials
+always, 0 included: :data:`TRACKED`).  Then the wall count and the run time.
 
 Run from the repository root (the full run takes about an hour; ``--quick`` a few minutes)::
 
@@ -49,7 +50,13 @@ from engine.ai_levels import LEVELS  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.variants import all_variants, find_variant  # noqa: E402
 
+from engine.variants.caishen import SPECIALS  # noqa: E402
+
 FIELD = "normal"  #: the level of the other seats
+#: scoring items always printed, 0 included, before the others a level's wins had: the fan
+#: hands of 老三番 / 金湖 and every special hand of 财神麻将
+TRACKED = {"laosanfan": ("清一色", "混一色", "对对胡"), "jinhu": ("清一色", "对对胡", "七对"),
+           "caishen": tuple(zh for zh, _en, _v in SPECIALS.values())}
 STEP = 250  #: walls added at a time past the minimum
 
 
@@ -195,6 +202,14 @@ def _fmt_ms(ts: list[float]) -> str:
     return f"{statistics.fmean(ms):6.2f} {p99:6.2f}"
 
 
+def item_counts(game: str, items: Counter, others: int = 8) -> list[tuple[str, int]]:
+    """The scoring items to print for a level of ``game``: the game's :data:`TRACKED` items
+    (0 included), then up to ``others`` more, the most frequent first."""
+    tracked = TRACKED.get(game, ())
+    rest = [(k, v) for k, v in items.most_common() if k not in tracked][:others]
+    return [(k, items.get(k, 0)) for k in tracked] + rest
+
+
 def report(r: dict) -> str:
     info, totals = r["info"], r["totals"]
     lines = [f"== {info.name_zh} ({r['game']}, {info.max_players} seats): {r['walls']} walls, "
@@ -212,7 +227,7 @@ def report(r: dict) -> str:
         n = tot["seatings"] or 1
         ting = f"{100 * tot['ting_dealins'] / n:6.1f}" if r["has_ting"] else f"{'-':>6}"
         liable = f"{100 * tot['liable'] / n:9.2f}" if r["has_liability"] else f"{'-':>9}"
-        items = ", ".join(f"{k} {v}" for k, v in tot["items"].most_common(8))
+        items = ", ".join(f"{k} {v}" for k, v in item_counts(r["game"], tot["items"]))
         name = lv + ("=normal" if lv in r["same"] else "")
         lines.append(f"{name:13} {m:9.2f} {h:7.2f} {dm:10.2f} {dh:7.2f} {100 * tot['wins'] / n:6.1f} "
                      f"{100 * tot['dealins'] / n:8.1f}{ting}{liable} {_fmt_ms(tot['times'])}  {items}")

@@ -47,3 +47,16 @@ def test_the_benchmark_prints_every_level_and_the_wall_count(capsys, strong_is_n
             ("easy", "normal", "strong", "strong=normal")]
     assert rows == ["easy", "normal", "strong", "easy", "normal", "strong=normal"]
     assert out.count(": 3 walls,") == 2 and out.strip().splitlines()[-1].startswith("6 walls in ")
+
+
+def test_tracked_scoring_items_are_printed_with_zero_counts_first():
+    from collections import Counter
+
+    items = Counter({"么半三": 5, "混一色": 2, "正花": 1})
+    assert bench.item_counts("laosanfan", items) == [
+        ("清一色", 0), ("混一色", 2), ("对对胡", 0), ("么半三", 5), ("正花", 1)]
+    assert bench.item_counts("laosanfan", items, others=1)[-1] == ("么半三", 5)
+    # 财神麻将: all twelve special hands, in the rule file's order
+    shown = bench.item_counts("caishen", Counter({"七对子": 3}))
+    assert len(shown) == 12 and shown[:2] == [("清一色", 0), ("七对子", 3)] and shown[-1] == ("字清", 0)
+    assert bench.item_counts("zipai", Counter({"自摸": 4})) == [("自摸", 4)]  # nothing tracked
