@@ -90,8 +90,6 @@ def concealed(hand, seat: int) -> str:
     return kinds_str(sorted(hand.concealed_kinds(seat)))
 
 
-# --- the PostgreSQL tests (marker ``postgres``, ``tests/harness/postgres.py``) ---------------
-@pytest.hookimpl(trylast=True)  # after -m/-k have chosen: only the tests that would have run
 @pytest.fixture
 def strong_is_normal():
     """财神麻将 (``caishen``) as a game without a strong AI of its own: its ``strong`` level set
@@ -107,6 +105,8 @@ def strong_is_normal():
     object.__setattr__(info, "ai_levels", kept)
 
 
+# --- the PostgreSQL tests (marker ``postgres``, ``tests/harness/postgres.py``) ---------------
+@pytest.hookimpl(trylast=True)  # after -m/-k have chosen: only the tests that would have run
 def pytest_collection_modifyitems(config, items):
     """Without a PostgreSQL server (and without ``TEST_REQUIRE_POSTGRES``), the tests marked
     ``postgres`` are left out of the run: counted as deselected, and the count and the reason
