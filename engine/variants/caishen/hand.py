@@ -374,19 +374,32 @@ class CaishenHand(MahjongHand):
         neither has a winning shape nor is a 财神会.
         """
         pc = self._phys_counts(seat, None if self_drawn else win_kind)
-        c, w = self.split_counts(pc)
-        melds = self.melds[seat]
-        nm = len(melds)
         d = self.dealer
         situational = []
         if self_drawn and seat == d and self.draws_made[d] == 0 and self.discards_made[d] == 0:
             situational.append("tianhu")
-        if (not self_drawn and not robbing_kong and seat != d and self.draws_made[seat] == 0 and not melds):
+        if (not self_drawn and not robbing_kong and seat != d and self.draws_made[seat] == 0
+                and not self.melds[seat]):
             situational.append("dihu")
         if self_drawn and self.after_kong:
             situational.append("gangkai")
         if robbing_kong:
             situational.append("qianggang")
+        return self._evaluate(seat, pc, self_drawn, situational)
+
+    def evaluate_drawn_win(self, seat: int, kind: int) -> dict:
+        """:meth:`evaluate_win` of the self-drawn win ``seat`` would have if its next ordinary
+        draw were a tile of ``kind`` (printed kind; a 财神 included): its hand as it stands (the
+        13-tile form) plus that tile.  No 天胡, 地胡, 杠头开花 or 抢杠胡 (a later plain draw);
+        财神会 when the 财神 held, that tile included, are three or more.  The hand is only
+        read (an AI weighing what waiting for its draw brings)."""
+        return self._evaluate(seat, self._phys_counts(seat, kind), True, [])
+
+    def _evaluate(self, seat: int, pc: list[int], self_drawn: bool, situational: list[str]) -> dict:
+        c, w = self.split_counts(pc)
+        melds = self.melds[seat]
+        nm = len(melds)
+        situational = list(situational)
         hui = self_drawn and w >= 3
         if hui:
             situational.append("caishenhui")

@@ -2,15 +2,17 @@
 
 Rules: ``rules/caishen.md`` §Scoring.  A self-drawn win is paid by all three others at twice
 the multiplier; a win on a discard by the discarder alone (the default ``discard_pays``).  A
-plain win is therefore worth 1 on a discard and 6 self-drawn (more with the dealer's double),
-and a seat that waits with many live tiles does better to let a plain discard go by and draw
+non-dealer's plain win is therefore worth 1 on another non-dealer's discard and 8 self-drawn
+(2 + 2 and the dealer's 4), and a seat that waits with many live tiles does better to let a plain discard go by and draw
 its win.  On top of the normal AI (:mod:`engine.variants.caishen.ai`) this level passes a win
 on a discard when the win it expects to draw is worth more (:func:`pass_value`): the chance of
 drawing one of its live winning tiles (a 财神 among them) before the hand ends otherwise, times
 what the self-drawn win pays, less what the hand costs when another seat ends it, against what
 the discard pays now.  A win on a later discard stays open (the rule file has no 振听).  Its
-win rate falls (21% of the hands against normal's 25%) and its points rise (+0.14 a hand
-against normal seats, ``bench/bench_ai_strength.py``).
+win rate falls and its points rise against normal seats (``bench/bench_ai_strength.py``; the
+figures are in the README's Benchmarks).  The self-drawn payment is worked out for each live
+kind (:meth:`CaishenHand.evaluate_drawn_win`), so a discard-only 地胡 or a 字清 that only an
+honour would complete is not expected of a plain draw.
 
 Everything else plays as normal: it wins at once on its own draw (胡, else 财神会), keeps its
 财神, claims what lowers its shanten.  Pure and deterministic.
@@ -26,8 +28,8 @@ from . import ai
 from .hand import settlement
 
 #: the chance per round that the hand ends otherwise than by this seat's draw (another seat's
-#: win, or this seat's own win on a later discard); fitted on all-AI tables: 0.3 and 0.55 did
-#: worse than 0.4 (+0.10 and +0.08 points a hand against normal, 1,000 walls)
+#: win, or this seat's own win on a later discard); fitted on all-AI tables over 1,000 walls:
+#: 0.3 and 0.4 score alike against normal, 0.55 less
 END_RATE = 0.4
 #: what a seat loses on average, per base stake, when another seat ends the hand: a normal
 #: seat's wins at all-AI tables are worth about 3.9 a hand won, a quarter of the hands, so
@@ -35,55 +37,81 @@ END_RATE = 0.4
 LOSS = 1.3
 
 
-def live_wins(hand, seat: int, counts: list[int]) -> tuple[int, int]:
-    """``(live, unseen)``: the unseen copies (to ``seat``) of the printed kinds that complete
-    the 13-tile-form ``counts`` (printed counts; a 财神 completes every ready hand), and all
-    the tiles ``seat`` cannot see."""
-    c, w = hand.split_counts(counts)
-    waits = W.winning_kinds(c, w, len(hand.melds[seat]))
-    visible = hand.visible_counts(seat)
-    unseen_total = 136 - sum(visible.values())
-    if not waits:
-        return 0, unseen_total
-    live = sum(max(0, 4 - visible[k]) for k in range(34)
-               if not hand.is_wild(k) and hand.eff(k) in waits)
-    live += max(0, 4 - visible[hand.wild])
-    return live, unseen_total
+def own_draws(hand, seat: int) -> int:
+    """The draws left to ``seat`` if nobody claims: the wall's ``wall_remaining`` tiles go one
+    by one to the seats in turn from the one after the discarder of the claim window's tile."""
+    discarder = hand.last_discard[0]
+    first = (seat - discarder - 1) % hand.n  # the draws others make before this seat's first
+    left = hand.wall_remaining
+    return 0 if left <= first else (left - 1 - first) // hand.n + 1
 
 
-def draw_chance(live: int, unseen: int, draws: int, end_rate: float = END_RATE) -> float:
+def draw_chance(live: int, unseen: int, draws: int, before: float = 0.0, end_rate: float = END_RATE) -> float:
     """The chance (0..1) of drawing one of ``live`` tiles among ``unseen`` within ``draws`` own
-    draws while the hand ends otherwise at ``end_rate`` a round: with ``p = live / unseen`` and
-    ``x = (1 - p)(1 - end_rate)``, ``p (1 - x**draws) / (1 - x)``."""
+    draws while the hand ends otherwise at ``end_rate`` a round (``before``: the part of a round
+    the others play before the first own draw).  With ``p = live / unseen`` and
+    ``x = (1 - p)(1 - end_rate)``: ``(1 - end_rate)**before * p * (1 - x**draws) / (1 - x)``."""
     if live <= 0 or unseen <= 0 or draws <= 0:
         return 0.0
     p = min(1.0, live / unseen)
     x = (1 - p) * (1 - end_rate)
-    return p * (1 - x ** draws) / (1 - x)
+    return (1 - end_rate) ** before * p * (1 - x ** draws) / (1 - x)
+
+
+def _waits(hand, seat: int) -> list[int]:
+    """:meth:`CaishenHand.waits` for a hand that is not all honours, from one
+    :func:`engine.wilds.winning_kinds` (十三幺 waits, which it leaves out, are not counted)."""
+    counts = hand.counts(seat)
+    if hand._all_honours(seat, counts):
+        return hand.waits(seat)  # 字清 wins on any honour, shape or not
+    c, w = hand.split_counts(counts)
+    eff = set(W.winning_kinds(c, w, len(hand.melds[seat])))
+    if not eff:
+        return []
+    return [k for k in range(34) if hand.is_wild(k) or hand.eff(k) in eff]
+
+
+def drawn_wins(hand, seat: int) -> tuple[int, int, float]:
+    """``(live, unseen, pay)`` for ``seat``'s 13-tile-form hand: the unseen copies (to ``seat``)
+    of the printed kinds whose draw wins (:meth:`CaishenHand.waits`, a 财神 among them), all
+    the tiles ``seat`` cannot see, and the points the self-drawn win pays on average over those
+    live tiles (each kind's own win: :meth:`CaishenHand.evaluate_drawn_win`, paid by all three,
+    :func:`settlement`)."""
+    visible = hand.visible_counts(seat)
+    unseen = 136 - sum(visible.values())
+    stake = hand.options.get("base_stake", 1)
+    pays = hand.options.get("discard_pays", "discarder")
+    live, total = 0, 0.0
+    for k in _waits(hand, seat):
+        copies = max(0, 4 - visible[k])
+        if not copies:
+            continue
+        win = hand.evaluate_drawn_win(seat, k)
+        if not win.get("ok"):
+            continue
+        live += copies
+        total += copies * settlement(win["multiplier"], seat, hand.dealer, hand.n, True, None, stake, pays)[seat]
+    return live, unseen, (total / live if live else 0.0)
 
 
 def pass_value(hand, seat: int) -> tuple[float, float]:
     """``(take, wait)``, in points, for ``seat``'s win on the discard of the claim window
     (``hand`` in its claim phase, the win legal): what the discard win pays now
-    (:func:`settlement` of its multiplier), and what letting it go is expected to bring —
-    :func:`draw_chance` over ``wall_remaining // 4`` own draws, times the self-drawn payment at
-    twice the multiplier (capped at 40), less :data:`LOSS` (twice for the dealer) for the rest."""
+    (:func:`settlement` of its multiplier, 地胡 included), and what letting it go is expected to
+    bring — :func:`draw_chance` of a live tile within :func:`own_draws`, times the average
+    self-drawn payment of those tiles (:func:`drawn_wins`), less :data:`LOSS` (twice for the
+    dealer) for the rest."""
     discarder, tile = hand.last_discard
-    kind = kind_of(tile)
-    win = hand.evaluate_win(seat, kind, False)
     n, dealer = hand.n, hand.dealer
     stake = hand.options.get("base_stake", 1)
-    pays = hand.options.get("discard_pays", "discarder")
-    take = settlement(win["multiplier"], seat, dealer, n, False, discarder, stake, pays)[seat]
-    product = max(1, win["multiplier"])
-    self_mult = min(40, product * 2)
-    drawn = settlement(self_mult, seat, dealer, n, True, None, stake, pays)[seat]
-    live, unseen = live_wins(hand, seat, hand.counts(seat))
-    draws = hand.wall_remaining // n
-    chance = draw_chance(live, unseen, draws)
+    win = hand.evaluate_win(seat, kind_of(tile), False)
+    take = settlement(win["multiplier"], seat, dealer, n, False, discarder, stake,
+                      hand.options.get("discard_pays", "discarder"))[seat]
+    live, unseen, pay = drawn_wins(hand, seat)
+    before = ((seat - discarder - 1) % n) / (n - 1)
+    chance = draw_chance(live, unseen, own_draws(hand, seat), before)
     loss = LOSS * stake * (2 if seat == dealer else 1)  # the dealer pays double
-    wait = chance * drawn - (1 - chance) * loss
-    return take, wait
+    return take, chance * pay - (1 - chance) * loss
 
 
 def choose_action(hand, seat: int) -> Action:

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import act, legal
 from engine.actions import HU, PASS, Action
+from engine.tiles import parse_kind
 from engine.variants import find_variant
 from engine.variants.caishen import strong
 
@@ -32,23 +33,37 @@ def _facing_a_discard_win(seat1: str, tile: str):
     return h
 
 
-def test_draw_chance_by_hand():
+def test_draw_chance_and_own_draws_by_hand():
     # one draw: the chance of the tile itself, 12 live of 120 unseen
     assert strong.draw_chance(12, 120, 1) == pytest.approx(0.1)
     # two draws, the hand ending otherwise 40% of the rounds between them:
     # 0.1 + 0.9 * 0.6 * 0.1 = 0.154
     assert strong.draw_chance(12, 120, 2) == pytest.approx(0.154)
+    # two of the three others draw first: 0.6 ** (2/3) = 0.7114 of that
+    assert strong.draw_chance(12, 120, 2, 2 / 3) == pytest.approx(0.154 * 0.6 ** (2 / 3))
     assert strong.draw_chance(0, 120, 20) == 0.0 and strong.draw_chance(12, 120, 0) == 0.0
+    h = _facing_a_discard_win("2345678m456p789s", "5m")
+    # seat 2 discarded: seats 3 and 0 draw before seat 1, so of 81 tiles seat 1 gets
+    # the 3rd, 7th, ..., 79th: 20; of 3 tiles the 3rd: 1; of 2 tiles none
+    assert strong.own_draws(h, 1) == 20 and strong.own_draws(h, 3) == 21 and strong.own_draws(h, 0) == 20
+    h.front = h.back - 3
+    assert strong.own_draws(h, 1) == 1
+    h.front = h.back - 2
+    assert strong.own_draws(h, 1) == 0
 
 
 def test_a_hand_every_draw_completes_lets_a_plain_discard_win_go():
     # 345m 345p 234567s and one 财神: four sets, and the 财神 pairs with any tile, so every
-    # one of the 120 tiles seat 1 cannot see completes it.  On seat 2's 9m it would take 1
-    # (plain win, ×1, seat 2 pays alone; nobody deals).  Drawn, the win is ×2 from each of the
-    # three, the dealer paying double: 4 + 2 + 2 = 8, with chance 1 on the next draw.
+    # one of the 120 tiles seat 1 cannot see completes it (a plain hand: mixed suits, chows).
+    # On seat 2's 9m it would take 1 (plain win, ×1, seat 2 pays alone; nobody deals).
+    # Drawn, the win is ×2 from each of the three, the dealer paying double: 4 + 2 + 2 = 8.
+    # Seats 3 and 0 draw first (2/3 of a round): chance 0.6 ** (2/3) = 0.7114 (p = 1);
+    # wait = 0.7114 * 8 - 0.2886 * 1.3 = 5.316
     h = _facing_a_discard_win("345m345p234567s7z", "9m")
-    assert strong.live_wins(h, 1, h.counts(1)) == (120, 120)
-    assert strong.pass_value(h, 1) == pytest.approx((1, 8.0))
+    assert strong.drawn_wins(h, 1) == (120, 120, 8.0)
+    take, wait = strong.pass_value(h, 1)
+    assert take == 1 and wait == pytest.approx(0.6 ** (2 / 3) * 8 - (1 - 0.6 ** (2 / 3)) * 1.3)
+    assert wait == pytest.approx(5.316, abs=1e-3)
     assert strong.choose_action(h, 1) == Action(1, PASS)
     assert NORMAL(h, 1) == Action(1, HU)  # the normal AI takes every win
     act(h, "1 pass")
@@ -57,21 +72,54 @@ def test_a_hand_every_draw_completes_lets_a_plain_discard_win_go():
 
 def test_a_hand_with_few_live_tiles_takes_the_discard_win():
     # 2345678m 456p 789s waits on 2m 5m 8m (22 345 678 / 234 55 678 / 234 567 88): 3 + 2 + 3
-    # unseen (seat 1 holds one of each, 5m is on the table) and the four 财神 = 12 of 120.
-    # p = 0.1, 20 own draws left (81 // 4), x = 0.9 * 0.6 = 0.54:
-    # chance = 0.1 * (1 - 0.54**20) / 0.46 = 0.2174; wait = 0.2174 * 8 - 0.7826 * 1.3 = 0.722 < 1
+    # unseen (seat 1 holds one of each, 5m is on the table) and the four 财神 = 12 of 120,
+    # each a plain self-drawn win worth 8.  p = 0.1, 20 own draws, x = 0.9 * 0.6 = 0.54:
+    # 0.7114 * 0.1 * (1 - 0.54**20) / 0.46 = 0.1547; wait = 0.1547 * 8 - 0.8453 * 1.3 = 0.138 < 1
     h = _facing_a_discard_win("2345678m456p789s", "5m")
-    assert strong.live_wins(h, 1, h.counts(1)) == (12, 120)
+    assert strong.drawn_wins(h, 1) == (12, 120, 8.0)
     take, wait = strong.pass_value(h, 1)
-    assert take == 1 and wait == pytest.approx(0.7217, abs=1e-4)
+    assert take == 1 and wait == pytest.approx(0.138, abs=1e-3)
     assert strong.choose_action(h, 1) == Action(1, HU)
 
 
 def test_with_no_draw_left_every_discard_win_is_taken():
-    # the hand every draw completes, but with fewer than four tiles left seat 1 draws no more
-    # before the wall runs out (81 // 4 -> 3 // 4 = 0 draws): chance 0, wait = -1.3
+    # the hand every draw completes, but with two tiles left seats 3 and 0 draw them and
+    # seat 1 none: chance 0, wait = -1.3
     h = _facing_a_discard_win("345m345p234567s7z", "9m")
-    h.front = h.back - 3  # the wall nearly drawn (the rest of the state is what it was)
+    h.front = h.back - 2  # the wall nearly drawn (the rest of the state is what it was)
     take, wait = strong.pass_value(h, 1)
     assert (take, wait) == (1, pytest.approx(-1.3))
+    assert strong.choose_action(h, 1) == Action(1, HU)
+    h.front = h.back - 3  # one more tile: it is seat 1's, and every tile wins
+    assert strong.choose_action(h, 1) == Action(1, PASS)
+
+
+def test_an_earthly_hand_on_a_discard_is_taken():
+    # 地胡 (×8) is a discard win only: seat 2 has not drawn yet when seat 1 discards its 5m.
+    # take = 8 (nobody deals); a draw would bring a plain ×2 win worth 8 on 12 live of 121
+    # (21 draws, seat 2 draws next): 0.0992 * (1 - 0.5405**21) / 0.4595 = 0.2158,
+    # wait = 0.2158 * 8 - 0.7842 * 1.3 = 0.707
+    h = stacked(["147m258s1234z369s6z", "258m147s1234z369m", "2345678m456p789s", "147m369s1234z258s"],
+                draws="9p", indicator="7z")
+    act(h, "0 discard 6z", "1 discard 5m")
+    assert h.evaluate_win(2, parse_kind("5m"), False)["specials"] == ["dihu"]
+    assert strong.drawn_wins(h, 2) == (12, 121, 8.0) and strong.own_draws(h, 2) == 21
+    take, wait = strong.pass_value(h, 2)
+    assert take == 8 and wait == pytest.approx(0.707, abs=1e-3)
+    assert strong.choose_action(h, 2) == Action(2, HU)
+
+
+def test_all_honours_on_a_discard_is_taken_though_a_suited_draw_pays_less():
+    # 6z is the 财神 (白板 plays as 6z).  Seat 1: 111z 222z 333z 444z and a 财神; the dealer
+    # discards 7z: 字清, 40, paid double by the dealer: take 80.  Drawn, an honour makes 字清
+    # again (160: 80 + 40 + 40) but a suited tile only 大碰胡 ×4 ×2 = 8 (32: 16 + 8 + 8): of
+    # the 122 unseen, 14 honours (1z-4z one each, 5z four, 6z three, 7z three) and 108 suited,
+    # (14 * 160 + 108 * 32) / 122 = 46.69 on average, chance 1: wait 46.69 < 80
+    h = stacked(["147m258p369s147s7z9m", "1112223334446z", "258m369p147s89s6p3m", "369m147p258s9m3s1p2m"],
+                indicator="6z")
+    act(h, "0 discard 7z")
+    assert h.evaluate_win(1, parse_kind("7z"), False)["specials"] == ["ziqing"]
+    live, unseen, pay = strong.drawn_wins(h, 1)
+    assert (live, unseen) == (122, 122) and pay == pytest.approx((14 * 160 + 108 * 32) / 122)
+    assert strong.pass_value(h, 1) == (80, pytest.approx(46.69, abs=1e-2))
     assert strong.choose_action(h, 1) == Action(1, HU)
