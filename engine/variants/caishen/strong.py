@@ -24,7 +24,7 @@ from ... import wilds as W
 from ...actions import HU, PASS, Action
 from ...mahjong.phases import CLAIM_PHASE
 from ...tiles import kind_of
-from . import ai
+from .ai import choose_action as normal_action
 from .hand import settlement
 
 #: the chance per round that the hand ends otherwise than by this seat's draw (another seat's
@@ -126,4 +126,4 @@ def choose_action(hand, seat: int) -> Action:
         if wait > take:
             return Action(seat, PASS)
         return Action(seat, HU)
-    return ai.choose_action(hand, seat)
+    return normal_action(hand, seat)
