@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from . import hand_shapes
 
-from itertools import combinations, product
+from itertools import combinations
 
 __all__ = [
     "INF",
@@ -308,21 +308,20 @@ def standard_shanten(counts, wilds: int, n_melds: int = 0) -> int:
     seed per empty block while single tiles remain; shanten is ``3m + 1 - used - wilds``.
     """
     m_need = 4 - n_melds
-    real = sum(counts)
-    lists = []
+    readings = {(0, 0, 0)}
     for base, n, ch in _GROUPS:
         key = tuple(counts[base:base + n])
         if any(key):
-            lists.append(_group_mtp(ch, key))
+            readings = hand_shapes.combine_mtp(readings, _group_mtp(ch, key))
+    return max(3 * m_need + 2 - _best_used(readings, m_need, sum(counts)) - wilds, 0) - 1
+
+
+def _best_used(readings, m_need: int, real: int) -> int:
+    """The most real tiles a reading uses (:func:`standard_shanten`): ``readings`` are the
+    hand's ``(sets, partials, pair)`` sums (one pair at most), ``m_need`` the sets still to make,
+    ``real`` the non-wild tiles held."""
     best_used = 0
-    for combo in product(*lists):
-        s = t = p = 0
-        for a, b, q in combo:
-            s += a
-            t += b
-            p += q
-        if p > 1:
-            continue
+    for s, t, p in readings:
         if s > m_need:
             s = m_need
         t2 = t if t < m_need - s else m_need - s
@@ -332,7 +331,7 @@ def standard_shanten(counts, wilds: int, n_melds: int = 0) -> int:
         used += free if free < slots else slots
         if used > best_used:
             best_used = used
-    return max(3 * m_need + 2 - best_used - wilds, 0) - 1
+    return best_used
 
 
 def seven_pairs_shanten(counts, wilds: int) -> int:
@@ -382,17 +381,7 @@ def shanten_plus_one(counts, wilds: int, n_melds: int = 0, kinds=range(34),
         base, n, ch, _ = groups[i]
         key = list(counts[base:base + n])
         key[k - base] += 1
-        best_used = 0
-        for s, t, p in combine(rest[i], _group_mtp(ch, tuple(key))):
-            if s > m_need:
-                s = m_need
-            t2 = t if t < m_need - s else m_need - s
-            used = 3 * s + 2 * t2 + 2 * p
-            free = real - used
-            slots = (m_need - s - t2) + (1 - p)
-            used += free if free < slots else slots
-            if used > best_used:
-                best_used = used
+        best_used = _best_used(combine(rest[i], _group_mtp(ch, tuple(key))), m_need, real)
         v = (top - best_used if top > best_used else 0) - 1
         if sp:
             if counts[k] & 1:
