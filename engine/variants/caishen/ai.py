@@ -57,9 +57,11 @@ def _isolation(kind: int) -> int:
     return 1 if kind % 9 in (0, 8) else 2
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand, seat: int, danger=None) -> Action:
     """The AI's choice for ``seat`` of a :class:`~engine.variants.caishen.CaishenHand`
-    (which must be pending); raises ``ValueError`` if it has no legal action."""
+    (which must be pending); raises ``ValueError`` if it has no legal action.  ``danger``
+    (``kind -> int``, lower is safer), when given, ranks the discards that leave the lowest
+    shanten before the unseen useful tiles do (the strong level's defence)."""
     legal = hand.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")
@@ -80,7 +82,7 @@ def choose_action(hand, seat: int) -> Action:
             c[a.kind] -= 4 if concealed else 1
             if _shanten(hand, c, n_melds + (1 if concealed else 0)) <= base:
                 return a
-        return _choose_discard(hand, seat, legal, counts, n_melds)
+        return _choose_discard(hand, seat, legal, counts, n_melds, danger)
     return choose_claim(hand, seat, legal)
 
 
@@ -122,7 +124,8 @@ def easy_action(hand, seat: int) -> Action:
     return easy_mahjong(hand, seat, lambda c, m: _shanten(hand, c, m), wins=(HU, CAISHEN_HUI), wild=hand.is_wild)
 
 
-def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int) -> Action:
+def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int,
+                    danger=None) -> Action:
     discards = [a for a in legal if a.type == DISCARD]
     plain = [a for a in discards if not hand.is_wild(a.kind)]
     if plain:
@@ -145,6 +148,6 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
         counts[a.kind] -= 1
         useful = _useful(hand, counts, n_melds, best_sh, unseen)
         counts[a.kind] += 1
-        ranked.append((-useful, _isolation(hand.eff(a.kind)), a.kind, a))
-    ranked.sort(key=lambda r: r[:3])
-    return ranked[0][3]
+        ranked.append((danger(a.kind) if danger else 0, -useful, _isolation(hand.eff(a.kind)), a.kind, a))
+    ranked.sort(key=lambda r: r[:4])
+    return ranked[0][4]

@@ -14,6 +14,10 @@ figures are in the README's Benchmarks).  The self-drawn payment is worked out f
 kind (:meth:`CaishenHand.evaluate_drawn_win`), so a discard-only 地胡 or a 字清 that only an
 honour would complete is not expected of a plain draw.
 
+Its defence (:func:`danger_of`): a win on a discard is paid by the discarder, so among the
+discards that leave its lowest shanten it first keeps back the tiles that the seats showing two
+melds or more have not let go themselves.
+
 Everything else plays as normal: it wins at once on its own draw (胡, else 财神会), keeps its
 财神, claims what lowers its shanten.  Pure and deterministic.
 """
@@ -35,6 +39,10 @@ END_RATE = 0.4
 #: seat's wins at all-AI tables are worth about 3.9 a hand won, a quarter of the hands, so
 #: the other three quarters cost it about 1.3 each (twice that for the dealer)
 LOSS = 1.3
+#: melds shown that make another seat a threat to discard into (with 财神 in play, two melds
+#: are often a ready hand); 3 changed nothing measurable, 2 lowered the deal-ins from 17.9% to
+#: 16.6% of the hands at the same points (1,000 walls)
+THREAT = 2
 
 
 def own_draws(hand, seat: int) -> int:
@@ -114,6 +122,22 @@ def pass_value(hand, seat: int) -> tuple[float, float]:
     return take, chance * pay - (1 - chance) * loss
 
 
+def danger_of(hand, seat: int):
+    """The strong level's defence: ``kind -> int``, for each printed kind the number of the
+    other seats showing :data:`THREAT` melds or more that have not discarded that kind
+    themselves (lower is safer; a seat's own discards are the tiles it let go), or ``None`` when
+    no other seat shows that many melds."""
+    threats = [o for o in range(hand.n) if o != seat and len(hand.melds[o]) >= THREAT]
+    if not threats:
+        return None
+    let_go = [{kind_of(t) for t in hand.discards[o]} for o in threats]
+
+    def danger(kind: int) -> int:
+        return sum(1 for kinds in let_go if kind not in kinds)
+
+    return danger
+
+
 def choose_action(hand, seat: int) -> Action:
     """The strong AI's choice for ``seat`` of a pending :class:`CaishenHand`: one of
     ``hand.legal_actions(seat)``; raises ``ValueError`` if the seat has no legal action."""
@@ -126,4 +150,4 @@ def choose_action(hand, seat: int) -> Action:
         if wait > take:
             return Action(seat, PASS)
         return Action(seat, HU)
-    return normal_action(hand, seat)
+    return normal_action(hand, seat, danger=danger_of(hand, seat))

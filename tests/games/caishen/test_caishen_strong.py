@@ -123,3 +123,47 @@ def test_all_honours_on_a_discard_is_taken_though_a_suited_draw_pays_less():
     assert (live, unseen) == (122, 122) and pay == pytest.approx((14 * 160 + 108 * 32) / 122)
     assert strong.pass_value(h, 1) == (80, pytest.approx(46.69, abs=1e-2))
     assert strong.choose_action(h, 1) == Action(1, HU)
+
+
+def test_danger_counts_the_threats_that_have_not_let_a_kind_go():
+    h = _facing_a_discard_win("2345678m456p789s", "5m")
+    assert strong.danger_of(h, 1) is None  # nobody shows a meld
+    # seat 2 and seat 3 show two melds each (laid on for the test): threats to seat 1
+    from engine.melds import Meld
+
+    for s in (2, 3):
+        h.melds[s] = [Meld("pung", (0, 1, 2), False, 0, 0), Meld("pung", (4, 5, 6), False, 4, 0)]
+    danger = strong.danger_of(h, 1)
+    # seat 2 let go 5m (and nothing else); seat 3 nothing: 5m is unsafe against one, 9m both
+    assert danger(parse_kind("5m")) == 1 and danger(parse_kind("9m")) == 2
+
+
+def test_the_strong_discard_is_the_safest_of_those_leaving_the_lowest_shanten():
+    # seeded hands, strong at seat 0: at each of its discards with a threat at the table, no
+    # other discard that leaves the same (lowest) shanten with wilds is safer
+    from engine import wilds as W
+    from engine.match import Match
+
+    info = find_variant("caishen")
+    checked = 0
+    for seed in range(40):
+        hand = Match(info, info.resolve_options({}), table_seed=seed, n_seats=4).new_hand()
+        while not hand.is_over():
+            seat = hand.pending_seats()[0]
+            a = info.ai_move(hand, seat, "strong" if seat == 0 else "normal")
+            danger = strong.danger_of(hand, 0) if seat == 0 else None
+            if danger and a.type == "discard" and not hand.is_wild(a.kind):
+                counts, nm = hand.counts(0), len(hand.melds[0])
+
+                def after(kind):
+                    c = list(counts)
+                    c[kind] -= 1
+                    return W.shanten(*hand.split_counts(c), nm)
+
+                kinds = {x.kind for x in hand.legal_actions(0) if x.type == "discard" and not hand.is_wild(x.kind)}
+                best = min(after(k) for k in kinds)
+                assert after(a.kind) == best
+                assert danger(a.kind) == min(danger(k) for k in kinds if after(k) == best)
+                checked += 1
+            hand.apply(a)
+    assert checked >= 20  # the defence was asked often enough to mean something
