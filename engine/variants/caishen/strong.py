@@ -8,7 +8,7 @@ its win.  On top of the normal AI (:mod:`engine.variants.caishen.ai`) this level
 on a discard when the win it expects to draw is worth more (:func:`pass_value`): the chance of
 drawing one of its live winning tiles (a 财神 among them) before the hand ends otherwise, times
 what the self-drawn win pays, less what the hand costs when another seat ends it, against what
-the discard pays now.  A win on a later discard stays open (the rule file has no 振听).  Its
+the discard pays now.  A win on a later discard stays open (no rule bars a win on a tile let go before).  Its
 win rate falls and its points rise against normal seats (``bench/bench_ai_strength.py``; the
 figures are in the README's Benchmarks).  The self-drawn payment is worked out for each live
 kind (:meth:`CaishenHand.evaluate_drawn_win`), so a discard-only 地胡 or a 字清 that only an
