@@ -131,6 +131,8 @@ def test_danger_counts_the_threats_that_have_not_let_a_kind_go():
     # seat 2 and seat 3 show two melds each (laid on for the test): threats to seat 1
     from engine.melds import Meld
 
+    h.melds[2] = [Meld("pung", (0, 1, 2), False, 0, 0)]
+    assert strong.danger_of(h, 1) is None  # one meld is no threat yet (THREAT = 2)
     for s in (2, 3):
         h.melds[s] = [Meld("pung", (0, 1, 2), False, 0, 0), Meld("pung", (4, 5, 6), False, 4, 0)]
     danger = strong.danger_of(h, 1)
@@ -167,3 +169,15 @@ def test_the_strong_discard_is_the_safest_of_those_leaving_the_lowest_shanten():
                 checked += 1
             hand.apply(a)
     assert checked >= 20  # the defence was asked often enough to mean something
+
+
+def test_a_drawn_third_caishen_counts_caishen_hui():
+    # seat 1 holds 123m 456p 789s 5s 1z and two 财神 (7z).  Drawing a third 财神 wins
+    # (5s + 财神 + 财神 a set, 1z + 财神 the pair) with 财神会: ×2, self-drawn ×2 = 4.
+    # Drawing 9m does not win (5s 1z 9m and two 财神 make no set and pair).
+    from test_caishen import laid_out
+
+    h = laid_out("123m456p789s5s1z77z", seat=1, indicator="7z")
+    win = h.evaluate_drawn_win(1, parse_kind("7z"))
+    assert win["ok"] and win["specials"] == ["caishenhui"] and win["multiplier"] == 4
+    assert not h.evaluate_drawn_win(1, parse_kind("9m"))["ok"]
