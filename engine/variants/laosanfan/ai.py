@@ -77,15 +77,9 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
     if DISCARD in types:
         discards = [a for a in legal if a.type == DISCARD]
         tings = {a.kind for a in legal if a.type == TING}
-        kongs = [a for a in legal if a.type == KONG]
-        if kongs and not hand.ting[seat]:
-            best = _best_after_discard(counts, n_melds, sh)
-            for a in kongs:
-                c = list(counts)
-                own = c[a.kind] == 4
-                c[a.kind] -= 4 if own else 1
-                if sh(c, n_melds + (1 if own else 0)) <= best:
-                    return a
+        kong = free_kong(hand, seat, legal, sh)
+        if kong is not None:
+            return kong
         if len(discards) == 1:
             a = discards[0]
             return Action(seat, TING, a.kind) if a.kind in tings else a
@@ -125,6 +119,24 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
 def standard_shanten(counts: list[int], n_melds: int) -> int:
     """Shanten toward 4 sets + a pair only (老三番 has no seven pairs)."""
     return hand_shapes.standard_shanten(counts, n_melds)
+
+
+def free_kong(hand, seat: int, legal: list[Action], sh: Callable) -> Action | None:
+    """The first concealed or added kong among ``legal`` that leaves the shanten (``sh``) no
+    worse than the best discard would, unless ``seat`` has declared 听; else ``None``."""
+    kongs = [a for a in legal if a.type == KONG]
+    if not kongs or hand.ting[seat]:
+        return None
+    counts = hand.counts(seat)
+    n_melds = len(hand.melds[seat])
+    best = _best_after_discard(counts, n_melds, sh)
+    for a in kongs:
+        c = list(counts)
+        own = c[a.kind] == 4
+        c[a.kind] -= 4 if own else 1
+        if sh(c, n_melds + (1 if own else 0)) <= best:
+            return a
+    return None
 
 
 def choose_action(hand, seat: int) -> Action:

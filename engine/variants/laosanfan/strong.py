@@ -29,7 +29,7 @@ from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ...ai import counts_after_claim
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import HONOR, kind_of, kind_str
-from .ai import _best_after_discard, _isolation, _useful, standard_shanten
+from .ai import _isolation, _useful, free_kong, standard_shanten
 from .scoring import DRAGONS, FAN_CAP, seat_flower_fan, style_total
 
 #: share of the best hand value within which discards count as equally good
@@ -290,17 +290,9 @@ def choose_with(hand, seat: int, values: Values, sh: Callable = standard_shanten
         return Action(seat, HU)
     p = Planner(hand, seat, values)
     if DISCARD in types:
-        kongs = [a for a in legal if a.type == KONG]
-        if kongs and not hand.ting[seat]:
-            counts = hand.counts(seat)
-            n_melds = len(hand.melds[seat])
-            best = _best_after_discard(counts, n_melds, sh)
-            for a in kongs:
-                c = list(counts)
-                own = c[a.kind] == 4
-                c[a.kind] -= 4 if own else 1
-                if sh(c, n_melds + (1 if own else 0)) <= best:
-                    return a
+        kong = free_kong(hand, seat, legal, sh)
+        if kong is not None:
+            return kong
         return choose_discard(p, legal)
     return choose_claim(p, legal)
 

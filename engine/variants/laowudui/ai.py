@@ -33,8 +33,17 @@ def _best_discard(hand, seat: int, kinds: list[int]) -> int:
     return min(plain, key=key)
 
 
-def choose_action(hand, seat: int) -> Action:
-    """The AI's move for ``seat`` (which must be pending); ``ValueError`` if it has none."""
+def _odd(n: int) -> bool:
+    return n % 2 == 1
+
+
+def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
+    """The AI's move for ``seat`` (which must be pending); ``ValueError`` if it has none.
+
+    ``claims(n)``: whether to claim (吃) a tile of which the hand holds ``n`` (default: an odd
+    number, a single to pair); ``discard(hand, seat, kinds) -> kind``: the discard among
+    ``kinds`` (default :func:`_best_discard`).  The strong level passes its own."""
+    discard = discard or _best_discard
     legal = hand.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")
@@ -49,10 +58,8 @@ def choose_action(hand, seat: int) -> Action:
     if hand.phase == "claim":
         if KONG in types:
             return Action(seat, KONG)
-        if CHI in types:
-            k = kind_of(hand.last_discard[1])
-            if counts[k] % 2 == 1:
-                return Action(seat, CHI)
+        if CHI in types and claims(counts[kind_of(hand.last_discard[1])]):
+            return Action(seat, CHI)
         return Action(seat, PASS)
     if CONFIRM in types:
         if KEEP in types and any(kind_of(t) not in hand.wild for t in hand.hands[seat]):
@@ -65,7 +72,7 @@ def choose_action(hand, seat: int) -> Action:
     for a in legal:
         if a.type == DUI and (a.kind is None or counts[a.kind] % 2 == 1):
             return a
-    if CHI in types and counts[kind_of(dealt)] % 2 == 1:
+    if CHI in types and claims(counts[kind_of(dealt)]):
         return Action(seat, CHI)
     discards = [a.kind for a in legal if a.type == DISCARD]
     if dealt is not None and kind_of(dealt) not in hand.wild:
@@ -73,11 +80,11 @@ def choose_action(hand, seat: int) -> Action:
     if dealt is not None:  # a dealt wild: keep it, discard from the hand
         hand_kinds = sorted({kind_of(t) for t in hand.hands[seat]} & set(discards))
         if any(k not in hand.wild for k in hand_kinds):
-            return Action(seat, DISCARD, _best_discard(hand, seat, hand_kinds))
+            return Action(seat, DISCARD, discard(hand, seat, hand_kinds))
         if KEEP in types and not hand.hands[seat]:
             return Action(seat, KEEP)
         return Action(seat, DISCARD, discards[-1])
-    return Action(seat, DISCARD, _best_discard(hand, seat, sorted(set(discards))))
+    return Action(seat, DISCARD, discard(hand, seat, sorted(set(discards))))
 
 
 def easy_action(hand, seat: int) -> Action:

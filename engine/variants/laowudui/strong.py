@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...actions import DISCARD, HU, KONG, PASS, Action
+from ...actions import Action
 from ...tiles import kind_of
-from .actions import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
+from .ai import choose_action as normal_action
 from .shapes import SUIT_OF, is_big, is_xi
 
 FAN_CAP = 3  #: fan distances past this count alike (a far fan is no reason to keep a tile)
@@ -75,47 +75,12 @@ def _discard(hand, seat: int, kinds: list[int]) -> int:
     return min(plain, key=key)
 
 
+def _claims(n: int) -> bool:
+    return n in (1, 2, 3)  # a single, and a pair too: the melded pair scores
+
+
 def choose_action(hand, seat: int) -> Action:
     """The strong AI's move for ``seat`` (which must be pending): an :class:`Action` among
-    ``hand.legal_actions(seat)``; ``ValueError`` if the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
-    if NO_BUY in types or BUY in types:
-        return Action(seat, NO_BUY)
-    if ZHE in types or NO_ZHE in types:
-        return Action(seat, ZHE)
-    if HU in types:
-        return Action(seat, HU)
-    counts = Counter(kind_of(t) for t in hand.hands[seat])
-    if hand.phase == "claim":
-        if KONG in types:
-            return Action(seat, KONG)
-        if CHI in types and counts[kind_of(hand.last_discard[1])] in (1, 2, 3):
-            return Action(seat, CHI)
-        return Action(seat, PASS)
-    if CONFIRM in types:
-        if KEEP in types and any(kind_of(t) not in hand.wild for t in hand.hands[seat]):
-            return Action(seat, KEEP)
-        return Action(seat, CONFIRM)
-    for a in legal:
-        if a.type == KONG:
-            return a
-    dealt = hand.dealt[seat]
-    for a in legal:
-        if a.type == DUI and (a.kind is None or counts[a.kind] % 2 == 1):
-            return a
-    if CHI in types and counts[kind_of(dealt)] in (1, 2, 3):
-        return Action(seat, CHI)
-    discards = [a.kind for a in legal if a.type == DISCARD]
-    if dealt is not None and kind_of(dealt) not in hand.wild:
-        return Action(seat, DISCARD, kind_of(dealt))
-    if dealt is not None:  # a dealt wild: keep it, discard from the hand
-        hand_kinds = sorted({kind_of(t) for t in hand.hands[seat]} & set(discards))
-        if any(k not in hand.wild for k in hand_kinds):
-            return Action(seat, DISCARD, _discard(hand, seat, hand_kinds))
-        if KEEP in types and not hand.hands[seat]:
-            return Action(seat, KEEP)
-        return Action(seat, DISCARD, discards[-1])
-    return Action(seat, DISCARD, _discard(hand, seat, sorted(set(discards))))
+    ``hand.legal_actions(seat)``; ``ValueError`` if the seat has nothing to do.  The normal
+    AI's play with this level's claims and discards."""
+    return normal_action(hand, seat, claims=_claims, discard=_discard)
