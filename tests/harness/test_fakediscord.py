@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from typing import List
 
 import discord
@@ -547,3 +548,131 @@ async def test_an_image_description_is_kept_and_one_over_256_characters_is_refus
         await channel.send(file=discord.File(io.BytesIO(b"png"), filename="b.png", description="x" * 257))
     assert err.value.status == 400 and err.value.code == 50035
     assert len(fd.messages) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# Rate limits (fakediscord/ratelimit.py): buckets per route and channel, the global limit
+# ---------------------------------------------------------------------------------------------
+SEND = "POST /channels/{channel_id}/messages"
+
+
+async def _raw(harness: FakeDiscord, method: str, path: str, body=None, *, bot: bool = True):
+    """One request as it reaches Discord, without discord.py's retries: the answer."""
+    return await harness._handle_request(method, "https://discord.com/api/v10" + path,
+                                         data=json.dumps(body) if body is not None else None,
+                                         headers={"Authorization": "Bot t"} if bot else {})
+
+
+@pytest.mark.asyncio
+async def test_bucket_headers_count_down_then_429_until_the_window_ends() -> None:
+    now = [100.0]  # the buckets' clock; the test moves it
+    harness = FakeDiscord(DemoBot(), rate_limits=True, rate_clock=lambda: now[0],
+                          rate_limit_table={SEND: (3, 2.0)})
+    await harness.start()
+    try:
+        path, seen = f"/channels/{harness.channel_id}/messages", []
+        for _ in range(3):
+            r = await _raw(harness, "POST", path, {"content": "x"})
+            assert r.status == 200
+            seen.append(tuple(r.headers[f"X-RateLimit-{h}"] for h in ("Limit", "Remaining", "Reset-After")))
+            now[0] += 0.5
+        assert seen == [("3", "2", "2.000"), ("3", "1", "1.500"), ("3", "0", "1.000")]
+        bucket = r.headers["X-RateLimit-Bucket"]
+        assert abs(float(r.headers["X-RateLimit-Reset"]) - (time.time() + 1.0)) < 1
+        r = await _raw(harness, "POST", path, {"content": "x"})  # 0.5 s before the window ends
+        assert r.status == 429 and r.headers["X-RateLimit-Scope"] == "user" and r.headers["Retry-After"] == "1"
+        assert await r.json() == {"message": "You are being rate limited.", "retry_after": 0.5, "global": False}
+        assert r.headers["X-RateLimit-Remaining"] == "0" and r.headers["X-RateLimit-Bucket"] == bucket
+        other = harness.add_channel("other")  # another channel: its own bucket, the same bucket id
+        r = await _raw(harness, "POST", f"/channels/{other}/messages", {"content": "x"})
+        assert (r.status, r.headers["X-RateLimit-Remaining"], r.headers["X-RateLimit-Bucket"]) == (200, "2", bucket)
+        label = f"{SEND} [channel_id={harness.channel_id}]"
+        assert harness.rate_limit_counts == {label: 1} and [c.path for c in harness.rate_limited] == [path]
+        assert len(harness.messages_in(harness.channel_id)) == 3
+        with pytest.raises(BotHandlingError, match=r"rate limited \(429\)"):
+            await harness.settle()  # strict: the 429 is the bot's problem...
+        await harness.settle()  # ...reported once
+        now[0] += 0.5  # the window is over: a new one
+        r = await _raw(harness, "POST", path, {"content": "x"})
+        assert (r.status, r.headers["X-RateLimit-Remaining"], r.headers["X-RateLimit-Reset-After"]) == (200, "2", "2.000")
+        # the used-up window had 1 s left, more than 2 s / 3: a burst
+        assert harness.exhausted_counts == {label: 1} and harness.burst_counts == {label: 1}
+    finally:
+        await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_the_global_limit_counts_bot_calls_and_exempts_interaction_endpoints() -> None:
+    now = [0.0]
+    harness = FakeDiscord(DemoBot(), rate_limits=True, rate_clock=lambda: now[0],
+                          rate_limit_table={"global": (4, 1.0)})
+    await harness.start()
+    try:
+        alice = harness.user(101, "alice")
+        for path in ["/users/@me", f"/channels/{harness.channel_id}", "/users/@me", f"/channels/{harness.channel_id}"]:
+            assert (await _raw(harness, "GET", path)).status == 200  # four routes, one global count
+        r = await _raw(harness, "GET", "/users/@me")
+        assert r.status == 429 and (await r.json())["global"] is True and (await r.json())["retry_after"] == 1.0
+        assert r.headers["X-RateLimit-Global"] == "true" and r.headers["X-RateLimit-Scope"] == "global"
+        assert "X-RateLimit-Bucket" not in r.headers and harness.rate_limit_counts == {"global": 1}
+        harness.allow_rate_limits = True  # the next check does not raise for it
+        # the interaction endpoints are not counted: a callback and a followup by its token
+        hello = await harness.slash(alice, "demo hello")
+        assert hello.response_type == CB_MESSAGE and hello.calls[0].bucket.startswith("POST /interactions/")
+        r = await _raw(harness, "POST", f"/webhooks/{harness.app_id}/{hello.interaction.token}", {"content": "more"},
+                       bot=False)
+        assert r.status == 200 and r.headers["X-RateLimit-Limit"] == "5"  # the token's bucket: 5 per 2 s
+        assert harness.calls[-1].bucket == f"webhook [{harness.app_id}+{hello.interaction.token}]"
+        assert (await _raw(harness, "GET", "/users/@me")).status == 429
+        now[0] += 1.0
+        assert (await _raw(harness, "GET", "/users/@me")).status == 200
+        assert harness.rate_limit_counts == {"global": 2}
+    finally:
+        await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_discord_py_waits_out_a_global_429_and_succeeds() -> None:
+    """Real sleeps: five channels written to at once with a global limit of 3 per 0.3 s; two are
+    refused (429, global), discord.py waits ``retry_after`` and sends them again."""
+    harness = FakeDiscord(DemoBot(), fast_retries=False, rate_limit_table={"global": (3, 0.3)})
+    assert harness.rate_limits  # on by default when the retry sleeps are real
+    await harness.start()
+    try:
+        channels = [harness.add_channel(f"c{i}") for i in range(5)]
+        await asyncio.gather(*(harness.bot.get_channel(c).send("hi") for c in channels))
+        assert all(len(harness.messages_in(c)) == 1 for c in channels)
+        refused = harness.rate_limited
+        assert refused and all(c.response["global"] for c in refused) and harness.rate_limit_counts == {"global": len(refused)}
+        for c in refused:  # each refused call was sent again, and went through
+            assert [x.status for x in harness.calls if x.path == c.path] == [429, 200]
+        with pytest.raises(BotHandlingError, match="global"):
+            await harness.settle()
+    finally:
+        await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_discord_py_holds_a_used_up_bucket_and_settle_waits_for_it() -> None:
+    """Real sleeps: four messages in one channel sent at once, 2 per 0.3 s allowed.  discord.py
+    reads the headers and holds the next send until the window ends, and after the last window
+    is used up, the send that used it up: no 429; ``settle`` waits for the held sends, although
+    they wait longer than ``park_after``."""
+    harness = FakeDiscord(DemoBot(), fast_retries=False, park_after=0.1, rate_limit_table={SEND: (2, 0.3)})
+    await harness.start()
+    try:
+        channel, done = harness.bot.get_channel(harness.channel_id), []
+
+        async def send(i: int) -> None:
+            await channel.send(f"m{i}")
+            done.append(i)
+
+        for i in range(4):  # the bot's own tasks, none waiting for another
+            asyncio.get_running_loop().create_task(send(i))
+        await harness.settle()
+        assert sorted(done) == [0, 1, 2, 3] and harness.rate_limited == []
+        assert [m.content for m in harness.messages_in(harness.channel_id)] == ["m0", "m1", "m2", "m3"]
+        label = f"{SEND} [channel_id={harness.channel_id}]"
+        assert harness.exhausted_counts == {label: 2} and harness.burst_counts == {label: 2}
+    finally:
+        await harness.close()

@@ -32,11 +32,20 @@ call before the fake handles it, as a slow network or a busy Discord would; Disc
 arrives later than ``ack_deadline`` seconds after the interaction was created is answered
 404 code 10062 (Unknown interaction), and the interaction is listed in :attr:`FakeDiscord.late`.
 
+Rate limits (``rate_limits``, on by default when ``fast_retries`` is off): every route and
+channel (guild, interaction token) has a bucket of Discord's size, the bot a global limit of
+50 requests a second that interaction endpoints are exempt from; answers carry Discord's
+``X-RateLimit-*`` headers, and a request over a limit is answered 429 as Discord does.  The
+429s are kept in :attr:`FakeDiscord.rate_limited` and, with ``strict``, raised at the next
+check unless ``allow_rate_limits``; see ``ratelimit.py`` for the limits and what discord.py
+does with them.
+
 Waiting for the bot: every task created on the loop after :meth:`FakeDiscord.start`
 is tracked (through the loop's task factory).  :meth:`FakeDiscord.settle` returns
 once each tracked task is finished or *parked*: sleeping for at least
 ``park_after`` seconds (turn timers, view time-outs) or waiting on an
-``asyncio.Event``/``Queue``/``View.wait``.  Work handed to threads
+``asyncio.Event``/``Queue``/``View.wait`` -- but never while discord.py holds it for a rate limit or a
+retry, however long that wait.  Work handed to threads
 (``asyncio.to_thread``, aiosqlite) counts as busy and is waited for.
 
 Usage::

@@ -14,30 +14,37 @@ import discord.webhook.async_ as _discord_webhook
 from .handlers import HandlersMixin
 from .inbound import InboundMixin
 from .model import *  # noqa: F401,F403
+from .ratelimit import RateLimitMixin, waits_in_discord_py
 from .rest import RestMixin
 from .transport import *  # noqa: F401,F403
 
 
-class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
+class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
     """Runs ``bot`` against an in-memory Discord.  See the module docstring.
 
     :param bot: a ``commands.Bot`` (not started, not logged in).
     :param app_id: application id (also the bot user id unless ``bot_user_id``).
     :param strict: after each ``slash``/``click``/``select``/``autocomplete``, raise
         :class:`BotHandlingError` if the bot logged an exception, called a route the
-        fake does not know, or left the interaction unacknowledged.
+        fake does not know, left the interaction unacknowledged, or (with ``rate_limits``,
+        unless ``allow_rate_limits``) was answered 429 -- also at the next :meth:`settle`.
     :param park_after: seconds; a task sleeping at least this long counts as idle.
     :param fast_retries: skip the real sleeps of discord.py's retry back-offs.
     :param latency: seconds each REST call takes before the fake handles it (a float, or a
         function of the :class:`RecordedCall` for per-route delays); real sleeps.
     :param ack_deadline: seconds an interaction may wait for its first response (Discord: 3).
+    :param rate_limits: apply Discord's rate limits (``ratelimit.py``; default: on when
+        ``fast_retries`` is off); ``rate_clock``: their clock (default: the loop's time);
+        ``rate_limit_table``: changes to ``ratelimit.RATE_LIMITS`` (``{key: (limit, seconds)}``).
     """
 
     def __init__(self, bot: discord.Client, *, app_id: int = 1_200_000_000_000_000_001,
                  bot_user_id: Optional[int] = None, bot_name: str = "TestBot",
                  strict: bool = True, park_after: float = 1.0, fast_retries: bool = True,
                  guild_locale: str = "en-US",
-                 latency: Union[float, Callable[["RecordedCall"], float]] = 0.0, ack_deadline: float = 3.0):
+                 latency: Union[float, Callable[["RecordedCall"], float]] = 0.0, ack_deadline: float = 3.0,
+                 rate_limits: Optional[bool] = None, rate_clock: Optional[Callable[[], float]] = None,
+                 rate_limit_table: Optional[Dict[str, Tuple[int, float]]] = None):
         self.bot = bot
         self.app_id = app_id
         self.bot_user_id = bot_user_id or app_id
@@ -74,6 +81,7 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
         self.guild_id: int = 0
         self.channel_id: int = 0
         self.other_bots: List[discord.Client] = []  # see add_bot
+        self._init_rate_limits(not fast_retries if rate_limits is None else rate_limits, rate_clock, rate_limit_table)
 
     # -- ids -------------------------------------------------------------
     def next_id(self) -> int:
@@ -194,16 +202,19 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
 
     def _is_parked(self, task: "asyncio.Task[Any]") -> bool:
         coro: Any = task.get_coro()
+        caller = None
         while True:
             nxt = getattr(coro, "cr_await", None)
             if nxt is None:
                 nxt = getattr(coro, "gi_yieldfrom", None)
             if nxt is None or not (hasattr(nxt, "cr_frame") or hasattr(nxt, "gi_frame")):
                 break
-            coro = nxt
+            caller, coro = coro, nxt
         frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
         if frame is None:
             return False
+        if waits_in_discord_py(caller):
+            return False  # discord.py waiting out a rate limit or a retry: work in progress
         code = frame.f_code
         if code is asyncio.sleep.__code__:
             return float(frame.f_locals.get("delay", 0) or 0) >= self.park_after
@@ -223,7 +234,14 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin):
 
     async def settle(self, timeout: float = 30.0) -> None:
         """Wait until every task created since :meth:`start` is finished or parked
-        (see the module docstring).  ``TimeoutError`` lists the busy tasks."""
+        (see the module docstring).  ``TimeoutError`` lists the busy tasks; with ``strict``,
+        :class:`BotHandlingError` lists the 429s answered since the last report."""
+        await self._wait_idle(timeout)
+        problems = self._rate_limit_problems()
+        if problems:
+            raise BotHandlingError("; ".join(problems))
+
+    async def _wait_idle(self, timeout: float = 30.0) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         me = asyncio.current_task()

@@ -56,11 +56,12 @@ class InboundMixin:
         if wait == "answered":
             await self.answered(inter)
         else:
-            await self.settle()
+            await self._wait_idle()
         result = InteractionResult(inter, self.calls[n_calls:], self._capture.errors[n_err:], self)
         if self.strict if check is None else check:
             problems = [f"{type(e).__name__}: {e}" for e in result.errors]
             problems += [f"unknown route {c.method} {c.path}" for c in self.unhandled[n_unhandled:]]
+            problems += self._rate_limit_problems()
             if inter.late:
                 problems.append(f"the first response came after {self.ack_deadline} s (404 10062)")
             elif inter.response_type is None:

@@ -63,7 +63,8 @@ class RecordedCall:
     (interaction-token calls through the webhook adapter) or ``"cdn"``.
     ``status``/``response`` are what the fake answered; ``injected`` marks an
     error injected by :meth:`FakeDiscord.fail_next`; ``interaction_id`` links
-    interaction-token calls to their interaction.
+    interaction-token calls to their interaction; ``bucket`` names the rate-limit bucket
+    the call was counted in (with ``rate_limits``; ``"global"`` for a global 429).
     """
 
     method: str
@@ -77,6 +78,7 @@ class RecordedCall:
     response: Any = None
     injected: bool = False
     interaction_id: Optional[int] = None
+    bucket: Optional[str] = None
 
     @property
     def key(self) -> str:

@@ -98,6 +98,13 @@ class RestMixin:
                     self._failures.remove(f)
                 call.status, call.response, call.injected = f.status, f.body, True
                 return FakeResponse(f.status, f.body)
+        rl_headers: Dict[str, str] = {}
+        if handler is not None and self.rate_limits:
+            refusal, rl_headers = self._rate_limit(call, match)
+            if refusal is not None:
+                call.status, call.response = 429, refusal
+                self.rate_limited.append(call)
+                return FakeResponse(429, refusal, rl_headers)
         if handler is None:
             self.unhandled.append(call)
             status, resp = 404, {"message": "404: Not Found", "code": 0}
@@ -107,7 +114,7 @@ class RestMixin:
             except _ApiError as e:
                 status, resp = e.status, {"message": e.message, "code": e.code, **({"errors": e.errors} if e.errors else {})}
         call.status, call.response = status, resp
-        return FakeResponse(status, resp)
+        return FakeResponse(status, resp, rl_headers)
 
     # -- message store ---------------------------------------------------
     def _attachments(self, channel_id: int, payload: Dict[str, Any], files: List[RecordedFile],
