@@ -348,6 +348,12 @@ class Hand(Protocol):
         face up."""
         ...
 
+    def public_frame(self) -> tuple[View, int]:
+        """``(view, events)``: what the channel may see now — the same whether or not a seat
+        may claim the last tile (``engine/frames.py``): the public view without ``pending``
+        and ``seq``, and how many of :attr:`events` it includes."""
+        ...
+
     def timeout_action(self, seat: int) -> Action:
         """What happens for ``seat`` when its timer runs out (and under 托管)."""
         ...

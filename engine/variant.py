@@ -19,6 +19,7 @@ from .options import Option, resolve_options
 
 if TYPE_CHECKING:
     from .actions import Action
+    from .facts import GameFacts
 
 #: renderer styles of a game's pieces (:attr:`VariantInfo.tile_style`)
 TILE_STYLES = ("mahjong", "paper")
@@ -113,6 +114,17 @@ class VariantInfo:
         object.__setattr__(self, "fan_table", tuple(tuple(row) for row in self.fan_table))
         object.__setattr__(self, "action_labels", MappingProxyType(dict(self.action_labels)))
         object.__setattr__(self, "ai_levels", complete(self.ai_levels, self.ai))
+
+    @property
+    def facts(self) -> "GameFacts":
+        """What the front ends need of the game, resolved once (:class:`engine.facts.GameFacts`)."""
+        cached = self.__dict__.get("_facts")
+        if cached is None:
+            from .facts import facts_of
+
+            cached = facts_of(self)
+            object.__setattr__(self, "_facts", cached)
+        return cached
 
     def ai_move(self, hand, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
         """The move of an AI playing ``seat`` of ``hand`` at ``level`` (one of

@@ -27,6 +27,7 @@ class ClaimWindow:
             opts = self.claim_actions(s, discarder, kind)
             if opts:
                 self.claim_options[s] = opts + [Action(s, PASS)]
+        self._mark_frame((discarder + 1) % self.n)  # engine/frames.py: window or not, the public sees this
         if self.claim_options:
             self.phase = CLAIM_PHASE
         else:
@@ -153,6 +154,7 @@ class ClaimWindow:
             if s != seat and self.win_shape(s, kind):
                 self.claim_options[s] = [Action(s, HU)] + (
                     [Action(s, DOUBLE)] if self.double_allowed() else []) + [Action(s, PASS)]
+        self._mark_frame(seat)
         if self.claim_options:
             self.phase = ROB_PHASE
         else:

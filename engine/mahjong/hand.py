@@ -29,6 +29,7 @@ from .. import hand_shapes
 from ..actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
 from ..errors import IllegalAction
 from ..events import Event
+from ..frames import PublicFrames
 from ..melds import Meld
 from ..rng import make_rng
 from ..tiles import kind_of, kind_str
@@ -38,7 +39,7 @@ from .view import HandViews
 from .wall import Wall
 
 
-class MahjongHand(Wall, ClaimWindow, HandViews):
+class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
     """A draw/discard mahjong hand for ``n_seats`` seats.
 
     :param options: resolved table options of the variant (see ``engine.options``).
@@ -320,6 +321,7 @@ class MahjongHand(Wall, ClaimWindow, HandViews):
             if action.kind is not None and plain in self.legal_actions(action.seat):
                 action = plain  # 听 with a discard that leaves no ready hand is ignored
         self._check(action)
+        self._frame_action(action)
         start = len(self.events)
         self.seq += 1
         if self.phase == DISCARD_PHASE:
@@ -327,6 +329,7 @@ class MahjongHand(Wall, ClaimWindow, HandViews):
         else:
             self.responses[action.seat] = action
             self._try_resolve()
+        self._frame_applied(start)
         return self.events[start:]
 
     def _check(self, action: Action) -> None:

@@ -60,6 +60,7 @@ class ClaimWindow:
                 opts = self.claim_actions(s, discarder, tile, self.last_unchanged)
                 if opts:
                     self.claim_options[s] = opts + [Action(s, PASS)]
+        self._mark_frame((discarder + 1) % self.n)  # engine/frames.py
         if self.claim_options:
             self.phase = CLAIM_PHASE
         else:

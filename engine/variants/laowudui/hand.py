@@ -48,6 +48,7 @@ from collections import Counter
 from ...actions import DISCARD, HU, KONG, PASS, Action
 from ...errors import IllegalAction
 from ...events import Event
+from ...frames import PublicFrames
 from ...melds import Meld
 from ...rng import make_rng
 from ...tiles import kind_of, kind_str, make_tiles
@@ -60,7 +61,7 @@ from .scoring import Scoring, _Win
 from .shapes import TILE_COUNTS, XI_KINDS, is_win, is_xi, wild_kinds
 from .view import HandViews
 
-class LaoWuDuiHand(ClaimWindow, Scoring, HandViews):
+class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
     """One hand of 老五对 for ``n_seats`` (2–4) seats.
 
     :param options: resolved options (:data:`OPTIONS`).
@@ -411,6 +412,7 @@ class LaoWuDuiHand(ClaimWindow, Scoring, HandViews):
         ``cannot_claim``, ``not_a_winning_hand``, ``hand_locked_zhezhuang``,
         ``tile_not_in_hand``, ``action_not_available``."""
         self._check(action)
+        self._frame_action(action)
         start = len(self.events)
         self.seq += 1
         if self.phase == OPENING:
@@ -420,6 +422,7 @@ class LaoWuDuiHand(ClaimWindow, Scoring, HandViews):
         else:
             self.responses[action.seat] = action
             self._try_resolve()
+        self._frame_applied(start)
         return self.events[start:]
 
     def _check(self, action: Action) -> None:

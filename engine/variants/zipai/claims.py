@@ -71,6 +71,7 @@ class ClaimWindow:
         self.claim_options = opts
         self.responses = {}
         self.turn = owner
+        self._mark_frame((owner + 1) % self.n)  # engine/frames.py
         if not opts:
             self._close_window(None)
         else:

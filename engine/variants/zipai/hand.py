@@ -41,6 +41,7 @@ from __future__ import annotations
 from ...actions import Action
 from ...errors import IllegalAction
 from ...events import Event
+from ...frames import PublicFrames
 from ...melds import Meld
 from ...rng import make_rng
 from ...tiles import ZI_SMALL, kind_of, kind_str
@@ -71,7 +72,7 @@ def starting_replacements(n_ti: int, is_dealer: bool) -> int:
     return n_ti - 2 if is_dealer else n_ti - 1
 
 
-class ZipaiHand(ClaimWindow, Scoring, HandViews):
+class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
     """One hand of 字牌 for ``n`` seats (2–4), driven by :meth:`apply` (see the module doc).
 
     :param options: resolved table options (:data:`OPTIONS`).
@@ -342,6 +343,7 @@ class ZipaiHand(ClaimWindow, Scoring, HandViews):
                 raise IllegalAction("discard_not_allowed", f"{RULES} §Dealing, turn, showing",
                                     tile=kind_str(action.kind) if action.kind is not None else "?")
             raise IllegalAction("action_not_available", RULES)
+        self._frame_action(action)
         start = len(self.events)
         self.seq += 1
         s = action.seat
@@ -359,6 +361,7 @@ class ZipaiHand(ClaimWindow, Scoring, HandViews):
         else:
             self.responses[s] = action
             self._try_resolve()
+        self._frame_applied(start)
         return self.events[start:]
 
     def _enter_discard(self, s: int) -> None:

@@ -1,0 +1,70 @@
+"""The facts of a game the front ends need, resolved once per table: :class:`GameFacts`.
+
+The table service hands them to the front ends inside every snapshot (``service/snapshot.py``),
+so that the images and the words never look a game up in the registry: its names, how its
+pieces are drawn, what its wild tiles are called, the catalogue keys of its own actions, its
+options and its fan table.  Frozen and hashable (a key of the words' caches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .options import Option
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a front end needs to know of one game (a subset of ``engine.variant.VariantInfo``).
+
+    :ivar id: the game's id (``"two_player"``): the namespace of its own message catalogue
+        (``data/i18n/<id>.<lang>.json``), never a branch of front-end code.
+    :ivar tile_style: ``"mahjong"`` or ``"paper"`` (字牌's long cards).
+    :ivar wild_name: the label key shown beside the wild tiles (``"wild"``, ``"wild_caishen"``),
+        ``None`` without wild tiles.
+    :ivar confirms_wild_discard: the front end asks before a wild tile is discarded.
+    :ivar action_labels: ``((action type, catalogue key), …)`` of the game's own actions.
+    :ivar options: the declared table options.
+    :ivar fan_table: ``((zh name, en name, value), …)`` as ``/mj rules`` shows it.
+    """
+
+    id: str
+    name_zh: str
+    name_en: str
+    min_players: int
+    max_players: int
+    tile_style: str = "mahjong"
+    wild_name: Optional[str] = None
+    confirms_wild_discard: bool = False
+    action_labels: tuple[tuple[str, str], ...] = ()
+    options: tuple[Option, ...] = ()
+    fan_table: tuple[tuple[str, str, int], ...] = ()
+
+    @property
+    def paper(self) -> bool:
+        """The game plays long paper cards (``tile_style == "paper"``)."""
+        return self.tile_style == "paper"
+
+    def action_label(self, act: str) -> Optional[str]:
+        """The catalogue key of the game's own action ``act`` (``None``: not one of its own)."""
+        for name, key in self.action_labels:
+            if name == act:
+                return key
+        return None
+
+    def option(self, name: str) -> Optional[Option]:
+        """The declared option ``name`` (``None``: the game has none of that name)."""
+        return next((o for o in self.options if o.name == name), None)
+
+
+def facts_of(info) -> GameFacts:
+    """The :class:`GameFacts` of a ``VariantInfo``."""
+    return GameFacts(id=info.id, name_zh=info.name_zh, name_en=info.name_en, min_players=info.min_players,
+                     max_players=info.max_players, tile_style=info.tile_style, wild_name=info.wild_name,
+                     confirms_wild_discard=info.front_end_confirms_wild_discard,
+                     action_labels=tuple(sorted(info.action_labels.items())), options=tuple(info.options),
+                     fan_table=tuple(tuple(r) for r in info.fan_table))
+
+
+__all__ = ["GameFacts", "facts_of"]
