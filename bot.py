@@ -79,7 +79,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                              help_command=None, **extra)
             self.store = Store(store_url or database_url(os.environ), schema=schema)
             self.sharding = sharding
-            self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None)
+            from render.text import typed
+
+            self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None,
+                                        vocabulary=typed)
             self.records = Records(self.store)
             self.settings = GuildSettings(self.store)
             self.router = Router(self.store, sharding) if sharding else None
@@ -88,7 +91,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self._timer_task: asyncio.Task | None = None
             #: what each table shows (public message, DMs), in the table's own task
             self.fanout = Fanout(self)
-            self.service.listeners.append(self.fanout.on_update)
+            self.service.listeners.append(self.fanout.on_change)
 
         async def setup_hook(self) -> None:
             if self.application_id:
@@ -111,9 +114,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             for name in COGS:
                 await self.load_extension(name)
             self.add_dynamic_items(*components.ITEMS)
-            for table in getattr(self, "_resumed", []):
+            for snap in getattr(self, "_resumed", []):
                 # redraw each resumed table and send what the stopped process had not sent
-                await self.service.announce(table)
+                await self.service.announce(snap.channel_id)
             from cogs.standings import post_unposted
 
             # the final standings of matches that ended while (or just before) the bot stopped

@@ -27,7 +27,7 @@ from discord import app_commands
 
 from engine.errors import IllegalAction
 from render.text import error_text, lang_of
-from service.tables import ServiceError, Table, TableFault, TableService
+from service.tables import ServiceError, TableFault, TableService
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -132,17 +132,17 @@ async def handle_error(interaction: discord.Interaction, exc: BaseException, whe
     if isinstance(exc, app_commands.CheckFailure):
         return await reply_error(interaction, ServiceError("admin_only"))
     service: Optional[TableService] = getattr(interaction.client, "service", None)
-    table = _table_here(interaction)
+    snap = _snapshot_here(interaction)
     if isinstance(exc, TableFault):
         table_id, hand_id = exc.table_id, exc.hand_id
         cause = exc.cause
     else:
-        table_id = table.id if table is not None else None
-        hand_id = table.hand_id if table is not None else None
+        table_id = snap.table_id if snap is not None else None
+        hand_id = snap.hand_id if snap is not None else None
         cause = exc
-        if service is not None and table is not None:
+        if service is not None and snap is not None:
             try:
-                await service.reload(table.channel_id)
+                await service.reload(snap.channel_id)
             except Exception:
                 log.exception("could not rebuild table %s from the store", table_id)
     log.error("unexpected error in %s (table %s hand %s, user %s)", where or _what(interaction), table_id, hand_id,
@@ -157,35 +157,36 @@ def _what(interaction: discord.Interaction) -> str:
     return f"component {data.get('custom_id', '?')!r}"
 
 
-def _table_here(interaction: discord.Interaction) -> Optional[Table]:
-    """The table an interaction is about, if one can be told without asking."""
+def _snapshot_here(interaction: discord.Interaction):
+    """The latest snapshot of the table an interaction is about, if one can be told without
+    asking."""
     service = getattr(interaction.client, "service", None)
     if service is None:
         return None
     cid = str((interaction.data or {}).get("custom_id", ""))
     parts = cid.split(":")
     if len(parts) >= 2 and parts[0] in ("mj", "mjs", "mjt") and parts[1].isdigit():
-        t = service.tables.get(int(parts[1]))
-        if t is not None:
-            return t
+        snap = service.find_snapshot(int(parts[1]))
+        if snap is not None:
+            return snap
     try:
-        return table_for(service, interaction)
+        return snapshot_for(service, interaction)
     except ServiceError:
         return None
 
 
 def _variant_here(interaction: discord.Interaction) -> str | None:
     """The game of the table this interaction is about, if any (for its own messages)."""
-    t = _table_here(interaction)
-    return t.variant.id if t is not None else None
+    snap = _snapshot_here(interaction)
+    return snap.game.id if snap is not None else None
 
 
-def table_for(service: TableService, interaction: discord.Interaction) -> Table:
-    """The table a command is about: the channel's table, or in a DM the user's table where
-    they may act (``which_table`` when that is not clear)."""
+def snapshot_for(service: TableService, interaction: discord.Interaction):
+    """The latest snapshot of the table a command is about: the channel's table, or in a DM
+    the user's table where they may act (``which_table`` when that is not clear)."""
     if interaction.guild_id is None:
-        return service.table_for_user(interaction.user.id)
-    return service.table_in(interaction.channel_id)
+        return service.snapshot_for_user(interaction.user.id)
+    return service.snapshot(interaction.channel_id)
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

@@ -1,354 +1,354 @@
-"""One table's ordered fan-out task (:class:`TableFeed`): the public table message, each
-player's panel and notice, the closing of a table — what ``cogs/fanout.py`` describes, for
-one table, in the order its changes came.  :class:`cogs.fanout.Fanout` owns one per table."""
+"""One table's fan-out (:class:`TableFeed`): the public table message and each player's panel
+and notice, as functions of the table's latest snapshot — what ``cogs/fanout.py`` describes,
+for one table.
+
+Each message has its own :class:`cogs.lanes.Lane`, so the messages of one change go out at
+once; what the feed sent is kept in its :class:`cogs.memory.TableMemory` (written through the
+table service in one value, at most one write at a time, the latest).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
-from collections import deque
+from dataclasses import replace
 from typing import Any, Optional
 
 import discord
 
-from render.text import table_message
-from service.tables import Table, Update
+from service.snapshot import Change, TableSnapshot
 
 from . import messages
+from .lanes import Lane
+from .memory import NoticeMemo, PanelMemo, SeatMemory, TableMemory
 
 log = logging.getLogger("cogs.fanout")
 
-#: seconds before the first retry of a failed edit of the table message (doubling, at most 60)
-RETRY_EDIT = 0.5
-
-
-def _decision_key(text: Optional[str]) -> Optional[tuple]:
-    """``"<hand id>:<seq>"`` (``Seat.prompted``) → ``(hand id, seq)``."""
-    try:
-        hid, seq = str(text).split(":")
-        return int(hid), int(seq)
-    except (TypeError, ValueError):
-        return None
-
 
 class TableFeed:
-    """The queue and task of one table."""
+    """The lanes and the memory of one table (``fanout``: the :class:`cogs.fanout.Fanout`)."""
 
-    def __init__(self, fanout: Any, table: Table):  # fanout: the cogs.fanout.Fanout that owns it
+    def __init__(self, fanout: Any, snap: TableSnapshot):
         self.fanout = fanout
-        self.table = table
-        self.jobs: deque[tuple] = deque()
-        self.wake = asyncio.Event()
-        self.public_due = False
-        self.last_edit = float("-inf")
-        self.last_public: Optional[str] = None
-        # seat -> (hand id, seq) of the decision it was prompted for (kept in the store too)
-        self.prompted: dict[int, tuple] = {i: k for i, s in enumerate(table.seats)
-                                           if (k := _decision_key(s.prompted)) is not None}
-        self.edit_failures = 0
-        self.panels_due = False
-        #: seat -> its private messages, as kept through the service: ``{"panel": {"hand",
-        #: "channel", "message"}, "notice": {"hand", "decision", "channel", "message"}}``
-        self.msgs: dict[int, dict] = {}
-        #: seat -> what its panel shows now: ``{"digest", "image", "menu"}`` (not kept)
-        self.shown: dict[int, dict] = {}
-        self.panel_failures = 0
-        self.closed = False
-        #: the next redraw posts the table message anew at the bottom (and deletes the old one)
+        self.channel_id = snap.channel_id
+        self.table_id = snap.table_id
+        self.latest = snap
+        self.memory: Optional[TableMemory] = None
+        self._loading: Optional[asyncio.Task] = None
+        self._saving: Optional[asyncio.Task] = None
+        self._saved: Optional[TableMemory] = None
+        self.public = Lane(f"table-{snap.channel_id}", self._public_step, fanout.interval, self._before)
+        self.seats: dict[int, Lane] = {}
+        #: what the public message shows: the public part's version and its view
+        self.shown_version = -1
+        self.shown_view = None
         self.repost_due = False
-        #: other people's messages in the channel since the table message was last posted
-        self.seen = 0
-        #: the match that ended with the closing: its standings are posted after the last edit
+        self.seen = 0  #: other people's messages in the channel since the table message was posted
+        self.expired: Optional[int] = None  #: a lobby closed unstarted after these minutes
+        self.closed = False
         self.match_id: Optional[int] = None
-        self.task: Optional[asyncio.Task] = None
+        #: seats whose notice must say the deadline a restart set (their first draw after it)
+        self.resumed: set[int] = set()
+        #: per seat, the decision its player's own answer showed (no ping for it)
+        self.own: dict[int, tuple] = {}
+        self.auto: list[int] = []  #: seats to tell they are on 托管
+        self.task: Optional[asyncio.Task] = None  #: the closing, once the table closed
 
-    def push(self, update: Update) -> None:
-        table = self.table
-        self.public_due = True
-        self.panels_due = True
-        if update.kind in ("closed", "match_over"):
+    # ------------------------------------------------------------------ changes
+    def push(self, change: Change) -> None:
+        """A change of the table: the lanes draw its snapshot (or a later one)."""
+        snap = change.snapshot
+        if snap.version >= self.latest.version:
+            self.latest = snap
+        if change.kind in ("closed", "match_over"):
             self.closed = True
-            for e in update.events:
+            for e in change.events:
                 if e.get("type") == "lobby_expired":
-                    self.jobs.append(("expired", e.get("minutes")))
-            if update.match_id is not None:
-                self.match_id = update.match_id
-        elif table.hand is not None:
-            key = (table.hand_id, table.seq)
-            for e in update.events:
-                if e.get("type") == "auto" and "seat" in e:
-                    self.jobs.append(("auto", e["seat"]))
-            self.jobs.append(("prompts", update.kind in ("start", "resume"), update.actor, key,
-                              frozenset(update.seats_to_notify)))
-        self.wake.set()
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self.run(), name=f"fanout-{table.channel_id}")
+                    self.expired = int(e.get("minutes") or snap.lobby_minutes)
+            if change.match_id is not None:
+                self.match_id = change.match_id
+        if change.kind == "resume":
+            self.resumed = {p.seat for p in snap.parts if p is not None}
+        for e in change.events:
+            if e.get("type") == "auto" and "seat" in e:
+                self.auto.append(int(e["seat"]))
+        self._own_answer(change)
+        self.public.poke(urgent=self.closed)
+        for part in snap.parts:
+            if part is not None:
+                self.lane(part.seat).poke(urgent=self.closed or self._urgent(part, change))
+        if self.closed and (self.task is None or self.task.done()):
+            self.task = asyncio.get_running_loop().create_task(self._close(), name=f"close-{self.channel_id}")
 
-    async def run(self) -> None:
-        while True:
-            await self.fanout.answers_sent(self.table.channel_id)
-            while self.jobs:
-                job = self.jobs.popleft()
-                try:
-                    await self.do(job)
-                except Exception:
-                    log.exception("fan-out of table %s failed at %s", self.table.id, job[0])
-            if self.public_due or self.panels_due:
-                wait = self.last_edit + self.fanout.interval() - asyncio.get_running_loop().time()
-                if wait > 0 and not self.closed:
-                    self.wake.clear()
-                    try:
-                        await asyncio.wait_for(self.wake.wait(), timeout=wait)
-                    except asyncio.TimeoutError:
-                        pass
-                    continue  # new jobs first; the edit shows the latest state anyway
-                if self.public_due:
-                    self.public_due = False
-                    try:
-                        await self.publish()
-                    except Exception:
-                        log.exception("could not redraw the table message of %s", self.table.channel_id)
-                if self.panels_due:
-                    self.panels_due = False
-                    try:
-                        await self.refresh_panels()
-                    except Exception:
-                        log.exception("could not redraw the panels of %s", self.table.channel_id)
-                continue
-            if self.closed:
-                try:
-                    await self.close_private()
-                except Exception:
-                    log.exception("could not close the panels of %s", self.table.channel_id)
-                if self.match_id is not None:
-                    try:
-                        await self.fanout.post_standings(self.match_id)
-                    except Exception:  # posted at the next start (its message is not stored)
-                        log.exception("could not post the standings of match %s", self.match_id)
-                if self.fanout.feeds.get(self.table.channel_id) is self:  # not a new table's feed
-                    del self.fanout.feeds[self.table.channel_id]
-                return
-            self.wake.clear()
-            if not self.jobs and not self.public_due:
-                await self.wake.wait()
+    def _own_answer(self, change: Change) -> None:
+        """The player who acted sees their next decision in their own answer: no ping for it."""
+        actor = change.actor
+        part = change.snapshot.parts[actor] if actor is not None and actor < len(change.snapshot.parts) else None
+        if part is not None and part.decision is not None:
+            self.own[actor] = part.decision
 
-    async def do(self, job: tuple) -> None:
-        kind = job[0]
-        if kind == "auto":
-            await self.fanout.auto_notice(self.table, job[1])
-        elif kind == "expired":
-            await self.fanout.lobby_expired(self.table, job[1])
-        elif kind == "prompts":
-            _, start, actor, key, notify = job
-            await self.prompts(start, actor, key, notify)
+    def _urgent(self, part, change: Change) -> bool:
+        """A seat that must decide anew, or the first panel of a hand, goes out at once."""
+        if change.kind in ("start", "resume"):
+            return True
+        memo = self.memory.seat(part.seat) if self.memory is not None else SeatMemory()
+        if self.own.get(part.seat) == part.decision and part.decision is not None:
+            return False  # their own answer shows it
+        if memo.panel is None or memo.panel.hand_id != self.latest.hand_id or memo.stale:
+            return True
+        return part.decision is not None and memo.prompted != part.decision
 
-    async def seat_msgs(self, seat: int) -> dict:
-        """The seat's kept private messages (loaded from the service once, after a restart):
-        ``{"panel": {"hand", "channel", "message", "digest", "png"}, "notice": {"hand",
-        "decision", "deadline", "channel", "message"}, "stale": [[channel, message], …],
-        "told": hand id, "user": the player's user id}``; forgotten when another player took
-        the seat."""
-        uid = self.table.seats[seat].user_id
-        if seat in self.msgs and self.msgs[seat].get("user", uid) != uid:
-            # another player took the seat: its messages were the other player's
-            self.msgs.pop(seat)
-            self.shown.pop(seat, None)
-            self.prompted.pop(seat, None)
-        if seat not in self.msgs:
-            kept = await self.fanout.bot.service.seat_messages(self.table, seat)
-            self.msgs[seat] = {} if kept.get("user", uid) != uid else kept
-        self.msgs[seat]["user"] = uid
-        return self.msgs[seat]
-
-    async def langs(self, seats: list[int]) -> None:
-        """Before drawing: each seat's kept messages and its player's language are loaded."""
-        for seat in seats:
-            await self.seat_msgs(seat)
-        await self.fanout.bot.service.load_langs(self.table.seats[s].user_id for s in seats)
-
-    def _humans(self) -> list[int]:
-        """The seats with a panel: humans the current hand was dealt to (who sat down since
-        gets theirs at the next deal)."""
-        return [i for i, s in enumerate(self.table.seats)
-                if not s.is_ai and s.user_id is not None and self.table.dealt_to(i)]
-
-    async def prompts(self, start: bool, actor: Optional[int], key: tuple, notify: frozenset) -> None:
-        """After a change: the seats that must decide anew get their panel at once and a
-        notice; at a deal (or a restart) every panel is drawn; notices whose decision passed
-        are deleted.  The rest of the panels follow at the table message's pace."""
-        table = self.table
-        humans = self._humans()
-        await self.langs(humans)
-        async with table.lock:
-            if table.hand is None or table.status == "closed":
-                return
-            now = (table.hand_id, table.seq)
-            urgent = set()
-            for seat in humans:
-                decision = self._decision(seat)
-                own = seat == actor and now == key  # their own answer shows this state: no ping
-                if own and decision is not None:
-                    self.prompted[seat] = decision
-                kept = self.msgs[seat]
-                notice = kept.get("notice")
-                if start or (kept.get("panel") or {}).get("hand") != table.hand_id or kept.get("stale") \
-                        or (decision is not None and self.prompted.get(seat) != decision) \
-                        or (notice and (notice.get("hand"), notice.get("decision")) != decision):
-                    urgent.add(seat)
-            work = self._draw(urgent)
-        await self._sync(work, start)
-
-    async def refresh_panels(self) -> None:
-        """Redraw every human's panel that changed, ping who was not pinged (paced with the
-        table message)."""
-        table = self.table
-        humans = self._humans()
-        await self.langs(humans)
-        async with table.lock:
-            if table.hand is None or table.status == "closed":
-                return
-            work = self._draw(set(humans))
-        await self._sync(work, False)
-
-    def _decision(self, seat: int) -> Optional[tuple]:
-        """``(hand id, decision)`` the hand waits for from a human seat not on auto-play
-        (``None`` when it waits for nothing of theirs).  Read under the lock."""
-        table = self.table
-        s = table.seats[seat]
-        if table.hand_over or s.auto or seat not in table.pending():
-            return None
-        return table.hand_id, table.decision(seat)
-
-    def _draw(self, seats: set) -> list[tuple]:
-        """Under the lock: ``(seat, panel parts, decision, deadline)`` for each seat to sync."""
-        table = self.table
-        fan = self.fanout
-        out = []
-        deadline = table.deadline_unix()
-        for seat in sorted(seats):
-            parts = messages.hand_parts(table, seat, fan.lang_of_seat(table, seat))
-            out.append((seat, parts, self._decision(seat), deadline))
-        return out
-
-    async def _sync(self, work: list[tuple], start: bool) -> None:
-        """Outside the lock: make each seat's panel and notice what ``work`` says."""
-        table = self.table
-        fan = self.fanout
-        failed = False
-        for seat, parts, decision, deadline in work:
-            kept = self.msgs.setdefault(seat, {})
-            before = json.dumps(kept, sort_keys=True)
-            await fan.delete_stale(kept)
-            shown = None
-            menu = (self.shown.get(seat) or {}).get("menu")
-            if table.seats[seat].dms_open and menu is not None and menu == decision:
-                shown = True  # the player looks at the 听 menu or a confirmation of this decision
-            elif table.seats[seat].dms_open:
-                shown = await fan.show_panel(self, seat, parts)
-            notice = kept.get("notice")
-            if notice and (notice.get("hand"), notice.get("decision")) != decision:
-                await fan.delete_notice(kept)  # answered, or the decision passed
-                notice = None
-            if shown is True and decision is not None and self.prompted.get(seat) != decision:
-                if await fan.send_notice(self, seat, parts, deadline):
-                    self.prompted[seat] = decision
-                    await fan.bot.service.set_prompted(table, seat, f"{decision[0]}:{decision[1]}")
-            elif shown is True and notice and start and notice.get("deadline") != deadline:
-                await fan.send_notice(self, seat, parts, deadline)  # a restart set a new deadline
-            if shown is None and not table.seats[seat].dms_open and kept.get("told") != table.hand_id:
-                kept["told"] = table.hand_id
-                await fan.channel_notice(table, seat)
-            failed = failed or shown is False
-            if json.dumps(kept, sort_keys=True) != before:
-                await fan.bot.service.set_seat_messages(table, seat, kept)
-        if failed:
-            # Discord failed (after its own retries): draw the panels again later
-            self.panel_failures += 1
-            if self.panel_failures <= 8:
-                self.panels_due = True
-                self.last_edit = asyncio.get_running_loop().time() + min(
-                    60.0, RETRY_EDIT * 2 ** (self.panel_failures - 1)) - self.fanout.interval()
-        elif work:
-            self.panel_failures = 0
-
-    async def close_private(self) -> None:
-        """The table closed: delete every notice and take the buttons off this hand's panels.
-        When a match ended with a settled hand, each panel shows that hand's result first."""
-        table = self.table
-        if table.match_id is not None and table.last_result is not None and table.hand is not None:
-            humans = self._humans()
-            await self.langs(humans)
-            async with table.lock:
-                work = self._draw(set(humans))
-            for seat, parts, _, _ in work:
-                if table.seats[seat].dms_open:
-                    await self.fanout.show_panel(self, seat, parts)
-        for seat in list(self.msgs):
-            kept = self.msgs[seat]
-            before = json.dumps(kept, sort_keys=True)
-            await self.fanout.delete_stale(kept)
-            await self.fanout.delete_notice(kept)
-            panel = kept.get("panel") or {}
-            if panel.get("message") and panel.get("hand") == self.table.hand_id:
-                try:
-                    await self.fanout._dm_message(panel["channel"], panel["message"]).edit(view=None)
-                except discord.HTTPException:
-                    log.warning("could not take the buttons off a panel in %s", panel.get("channel"))
-            if json.dumps(kept, sort_keys=True) != before:
-                await self.fanout.bot.service.set_seat_messages(self.table, seat, kept)
-
-    async def publish(self) -> None:
-        table = self.table
-        fan = self.fanout
-        async with table.lock:  # only stored moves show
-            # a match that ended after a settled hand keeps that hand's result, without buttons
-            final = table.status == "closed" and table.match_id is not None and table.last_result is not None \
-                and table.hand is not None and table.hand.is_over()
-            if table.status == "closed" and not final:
-                kwargs = {"embed": discord.Embed(description=table_message.closed(table.lang)), "view": None,
-                          "attachments": []}
-                view = None
-            else:
-                view = messages.public_view(table)
-                embed = messages.table_embed(table, view)
-                buttons = None if final else messages.TableButtons(table)
-                image = table.hand is not None
-        if view is None:
-            if table.message_id:
-                await fan.edit_public(table, kwargs)
-            return
-        digest = hashlib.sha1(json.dumps([embed.to_dict(), [c.custom_id for c in buttons.children] if buttons else [],
-                                          view if image else None], sort_keys=True, default=str,
-                                         ensure_ascii=False).encode()).hexdigest()
-        repost, self.repost_due = self.repost_due, False
-        if digest == self.last_public and table.message_id and not repost:
-            return
-        files = [await messages.table_image(view)] if image else []
-        self.last_edit = asyncio.get_running_loop().time()
-        if await fan.edit_public(table, {"embed": embed, "view": buttons, "attachments": files}, repost=repost):
-            if repost:
-                self.seen = 0
-            self.last_public = digest
-            self.last_edit = asyncio.get_running_loop().time()
-            self.edit_failures = 0
-        else:
-            # Discord failed (after its own retries): try again later, or the last change of a
-            # hand (its result) would never be shown
-            self.edit_failures += 1
-            if self.edit_failures <= 8:
-                self.public_due = True
-                self.repost_due = self.repost_due or repost
-                self.last_edit = asyncio.get_running_loop().time() + min(
-                    60.0, RETRY_EDIT * 2 ** (self.edit_failures - 1)) - self.fanout.interval()
+    def lane(self, seat: int) -> Lane:
+        lane = self.seats.get(seat)
+        if lane is None:
+            lane = self.seats[seat] = Lane(f"seat-{self.channel_id}-{seat}", lambda: self._seat_step(seat),
+                                           self.fanout.interval, self._before)
+        return lane
 
     def repost(self) -> None:
-        """Post the table message again at the bottom of the channel, in this task's order."""
-        self.repost_due = self.public_due = True
-        self.wake.set()
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self.run(), name=f"fanout-{self.table.channel_id}")
+        """Post the table message again at the bottom of the channel (in the public lane)."""
+        self.repost_due = True
+        self.public.poke(urgent=True)
+
+    async def _before(self) -> None:
+        await self._memory()
+
+    # ------------------------------------------------------------------ memory
+    async def _memory(self) -> TableMemory:
+        if self.memory is None:
+            if self._loading is None:
+                self._loading = asyncio.ensure_future(self._load())
+            await asyncio.shield(self._loading)
+        return self.memory
+
+    async def _load(self) -> None:
+        try:
+            raw = await self.fanout.bot.service.front_memory(self.table_id, len(self.latest.seats))
+        except Exception:
+            log.exception("could not read what table %s showed; drawn anew", self.table_id)
+            raw = {}
+        if self.memory is None:
+            self.memory = TableMemory.from_json(raw)
+            self._saved = self.memory
+
+    def _set(self, seat: int, memo: SeatMemory) -> None:
+        self.memory = self.memory.with_seat(seat, memo)
+        if self.memory != self._saved and (self._saving is None or self._saving.done()):
+            self._saving = asyncio.get_running_loop().create_task(self._save(), name=f"memory-{self.table_id}")
+
+    async def _save(self) -> None:
+        """Write the latest memory, one write at a time (a change meanwhile is written next)."""
+        while self.memory != self._saved:
+            memory = self.memory
+            try:
+                await self.fanout.bot.service.set_front_memory(self.table_id, memory.to_json())
+            except Exception:
+                log.exception("could not keep what table %s showed", self.table_id)
+                return
+            self._saved = memory
+
+    def seat_memory(self, seat: int) -> Optional[SeatMemory]:
+        return self.memory.seat(seat) if self.memory is not None else None
+
+    def answered(self, seat: int, message_id: Optional[int], panel: "messages.Panel", png: Optional[str]) -> None:
+        """The player's click was answered by redrawing the message they clicked (``png``: the
+        digest of the picture uploaded with it, ``None`` when it kept its image): when it is
+        their panel, it shows ``panel`` now."""
+        if self.memory is None or message_id is None:
+            return
+        memo = self.memory.seat(seat)
+        p = memo.panel
+        if p is None or p.message_id != message_id or p.hand_id != self.latest.hand_id:
+            return
+        p = replace(p, version=max(p.version, panel.version), picture=max(p.picture, panel.picture),
+                    png=png or p.png)
+        self._set(seat, replace(memo, panel=p, menu=panel.decision if panel.menu else None))
+
+    def lost(self, seat: int) -> None:
+        """The answer that would have redrawn a player's panel failed: the lane draws it."""
+        if self.memory is not None:
+            memo = self.memory.seat(seat)
+            if memo.panel is not None:
+                self._set(seat, replace(memo, panel=replace(memo.panel, version=-1, picture=-1), menu=None))
+        self.lane(seat).poke(urgent=True)
+
+    # ------------------------------------------------------------------ the public message
+    async def _public_step(self) -> Optional[bool]:
+        fan, snap = self.fanout, self.latest
+        sent = None
+        if self.expired is not None:
+            minutes, self.expired = self.expired, None
+            await fan.lobby_expired(snap, minutes)
+        repost = self.repost_due
+        posted = fan.message_id(snap)
+        if snap.closed and not snap.final:
+            if posted and self.shown_version < snap.public.version:
+                await fan.answers_sent(self.channel_id)
+                ok = await fan.edit_public(snap, {**messages.table_payload(snap), "attachments": []})
+                self.shown_version = snap.public.version
+                return ok
+            return None
+        if snap.public.version <= self.shown_version and posted and not repost:
+            return None
+        payload = messages.table_payload(snap)
+        image = snap.hand_id is not None
+        if image and (repost or self.shown_view is not snap.public.view or not posted):
+            payload["attachments"] = [await messages.table_image(snap)]
+        elif not image:
+            payload["attachments"] = []
+        self.repost_due = False
+        await fan.answers_sent(self.channel_id)  # drawn meanwhile; sent after the answer
+        ok = await fan.edit_public(snap, payload, repost=repost)
+        if ok:
+            if repost:
+                self.seen = 0
+            self.shown_version, self.shown_view = snap.public.version, snap.public.view
+            sent = True
+        else:
+            self.repost_due = self.repost_due or repost
+            sent = False
+        return sent
+
+    # ------------------------------------------------------------------ a player's DMs
+    async def _seat_step(self, seat: int) -> Optional[bool]:
+        snap = self.latest
+        fan = self.fanout
+        part = snap.parts[seat] if seat < len(snap.parts) else None
+        if part is None:
+            return None
+        await fan.answers_sent(self.channel_id)
+        memo = self.memory.seat(seat).for_user(part.user_id)
+        if memo.stale:
+            memo = replace(memo, stale=await fan.delete_messages(memo.stale))
+            self._set(seat, memo)
+        if part.decision is not None and self.own.pop(seat, None) == part.decision and memo.prompted != part.decision:
+            memo = replace(memo, prompted=part.decision)  # their own answer shows it: no ping
+            self._set(seat, memo)
+        if seat in self.auto:
+            self.auto = [s for s in self.auto if s != seat]
+            await fan.auto_notice(snap, seat)
+        if snap.hand_id is None or not part.dealt:
+            return None
+        if self.closed:
+            return None  # the closing draws the panels once (:meth:`_close`)
+        sent: Optional[bool] = None
+        decision = part.decision
+        if memo.notice is not None and (memo.notice.hand_id, memo.notice.decision) != decision:
+            memo = replace(memo, notice=None, stale=await fan.delete_messages(memo.stale + (
+                (memo.notice.channel_id, memo.notice.message_id),)))  # answered, or the decision passed
+            self._set(seat, memo)
+        shown: Optional[bool] = True
+        if decision is not None and memo.menu == decision:
+            pass  # the player looks at the 听 menu or a confirmation of this decision
+        elif part.dms_open:
+            shown, memo = await self._show_panel(snap, seat, memo)
+            self._set(seat, memo)
+            sent = shown
+        else:
+            shown = None
+        if shown is None and memo.told != snap.hand_id:
+            memo = replace(memo, told=snap.hand_id)
+            self._set(seat, memo)
+            await fan.channel_notice(snap, seat)
+        if shown and decision is not None and memo.prompted != decision and not memo.stale:
+            notice = await fan.send_notice(snap, seat, memo)
+            if notice is not None:
+                memo = replace(memo, notice=notice, prompted=decision)
+                self._set(seat, memo)
+        elif shown and memo.notice is not None and seat in self.resumed and memo.notice.deadline != part.deadline:
+            # a restart set a new deadline: the notice says it
+            notice = await fan.send_notice(snap, seat, memo)
+            if notice is not None:
+                memo = replace(memo, notice=notice, stale=await fan.delete_messages(memo.stale + (
+                    (memo.notice.channel_id, memo.notice.message_id),)))
+                self._set(seat, memo)
+        self.resumed.discard(seat)
+        return False if shown is False else sent
+
+    async def _show_panel(self, snap: TableSnapshot, seat: int, memo: SeatMemory, *,
+                          final: bool = False) -> tuple[Optional[bool], SeatMemory]:
+        """Make the seat's panel show its part: edit this hand's panel (its image only when its
+        picture changed), or send the hand's first one.  ``(True, memo)`` when it shows it,
+        ``(False, memo)`` when Discord failed, ``(None, memo)`` when the player's DMs are
+        closed (remembered)."""
+        part = snap.parts[seat]
+        panel = memo.panel if memo.panel is not None and memo.panel.hand_id == snap.hand_id else None
+        if panel is not None and panel.version >= part.version and not final:
+            return True, memo
+        p = messages.panel_of(snap, seat)
+        payload = await messages.panel_payload(p, image=panel is None or panel.picture < part.picture)
+        png = messages.png_digest(payload["file"]) if "file" in payload else (panel.png if panel else None)
+        if final:
+            payload["view"] = None
+        fan = self.fanout
+        await fan.answers_sent(self.channel_id)
+        try:
+            if panel is not None:
+                kwargs = dict(payload)
+                file = kwargs.pop("file", None)
+                if file is not None and png != panel.png:  # the very image shown is not uploaded again
+                    kwargs["attachments"] = [file]
+                try:
+                    await fan.dm_message(panel.channel_id, panel.message_id).edit(**kwargs)
+                    picture = part.picture if file is not None else panel.picture
+                    return True, replace(memo, panel=replace(panel, version=part.version, picture=picture, png=png),
+                                         menu=None)
+                except discord.NotFound:
+                    payload = await messages.panel_payload(p)  # deleted: a new one
+                    png = messages.png_digest(payload["file"])
+            if payload.get("view") is None:
+                payload.pop("view", None)
+            msg = await fan.dm(part.user_id, **payload)
+        except discord.Forbidden:
+            await fan.bot.service.set_dms_open(snap.channel_id, seat, False)
+            return None, memo
+        except discord.HTTPException:
+            log.warning("panel of %s failed", part.user_id)
+            return False, memo
+        return True, replace(memo, panel=PanelMemo(snap.hand_id, msg.channel.id, msg.id, part.version, part.picture,
+                                                   png), menu=None)
+
+    # ------------------------------------------------------------------ closing
+    async def _close(self) -> None:
+        """The table closed: the public message and each panel are drawn once more (a match
+        that ended after a settled hand keeps its result, without buttons), every notice is
+        deleted, then the match's standings are posted and the feed goes."""
+        await self._memory()
+        await self.public.finish()
+        snap = self.latest
+        for seat, part in enumerate(snap.parts):
+            if part is None:
+                continue
+            lane = self.lane(seat)
+            await lane.finish()  # what it was sending goes first
+            memo = self.memory.seat(seat).for_user(part.user_id)
+            stale = memo.stale + (((memo.notice.channel_id, memo.notice.message_id),) if memo.notice else ())
+            memo = replace(memo, notice=None, stale=await self.fanout.delete_messages(stale) if stale else ())
+            panel = memo.panel
+            if panel is not None and panel.hand_id == snap.hand_id and part.dms_open:
+                if snap.final:
+                    _, memo = await self._show_panel(snap, seat, memo, final=True)
+                else:
+                    try:
+                        await self.fanout.dm_message(panel.channel_id, panel.message_id).edit(view=None)
+                    except discord.HTTPException:
+                        log.warning("could not take the buttons off a panel in %s", panel.channel_id)
+            self._set(seat, memo)
+        if self._saving is not None and not self._saving.done():
+            await asyncio.wait([self._saving])
+        if self.match_id is not None:
+            try:
+                await self.fanout.post_standings(self.match_id)
+            except Exception:  # posted at the next start (its message is not stored)
+                log.exception("could not post the standings of match %s", self.match_id)
+        self.fanout.drop(self)
+
+    def stop(self) -> None:
+        self.public.cancel()
+        for lane in self.seats.values():
+            lane.cancel()
+        if self.task is not None:
+            self.task.cancel()
 
 
-__all__ = ["TableFeed", "RETRY_EDIT"]
+__all__ = ["TableFeed"]

@@ -20,6 +20,7 @@ from render.text import alt, lang_of
 from render.text import records as words
 from render.text import standings as match_words
 from render.text.events import log_lines
+from service.games import game, games
 from service.tables import ServiceError
 
 from . import messages
@@ -60,7 +61,7 @@ async def leaderboard(bot, interaction: discord.Interaction, variant: str | None
     lines = await bot.records.leaderboard(interaction.guild_id, variant, period)
     if not lines:
         return await reply(interaction, words.leaderboard_empty(lang), ephemeral=False)
-    title, body = words.leaderboard(lines, variant, period, lang)
+    title, body = words.leaderboard(lines, game(variant), period, lang)
     await reply(interaction, embed=discord.Embed(title=title, description=body, colour=discord.Colour.gold()),
                 ephemeral=False)
 
@@ -74,10 +75,10 @@ async def history(bot, interaction: discord.Interaction, player: discord.User | 
         return await reply_error(interaction, e)
     lines = await bot.records.history(interaction.guild_id, who.id, variant)
     matches = match_words.history_lines(await bot.records.player_matches(interaction.guild_id, who.id, variant),
-                                        who.id, lang)
+                                        who.id, lang, games())
     if not lines and not matches:
         return await reply(interaction, words.no_hands(who.display_name, lang))
-    title, body = words.history(lines, who.display_name, lang)
+    title, body = words.history(lines, who.display_name, lang, games())
     embed = discord.Embed(title=title, description=body or None)
     if matches:
         embed.add_field(name=match_words.history_title(lang), value="\n".join(matches)[:1024], inline=False)
@@ -88,9 +89,10 @@ async def hand_autocomplete(interaction: discord.Interaction, current: str) -> l
     """The server's finished hands, newest first, labelled in the user's language."""
     hands = await interaction.client.records.finished_hands(interaction.guild_id)
     lang = user_lang(interaction)
+    known = games()
     out = []
     for h in hands:
-        label = words.hand_choice(h, lang)
+        label = words.hand_choice(h, lang, known)
         if current in str(h.id) or current.lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=h.id))
     return out[:25]
@@ -107,7 +109,8 @@ async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step:
     except ServiceError as e:
         return await reply_error(interaction, e)
     view = dict(r.view, lang=lang_of(lang), log=log_lines(r.events, r.names, lang, r.variant))
-    file = await messages.table_image(view, alt.replay_alt(view, r.variant, lang, hand_id, r.step, r.total, r.events))
+    file = await messages.image_of(view, r.game, lang,
+                                   alt.replay_alt(view, r.game, lang, hand_id, r.step, r.total, r.events))
     buttons = discord.ui.View(timeout=None)
     for pos, target in enumerate((0, r.step - 1, r.step + 1, r.total)):
         buttons.add_item(ReplayButton(hand_id, max(0, min(r.total, target)), pos,

@@ -18,7 +18,7 @@ from render.text import error_text, lang_of
 from service.tables import ServiceError
 
 from . import messages
-from .press import check_press, press_move, redraw_only
+from .press import check_press, press_key, redraw_only
 
 
 async def forward_click(bot, interaction: discord.Interaction, button) -> bool:
@@ -49,19 +49,20 @@ async def apply_routed(bot, row) -> None:
     hook = discord.Webhook.partial(row.application_id, row.token, client=bot)
     variant = None
     try:
-        table, seat = check_press(bot.service, row.channel_id, row.user_id, row.action, row.hand_id, row.seq)
-        variant = table.variant.id
-        redrawn = await redraw_only(table, seat, row.action, row.tile, lang)
-        if redrawn is None:
-            act, kind = press_move(row.action, row.tile)
-            upd = await bot.service.act(row.channel_id, row.user_id, act, kind, seq=row.seq, hand_id=row.hand_id)
-            redrawn = await messages.hand_panel(table, seat, lang, notices=upd.notices.get(seat))
-        parts, kwargs = redrawn
+        snap, seat = check_press(bot.service, row.channel_id, row.user_id, row.action, row.hand_id, row.seq)
+        variant = snap.game.id
+        panel = redraw_only(snap, seat, row.action, row.tile, lang)
+        if panel is None:
+            change = await bot.service.press(row.channel_id, row.user_id, press_key(row.action, row.tile),
+                                             hand_id=row.hand_id, seq=row.seq)
+            snap = change.snapshot
+            panel = messages.panel_of(snap, seat, notices=change.notices.get(seat, ()), lang=lang)
     except (ServiceError, IllegalAction) as e:
         await hook.send(error_text(e.code, lang, e.params, variant))
         return
     if row.message_id is None:
         return
-    await hook.edit_message(row.message_id, content=kwargs["content"], attachments=[kwargs["file"]],
-                            view=kwargs["view"])
-    bot.fanout.panel_answered(table, seat, row.message_id, parts, messages.png_digest(kwargs["file"]))
+    payload = await messages.panel_payload(panel)
+    await hook.edit_message(row.message_id, content=payload["content"], attachments=[payload["file"]],
+                            view=payload["view"])
+    bot.fanout.panel_answered(snap.channel_id, seat, row.message_id, panel, messages.png_digest(payload["file"]))

@@ -16,6 +16,7 @@ import discord
 from render.standings import render_standings
 from render.text import lang_of
 from render.text import standings as words
+from service.games import game, games
 from service.tables import ServiceError
 
 from .common import edit_clicked, reply, reply_error, user_lang
@@ -46,11 +47,13 @@ def menu(match: Any, data: dict, lang: str, page: int) -> discord.ui.View:
 async def payload(match: Any, data: dict, lang: str, page: int = 0) -> dict:
     """``{"embed", "file", "view"}`` of a standings message (the image with its text
     alternative)."""
-    view = {"lang": lang_of(lang), "variant": match.variant, "standings": data,
+    facts = game(match.variant)
+    view = {"lang": lang_of(lang), "variant": match.variant, "game": facts, "standings": data,
             "subtitle": words.subtitle(match, data, lang)}
     png = await asyncio.to_thread(render_standings, view)
-    file = discord.File(io.BytesIO(png), filename="standings.png", description=words.alt_text(match, data, lang))
-    embed = discord.Embed(title=words.title(match, lang), description=words.description(match, data, lang, page),
+    file = discord.File(io.BytesIO(png), filename="standings.png",
+                        description=words.alt_text(match, data, lang, facts))
+    embed = discord.Embed(title=words.title(match, lang, facts), description=words.description(match, data, lang, page),
                           colour=discord.Colour.gold())
     embed.set_image(url="attachment://standings.png")
     return {"embed": embed, "file": file, "view": menu(match, data, lang, page)}
@@ -89,8 +92,9 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
     """The server's latest ended matches, newest first, labelled in the user's language."""
     lang = user_lang(interaction)
     out = []
+    known = games()
     for m, data in await interaction.client.records.server_matches(interaction.guild_id):
-        label = words.match_choice(m, data, lang)
+        label = words.match_choice(m, data, lang, known.get(m.variant))
         if current.strip().lstrip("Mm#") in str(m.id) or current.lower() in label.lower():
             out.append(discord.app_commands.Choice(name=label, value=m.id))
     return out[:25]

@@ -137,7 +137,15 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
             channel_name=getattr(interaction.channel, "name", None)))
     except ServiceError as e:
         return await reply_error(interaction, e)
-    await reply(interaction, table_message.created(variant, lang, table.options))
+    await reply(interaction, table_message.created(table.game, lang, table.options))
+
+
+async def note_channel(bot, channel_id: int, channel) -> None:
+    """Tell the service the name of a table's channel (``interaction.channel``) when it is
+    known — a table resumed after a restart learns it so."""
+    name = getattr(channel, "name", None)
+    if name and getattr(channel, "id", channel_id) == channel_id:
+        await bot.service.note_channel_name(channel_id, str(name))
 
 
 def public_language(interaction: discord.Interaction, setting: str, creator: str) -> str:
@@ -153,13 +161,13 @@ async def show(bot, interaction: discord.Interaction) -> None:
     """``/mj table show``: a seated player has the table message posted again at the bottom
     of the channel (by the table's fan-out task; the old message is deleted)."""
     try:
-        table = bot.service.table_in(interaction.channel_id)
-        if table.seat_of(interaction.user.id) is None:
+        snap = bot.service.snapshot(interaction.channel_id)
+        if snap.seat_of(interaction.user.id) is None:
             raise ServiceError("not_seated")
     except ServiceError as e:
         return await reply_error(interaction, e)
     async with answering(bot, interaction.channel_id):  # the player hears first
-        bot.fanout.repost(table)
+        bot.fanout.repost(snap)
         await answer(reply(interaction, table_message.done(user_lang(interaction))))
 
 
@@ -168,12 +176,12 @@ async def on_channel_message(bot, message: discord.Message) -> None:
     ``repost_after`` of them the table message is posted again."""
     if message.guild is None or bot.user is None or message.author.id == bot.user.id:
         return
-    table = bot.service.tables.get(message.channel.id)
-    if table is None or table.status == "closed":
+    snap = bot.service.find_snapshot(message.channel.id)
+    if snap is None:
         return
     server = await bot.settings.server(message.guild.id)
     if server.repost_after > 0:
-        bot.fanout.message_seen(table, server.repost_after)
+        bot.fanout.message_seen(snap, server.repost_after)
 
 
 async def end(bot, interaction: discord.Interaction) -> None:
@@ -205,12 +213,11 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
     }
     if op not in ops:
         return await reply_error(interaction, ServiceError("unknown_button"))
-    table = service.tables.get(ch)
-    if table is not None and table.channel_name is None:  # a table resumed after a restart
-        messages.note_channel(table, interaction.channel)
-    seat = table.seat_of(uid) if table is not None else None
-    was_auto = op == "join" and seat is not None and table.seats[seat].auto
-    late = table is not None and seat is None and table.status == PLAYING  # a seat change in a match
+    snap = service.find_snapshot(ch)
+    await note_channel(bot, ch, interaction.channel)
+    seat = snap.seat_of(uid) if snap is not None else None
+    was_auto = op == "join" and seat is not None and snap.seats[seat].auto
+    late = snap is not None and seat is None and snap.status == PLAYING  # a seat change in a match
     async with answering(bot, ch):  # the table hears after this player
         try:
             await within(interaction, ops[op]())
@@ -219,18 +226,18 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
         if op == "takeover" or was_auto:
             return await _taken_over(bot, interaction, ch, lang)
         if late and op in ("join", "leave"):
-            return await answer(reply(interaction, _late_answer(table, uid, lang)))
+            return await answer(reply(interaction, _late_answer(service.find_snapshot(ch), uid, lang)))
         await answer(reply(interaction, table_message.done(lang)))
 
 
-def _late_answer(table, user_id: int, lang: str) -> str:
-    """What a player who was not seated at a running game is told after ``join``/``leave``:
-    the seat they sit in now, the seat they will sit in at the next deal, or that they no
-    longer wait."""
-    seat = table.seat_of(user_id)
+def _late_answer(snap, user_id: int, lang: str) -> str:
+    """What a player who was not seated at a running game is told after ``join``/``leave``
+    (``snap``: the table's latest snapshot): the seat they sit in now, the seat they will sit
+    in at the next deal, or that they no longer wait."""
+    seat = snap.seat_of(user_id) if snap is not None else None
     if seat is not None:
         return table_message.seat_change("seat_now", lang, seat=seat + 1)
-    queued = next((q for q in table.queue if q["user_id"] == user_id), None)
+    queued = next((q for q in (snap.queue if snap is not None else ()) if q["user_id"] == user_id), None)
     if queued is not None:
         return table_message.seat_change("seat_queued", lang, seat=queued["seat"] + 1)
     return table_message.seat_change("unqueued", lang)
@@ -253,21 +260,19 @@ async def replace(bot, interaction: discord.Interaction, player) -> None:
 
 async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, lang: str) -> None:
     """Answer a take-over: the player's hand, and the buttons when they decide now."""
-    table = bot.service.tables.get(channel_id)
-    seat = table.seat_of(interaction.user.id) if table is not None else None
-    if table is None or seat is None or table.hand is None:
+    snap = bot.service.find_snapshot(channel_id)
+    seat = snap.seat_of(interaction.user.id) if snap is not None else None
+    if snap is None or seat is None or snap.hand_id is None or not snap.parts[seat].dealt:
         return await answer(reply(interaction, prompts.taken_over(lang)))
-    kwargs = await messages.hand_message(table, seat, lang, head=prompts.taken_over(lang))
-    if kwargs.get("view") is None:
-        kwargs.pop("view")
-    await answer(reply(interaction, ephemeral=True, **kwargs))
+    payload = await messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang))
+    if payload.get("view") is None:
+        payload.pop("view")
+    await answer(reply(interaction, ephemeral=True, **payload))
 
 
 async def on_table_button(bot, interaction: discord.Interaction, button) -> None:
     """A button of the public table message (``cogs.components.TableButton``)."""
-    table = bot.service.tables.get(button.ch)
-    if table is not None and table.channel_name is None:  # a table resumed after a restart
-        messages.note_channel(table, interaction.channel)
+    await note_channel(bot, button.ch, interaction.channel)
     if button.op == "hand":
         return await send_hand(bot, interaction, channel_id=button.ch)
     await lobby_op(bot, interaction, button.op, channel_id=button.ch, arg=button.arg)

@@ -22,15 +22,16 @@ from pathlib import Path
 
 from engine.ai_levels import new_seat_level
 from engine.errors import IllegalAction
-from engine.tiles import TileParseError, parse_kind
 from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
 from render.text import describe_event, error_text
 from render.text import local as words
-from render.text.typed import TypedActionError, parse as parse_typed
+from render.text import typed
+from render.text.events import with_log as drawable
+from service.snapshot import Change
+from service.tables import ServiceError, TableService
 from store import Store
-from service.tables import HIDDEN_EVENTS, ServiceError, TableService
 
 from .prompt import interruptible, read_line
 
@@ -49,8 +50,8 @@ class StartupError(Exception):
 
 async def _open_table(service: TableService, args, lang: str):
     """Create the local table with you seated and the AI seats added (at ``args.ai_level``,
-    default strong).  Raises
-    :class:`StartupError` with a localized message (unknown game, bad option, seat count)."""
+    default strong); returns its snapshot.  Raises :class:`StartupError` with a localized
+    message (unknown game, bad option, seat count)."""
     try:
         info = find_variant(args.variant)
     except KeyError:
@@ -59,25 +60,24 @@ async def _open_table(service: TableService, args, lang: str):
         # a --db kept from an earlier local game may hold its table, unfinished: end it (its
         # finished hands and scores stay) so this game can open
         await service.load()
-        if CHANNEL in service.tables:
+        if service.is_open(CHANNEL):
             await service.end(CHANNEL, ME, is_admin=True)
         options = dict(args.option)
         if args.hands <= 100:  # the local game is a match of --hands hands (option match_hands)
             options["match_hands"] = args.hands
-        table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
-                                           variant=args.variant, options=options, lang=lang)
-        seats = args.players or table.variant.max_players
-        if not table.variant.min_players <= seats <= table.variant.max_players:
-            raise StartupError(words.players(table.variant, lang))
-        level = getattr(args, "ai_level", None) or new_seat_level([table.variant])
-        while len(table.seats) < seats:
-            await service.add_ai(CHANNEL, ME, level)
+        snap = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
+                                          variant=args.variant, options=options, lang=lang)
+        seats = args.players or snap.game.max_players
+        if not snap.game.min_players <= seats <= snap.game.max_players:
+            raise StartupError(words.players(snap.game, lang))
+        level = getattr(args, "ai_level", None) or new_seat_level([info])
+        for _ in range(seats - 1):
+            snap = await service.add_ai(CHANNEL, ME, level)
+        if args.auto:  # --auto: the AI plays your seat too, at the same level
+            snap = await service.let_ai_play(CHANNEL, ME, level)
     except ServiceError as e:
         raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
-    if args.auto:
-        table.seats[0].is_ai = True  # --auto: the AI plays your seat too, at the same level
-        table.seats[0].ai_level = level
-    return table
+    return snap
 
 
 def play(args) -> int:
@@ -147,25 +147,27 @@ async def run_local(args) -> int:
 
 async def _play(store: Store, args, lang: str, out: Path) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    service = TableService(store, seed_source=lambda: seed)
+    service = TableService(store, seed_source=lambda: seed, vocabulary=typed)
     try:
-        table = await _open_table(service, args, lang)
+        snap = await _open_table(service, args, lang)
     except StartupError as e:
         _error(str(e), lang)
         return 2
-    print(words.opening(table.variant, seed, out, lang))
+    print(words.opening(snap.game, seed, out, lang))
 
-    async def on_update(tb, update):
-        view = tb.public_view(lang)
-        (out / "table.png").write_bytes(render_table(view))
-        if tb.hand is not None and not args.auto:
-            hv = tb.view(0, lang)
-            (out / "hand.png").write_bytes(render_hand(hv))
-        notes = list(update.notices.get(0, [])) if update.actor == 0 else []
-        for ev in update.events:
-            if ev.get("type") in HIDDEN_EVENTS:
-                continue  # a pass tells what the AI seats could have done
-            line = describe_event(ev, tb.names(), lang, tb.variant.id)
+    latest = {"snap": snap}
+
+    async def on_change(change: Change) -> None:
+        snap = latest["snap"] = change.snapshot
+        pub = drawable(snap.public.view, snap.public.names, lang, snap.game)
+        (out / "table.png").write_bytes(render_table(pub))
+        part = snap.parts[0]
+        if part is not None and part.dealt and snap.hand_id is not None and not args.auto:
+            (out / "hand.png").write_bytes(render_hand(dict(part.view)))
+        notes = list(change.notices.get(0, ())) if change.actor == 0 else []
+        names = list(snap.public.names)
+        for ev in change.events:
+            line = describe_event(ev, names, lang, snap.game.id)
             if line and not args.auto:
                 print("  " + line)
             if notes and ev.get("type") == "discard" and ev.get("seat") == 0 and ev.get("tile"):
@@ -175,46 +177,49 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
         for key in notes:
             print("  " + words.notice(key, None, lang))
 
-    service.listeners.append(on_update)
+    service.listeners.append(on_change)
     await service.start(CHANNEL, ME)
     played = 0
     left = interrupted = False  # you left before the last hand (quit, end of input, Ctrl-C)
     try:
         while True:
-            if table.hand_over:
+            snap = latest["snap"]
+            if snap.public.next_hand or snap.closed:
                 played += 1
-                result = table.last_result
-                view = table.view(None, lang)
-                (out / f"hand-{played}-result.png").write_bytes(render_table(view))
+                result = snap.public.result
+                (out / f"hand-{played}-result.png").write_bytes(
+                    render_table(drawable(snap.public.view, snap.public.names, lang, snap.game)))
                 print(f"\n== {words.hand_over(played, lang)} ==")
-                print(settlement_text(result, table.names(), lang, table.variant.id))
-                if played >= args.hands:
+                print(settlement_text(result, list(snap.public.names), lang, snap.game.id))
+                if played >= args.hands or snap.closed:
                     break
                 await service.next_hand(CHANNEL, ME)
                 continue
-            if 0 not in table.pending():  # you sit at seat 0
+            part = snap.parts[0]
+            if part is None or part.decision is None:  # you sit at seat 0
                 raise RuntimeError("the local table is waiting for nobody")  # AI seats always move at once
-            if not await _human_turn(service, table, lang):
+            if not await _human_turn(service, snap, lang):
                 left = True
                 break
     except KeyboardInterrupt:
         print()
         left = interrupted = True
     print(f"\n== {words.totals(lang)} ==")
-    for name, pts in zip(table.names(), table.scores()):
-        print(f"  {name}: {pts:+d}")
+    for s in latest["snap"].public.view.get("seats") or ():
+        print(f"  {s.get('name')}: {int(s.get('score') or 0):+d}")
     if left:
         print(words.goodbye(lang))
     return 130 if interrupted else 0
 
 
-async def _human_turn(service: TableService, table, lang: str) -> bool:
-    """One prompt: show your hand, read a command and apply it.  Returns ``False`` when you
-    leave (``quit``, end of input); Ctrl-C raises ``KeyboardInterrupt``."""
-    view = table.view(0)
-    me = view["me"]
+async def _human_turn(service: TableService, snap, lang: str) -> bool:
+    """One prompt: show your hand, read a command and apply it (read by the table service,
+    ``service/interpret.py``).  Returns ``False`` when you leave (``quit``, end of input);
+    Ctrl-C raises ``KeyboardInterrupt``."""
+    part = snap.parts[0]
+    view = dict(part.view)
     print()
-    for line in words.hand_lines(view, table.variant.id, lang):
+    for line in words.hand_lines(view, snap.game, lang):
         print(line)
     try:
         line = read_line("> ").strip()
@@ -224,45 +229,18 @@ async def _human_turn(service: TableService, table, lang: str) -> bool:
     if line in words.QUIT_WORDS:
         return False
     if line == "hint":
-        for text in words.hint_lines(me, lang):
+        for text in words.hint_lines(part.me, lang):
             print("  " + text)
         return True
     if line in words.HELP_WORDS:
-        for text in words.help_lines(view, table.variant.id, lang):
+        for text in words.help_lines(view, snap.game, lang):
             print("  " + text)
         return True
-    typed = line.split()
-    if not typed:
+    if not line.split():
         return True
-    try:  # what the player reads: a button's words, the game's term, a tile or card as shown
-        choice = parse_typed(line, view, table.variant.id, lang)
-    except TypedActionError as e:
-        if e.code != "unknown_action":
-            print("  " + error_text(e.code, lang, e.params, table.variant.id))
-            return True
-    else:
-        try:
-            await service.act(CHANNEL, ME, choice.act, parse_kind(choice.tile) if choice.tile else None)
-        except (ServiceError, IllegalAction) as e:
-            print("  " + error_text(e.code, lang, e.params, table.variant.id))
-        return True
-    # not a legal action: the verbs and tiles as before, so the refusal says why
-    verb = words.VERBS.get(typed[0].lower())
-    tile = typed[1] if len(typed) > 1 else None
-    own = {a.split()[1] for a in me["legal"]}
-    if verb is None and typed[0] in words.CHINESE_VERBS:
-        meant = words.CHINESE_VERBS[typed[0]]
-        verb = next((v for v in meant if v in own), meant[0])
-    if verb is None and typed[0].lower() in own:
-        verb = typed[0].lower()  # a game's own action (dui, keep, peng, chi_…)
-    if verb is None:
-        verb, tile = "discard", typed[0]
     try:
-        kind = parse_kind(tile) if tile else None
-        await service.act(CHANNEL, ME, verb, kind)  # its notices are printed with its events
-    except TileParseError:
-        print("  " + error_text("unknown_tile", lang, {"tile": tile}, table.variant.id) + words.unknown_tile_hint(lang))
+        await service.act_typed(CHANNEL, ME, line)  # its notices are printed with its events
     except (ServiceError, IllegalAction) as e:
-        # the game's own catalogue first: codes only that game has (金湖 wait_not_allowed …)
-        print("  " + error_text(e.code, lang, e.params, table.variant.id))
+        hint = words.unknown_tile_hint(lang) if e.code == "unknown_tile" else ""
+        print("  " + error_text(e.code, lang, e.params, snap.game.id) + hint)
     return True

@@ -54,14 +54,10 @@ def label(view: dict, key: str, **kw) -> str:
 
 
 def game_of(view: dict):
-    """The declared facts of the view's game (``engine.variant.VariantInfo``), or ``None``
-    for a view of no registered game."""
-    from engine.variants import find_variant
-
-    try:
-        return find_variant(str(view.get("variant") or ""))
-    except KeyError:
-        return None
+    """The facts of the view's game (``view["game"]``: an ``engine.facts.GameFacts``, which the
+    table service puts in every snapshot), or ``None`` for a view without them (drawn as a
+    mahjong game without wild tiles).  The images never look a game up by its id."""
+    return view.get("game")
 
 
 def paper_cards(view: dict) -> bool:

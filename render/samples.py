@@ -15,10 +15,21 @@ import sys
 import time
 from pathlib import Path
 
+from engine.variants import all_variants
+
+#: the registered games' facts, taken once when the samples are imported (a sample view
+#: carries its game's facts as a snapshot's view does, ``view["game"]``)
+GAMES = {v.id: v.facts for v in all_variants()}
+
+
+def _with_game(view: dict) -> dict:
+    view["game"] = GAMES.get(view["variant"])
+    return view
+
 
 def two_player_view(lang: str = "zh") -> dict:
     """A two-seat hand in progress, seen by seat 0 (Alice, dealer, ready, doubled twice)."""
-    return {
+    return _with_game({
         "variant": "two_player", "lang": lang, "table_name": "#general", "hand_no": 3,
         "seq": 17, "dealer": 0, "turn": 1, "phase": "discard",
         "wall_remaining": 30, "dice": [3, 5], "treasure": "5m", "wild": None,
@@ -48,7 +59,7 @@ def two_player_view(lang: str = "zh") -> dict:
                "waits": [{"tile": "3m", "fan": 24, "left": 2}, {"tile": "6m", "fan": 26, "left": 1},
                          {"tile": "9m", "fan": 24, "left": 0}],
                "hint": []},
-    }
+    })
 
 
 def two_player_drawn_view(lang: str = "zh") -> dict:
@@ -98,8 +109,6 @@ def two_player_over_view(lang: str = "zh") -> dict:
 def _four_seat_game_with_wild() -> str:
     """A registered four-seat game whose wild tiles have a name of their own (财神麻将's 财神),
     so the sample shows that label."""
-    from engine.variants import all_variants
-
     return next(v.id for v in all_variants() if v.max_players == 4 and v.wild_name not in (None, "wild"))
 
 
@@ -133,20 +142,18 @@ def four_player_view(lang: str = "zh") -> dict:
             "flowers": [["1f", "5f"], [], ["3f"], ["4f", "8f", "6f"]][i],
             "ting": i == 3, "doubles": 1, "auto": i == 1, "concealed": None, "drawn": None,
         })
-    return {
+    return _with_game({
         "variant": _four_seat_game_with_wild(), "lang": lang, "table_name": "#mahjong", "hand_no": 7, "seq": 88,
         "dealer": 0, "turn": 2, "phase": "discard", "wall_remaining": 61, "dice": [6, 2],
         "treasure": None, "wild": {"indicator": "5s", "kinds": ["6s"]},
         "last_discard": {"seat": 1, "tile": "4p"}, "viewer": None, "seats": seats,
         "result": None, "log": ["Bob 打出 四筒", "Carol 摸牌"], "me": None,
-    }
+    })
 
 
 def _four_seat_game_without_wild() -> str:
     """The first registered four-seat mahjong game without wild tiles (老三番), whose results
     list their 胡 item by item."""
-    from engine.variants import all_variants
-
     return next(v.id for v in all_variants()
                 if v.min_players == v.max_players == 4 and v.wild_name is None and v.tile_style == "mahjong")
 
@@ -156,6 +163,7 @@ def four_player_over_view(lang: str = "zh") -> dict:
     老三番 (胡 26) plus her seat flower 梅 (4 胡, 1 fan): (30 + 30) × 2 = 120 from each."""
     v = four_player_view(lang)
     v["variant"] = _four_seat_game_without_wild()
+    _with_game(v)
     v.pop("wild", None)
     v.update(phase="over", turn=None, last_discard=None, log=["东家 Alice 自摸 二条"])
     s0 = v["seats"][0]

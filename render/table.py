@@ -280,7 +280,7 @@ def table_title(view: dict) -> str:
     from .text.catalogue import game_name
 
     name = drawable_text(str(view.get("table_name") or ""))
-    return name or game_name(str(view.get("variant") or ""), view.get("lang"))
+    return name or game_name(view.get("game"), view.get("lang"))
 
 
 def _centre_items(view: dict) -> list[tuple[str, object]]:

@@ -11,6 +11,8 @@ from engine.errors import IllegalAction
 from store import HandNotPlaying, SettlementRecord
 
 from . import seats, streaks
+from .interpret import interpret
+from .snapshot import Change, Move
 from .table import (CLOSED, HIDDEN_EVENTS, PLAYING, ServiceError, Table,
                     TableFault, Update, note_decisions, public_log, replay)
 
@@ -84,36 +86,83 @@ class Hands:
         t.armed = (key, waiting)
 
     async def act(self, channel_id: int, user_id: int, action_type: str, kind: Optional[int] = None,
-                  seq: Optional[int] = None, hand_id: Optional[int] = None) -> Update:
+                  seq: Optional[int] = None, hand_id: Optional[int] = None) -> Change:
         """Apply a player's action (``discard``, ``ting``, ``chow`` …, see ``engine.actions``).
 
-        :param seq: the hand's ``seq`` the player saw (buttons carry it); a different value is a
-            stale click: ``ServiceError("stale")``.
+        :param seq: the decision the player saw (buttons carry it, ``Table.decisions``); another
+            is a stale click: ``ServiceError("stale")``.
         :param hand_id: the stored id of the hand the player saw (buttons carry it); another
             hand's: ``ServiceError("stale")``.
-        :returns: the update that was also sent to the listeners; ``notices[seat]`` holds what
-            the player must be told beside the new state (``notice.ting_ignored``).
-        :raises ServiceError: as :meth:`may_act`, and ``tile_missing`` for a discard or 听
-            without a tile.
+        :returns: the change that was also sent to the listeners, with the snapshot after it;
+            ``notices[seat]`` holds what the player must be told beside the new state
+            (``notice.ting_ignored``).
+        :raises ServiceError: as :meth:`may_act`, and ``tile_missing`` for a discard without a
+            tile.
         :raises IllegalAction: the engine's refusal (state unchanged).
         """
         t = self.table_in(channel_id)
         async with t.lock:
             seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq)
-            if action_type in ("discard",) and kind is None:
+            if action_type == "discard" and kind is None:
                 raise ServiceError("tile_missing")
-            action = Action(seat, action_type, kind)
-            upd = Update("action", actor=seat, hand_id=t.hand_id)
+            change = await self._act_locked(t, seat, Action(seat, action_type, kind))
+        await self._notify(change)
+        return change
 
-            async def run() -> Update:
-                await self._apply(t, action, upd)
-                s = t.seats[seat]
-                s.timeouts = 0
-                return await self._run_automatic(t, upd)
+    async def press(self, channel_id: int, user_id: int, key: str, *, hand_id: Optional[int] = None,
+                    seq: Optional[int] = None) -> Change:
+        """Apply the move a button or menu names (``key`` of a :class:`~service.snapshot.Move`,
+        ``"discard:5m"``), drawn for hand ``hand_id`` and decision ``seq``.
 
-            upd = await self._guarded(t, run())
-        await self._notify(t, upd)
-        return upd
+        :raises ServiceError: as :meth:`may_act`; ``unknown_tile`` for a key whose tile is none.
+        :raises IllegalAction: the engine's refusal (state unchanged)."""
+        t = self.table_in(channel_id)
+        async with t.lock:
+            seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq)
+            try:
+                move = Move.from_key(key)
+            except ValueError:
+                raise ServiceError("unknown_tile", tile=key.partition(":")[2]) from None
+            change = await self._act_locked(t, seat, move.action(seat))
+        await self._notify(change)
+        return change
+
+    def interpret(self, channel_id: int, user_id: int, text: Optional[str], *, verb: Optional[str] = None):
+        """``(snapshot, seat, move)``: the move a player typed at a channel's table (or, with
+        ``channel_id`` ``None``, at their table of :meth:`table_for_user`), read by
+        :func:`service.interpret.interpret` against their part of the latest snapshot, after
+        :meth:`may_act` let them act.
+
+        :raises ServiceError: as :meth:`may_act` and :func:`service.interpret.interpret`."""
+        if channel_id is None:
+            channel_id = self.table_for_user(user_id).channel_id
+        snap, seat = self.check(channel_id, user_id)
+        if self.vocabulary is None:
+            raise ServiceError("unknown_action", value=text or "", choices="")
+        return snap, seat, interpret(snap.parts[seat], snap.game, text, self.vocabulary, verb=verb)
+
+    async def act_typed(self, channel_id: Optional[int], user_id: int, text: Optional[str], *,
+                        verb: Optional[str] = None) -> Change:
+        """Apply the move a player typed (:meth:`interpret`), for the decision they read it
+        against (a move typed while the table moved on is ``stale``)."""
+        snap, seat, move = self.interpret(channel_id, user_id, text, verb=verb)
+        part = snap.parts[seat]
+        decision = part.decision if part is not None else None
+        return await self.act(snap.channel_id, user_id, move.type, move.kind, hand_id=snap.hand_id,
+                              seq=decision[1] if decision else None)
+
+    async def _act_locked(self, t: Table, seat: int, action: Action) -> Change:
+        """Apply ``action`` of the player in ``seat`` and what the AI seats play after it, store
+        them, publish the snapshot (the lock is held)."""
+        upd = Update("action", actor=seat, hand_id=t.hand_id)
+
+        async def run() -> Update:
+            await self._apply(t, action, upd)
+            t.seats[seat].timeouts = 0
+            return await self._run_automatic(t, upd)
+
+        upd = await self._guarded(t, run())
+        return self._publish(t, upd)
 
     async def set_auto(self, channel_id: int, user_id: int, auto: bool) -> None:
         """Turn 托管 (auto-play) on or off for a player's seat."""
@@ -138,15 +187,17 @@ class Hands:
                 self._public_event(t, upd, {"type": "auto", "seat": seat})
             if t.hand is not None and not t.hand.is_over():
                 upd = await self._guarded(t, self._run_automatic(t, upd))
-        await self._notify(t, upd)
+            change = self._publish(t, upd)
+        await self._notify(change)
 
     async def _apply(self, t: Table, action: Action, upd: Update) -> None:
         """Validate on the hand and queue it for :meth:`_flush` (the lock is held); every
         caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
+        first = len(t.hand.events)
         events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
         note_decisions(t.decisions, t.hand, action.seat)
         t.unsaved.append(str(action))
-        evs = [e.to_json() for e in events]
+        evs = [dict(e.to_json(), _n=first + i) for i, e in enumerate(events)]
         t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)
         del t.recent[:-30]
         upd.events.extend(evs)
@@ -198,7 +249,7 @@ class Hands:
             except Exception:  # the store is failing too: keep what memory has
                 log.exception("could not rebuild table %s from the store", t.id)
                 self._rollback(t)
-            await self._notify(t, Update("action", hand_id=t.hand_id))  # front ends redraw what is stored
+            await self._notify(self._publish(t, Update("action", hand_id=t.hand_id)))  # what is stored shows
             raise TableFault(t, exc) from exc
 
     async def _reload(self, t: Table) -> None:
@@ -322,7 +373,7 @@ class Hands:
         t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
         upd.kind = "hand_over"
 
-    async def next_hand(self, channel_id: int, user_id: int | None = None, after_hand: int | None = None) -> Update:
+    async def next_hand(self, channel_id: int, user_id: int | None = None, after_hand: int | None = None) -> Change:
         """Deal the next hand now (a seated player, or the result timer).
 
         :param after_hand: the stored id of the finished hand the request was made after (the
@@ -348,8 +399,9 @@ class Hands:
                 upd = Update("closed", match_id=t.match_id)
             else:
                 upd = await self._guarded(t, self._start_hand(t))
-        await self._notify(t, upd)
-        return upd
+            change = self._publish(t, upd)
+        await self._notify(change)
+        return change
 
     async def _settle_only(self, t: Table) -> Update:
         upd = Update("hand_over", hand_id=t.hand_id)

@@ -10,6 +10,7 @@ from engine.match import Match
 from engine.variants import all_variants, find_variant
 from store import TableExists
 
+from .snapshot import TableSnapshot
 from .table import (CLOSED, LOBBY, LOBBY_MINUTES, PLAYING, Seat, ServiceError, Table,
                     Update)
 
@@ -22,7 +23,7 @@ class Lobby:
     # ------------------------------------------------------------------ lobby
     async def create_table(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
                            variant: str, options: dict | None = None, lang: str = "zh",
-                           channel_name: str | None = None, lobby_minutes: int = LOBBY_MINUTES) -> Table:
+                           channel_name: str | None = None, lobby_minutes: int = LOBBY_MINUTES) -> TableSnapshot:
         """Open a table in a channel with its creator seated (``channel_name``: the channel's
         name, which names the table; ``lang``: the language of its public messages;
         ``lobby_minutes``: the lobby closes when nobody changed or started it for that long,
@@ -57,10 +58,12 @@ class Lobby:
         t.seats.append(Seat(user_id, name))
         await self.store.set_seats(table_id, [s.record(i) for i, s in enumerate(t.seats)])
         self.tables[channel_id] = t
-        await self._notify(t, Update("lobby"))
-        return t
+        async with t.lock:
+            change = self._publish(t, Update("lobby"))
+        await self._notify(change)
+        return t.snapshot
 
-    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Table:
+    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> TableSnapshot:
         """Seat a player (``already_seated``, ``table_full`` refused).  A player whose seat is
         on 托管 (they left, or timed out) takes it back (:meth:`take_over`).  Once the game
         runs, a player who is not seated takes a free seat (``service/seats.py``:
@@ -70,7 +73,7 @@ class Lobby:
         seat_now = t.seat_of(user_id)
         if seat_now is not None and t.status == PLAYING and t.seats[seat_now].auto:
             await self.take_over(channel_id, user_id)
-            return t
+            return t.snapshot
         upd = Update("lobby")
         async with t.lock:
             t.check_open()
@@ -86,10 +89,11 @@ class Lobby:
                 t.seats.append(Seat(user_id, name))
                 await self._save_seats(t)
                 await self._touch_lobby(t)
-        await self._notify(t, upd)
-        return t
+            change = self._publish(t, upd)
+        await self._notify(change)
+        return t.snapshot
 
-    async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> Table:
+    async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> TableSnapshot:
         """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
         ``strong``: ``engine.ai_levels.LEVELS``; ``None``: the strongest level the game offers,
         ``engine.ai_levels.new_seat_level``; stored with the seat).  Only seated players may
@@ -117,10 +121,11 @@ class Lobby:
             t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True, ai_level=level))
             await self._save_seats(t)
             await self._touch_lobby(t)
-        await self._notify(t, Update("lobby"))
-        return t
+            change = self._publish(t, Update("lobby"))
+        await self._notify(change)
+        return t.snapshot
 
-    async def leave(self, channel_id: int, user_id: int) -> Table:
+    async def leave(self, channel_id: int, user_id: int) -> TableSnapshot:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
         left); once the game runs the player's seat goes to 托管 (auto-play) and is marked
         ``left``: it stays theirs (``/mj table join`` or :meth:`take_over` gives it back) until
@@ -134,10 +139,10 @@ class Lobby:
             t.check_open()
             seat = t.seat_of(user_id)
             if seat is None and await self.leave_queue(t, user_id):
-                return t  # a player waiting for a seat: no longer waits
-            if seat is None:
+                pass  # a player waiting for a seat: no longer waits
+            elif seat is None:
                 raise ServiceError("not_seated")
-            if t.status == LOBBY:
+            elif t.status == LOBBY:
                 del t.seats[seat]
                 if not any(not s.is_ai for s in t.seats):
                     await self._close(t)
@@ -154,10 +159,32 @@ class Lobby:
                     self._public_event(t, upd, {"type": "auto", "seat": seat, "left": True})
                 if t.hand is not None and not t.hand.is_over():
                     upd = await self._guarded(t, self._run_automatic(t, upd))
-        await self._notify(t, Update("closed") if closed else upd)
-        return t
+            change = self._publish(t, Update("closed") if closed else upd)
+        await self._notify(change)
+        return t.snapshot
 
-    async def take_over(self, channel_id: int, user_id: int) -> Table:
+    async def let_ai_play(self, channel_id: int, user_id: int, level: str) -> TableSnapshot:
+        """The AI plays ``user_id``'s seat at ``level`` for the whole game (the local table's
+        ``--auto``: every seat plays itself); only in the lobby.
+
+        :raises ServiceError: ``not_seated``, ``game_running``, ``ai_level_unknown``."""
+        t = self.table_in(channel_id)
+        if level not in LEVELS:
+            raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
+        async with t.lock:
+            t.check_open()
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("not_seated")
+            if t.status != LOBBY:
+                raise ServiceError("game_running")
+            t.seats[seat].is_ai, t.seats[seat].ai_level = True, level
+            await self._save_seats(t)
+            change = self._publish(t, Update("lobby"))
+        await self._notify(change)
+        return t.snapshot
+
+    async def take_over(self, channel_id: int, user_id: int) -> TableSnapshot:
         """A player on 托管 (auto-play) plays their seat again: their next decision is theirs.
 
         :raises ServiceError: ``not_seated``; ``not_on_auto`` when the seat is not on 托管."""
@@ -176,8 +203,9 @@ class Lobby:
             await self._forget_votes_against(t, user_id)
             upd = Update("action", seats_to_notify={seat}, hand_id=t.hand_id)
             self._public_event(t, upd, {"type": "back", "seat": seat})
-        await self._notify(t, upd)
-        return t
+            change = self._publish(t, upd)
+        await self._notify(change)
+        return t.snapshot
 
     def _announce_auto(self, t: Table, upd: Update, seat: int, start: int) -> None:
         """The public "on auto-play" event of a seat that timed out for the third time, placed
@@ -197,7 +225,7 @@ class Lobby:
         t.recent.append(event)
         del t.recent[:-30]
 
-    async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
+    async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> TableSnapshot:
         """Close the table: its creator or a server admin; anyone when it is a lobby nobody
         changed for its ``lobby_minutes`` (:meth:`Table.lobby_idle`); ``not_creator`` (with
         ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody; a finished one
@@ -216,8 +244,9 @@ class Lobby:
                 await self.store.abort_hand(t.hand_id)
             if t.status != CLOSED:  # (that settlement may have been the match's last)
                 await self._close(t)
-        await self._notify(t, Update("closed", match_id=t.match_id))
-        return t
+            change = self._publish(t, Update("closed", match_id=t.match_id))
+        await self._notify(change)
+        return t.snapshot
 
     async def _close(self, t: Table) -> None:
         """Close the table; a game that settled hands ends its match with the closing, in one
@@ -248,13 +277,14 @@ class Lobby:
             if t.status != LOBBY or not t.lobby_idle(self.clock.now()):
                 return False
             await self._close(t)
-        await self._notify(t, Update("closed", events=[{"type": "lobby_expired", "minutes": t.lobby_minutes}]))
+            change = self._publish(t, Update("closed", events=[{"type": "lobby_expired", "minutes": t.lobby_minutes}]))
+        await self._notify(change)
         return True
 
     async def _save_seats(self, t: Table) -> None:
         await self.store.set_seats(t.id, [s.record(i) for i, s in enumerate(t.seats)])
 
-    async def start(self, channel_id: int, user_id: int) -> Table:
+    async def start(self, channel_id: int, user_id: int) -> TableSnapshot:
         """Start the game (a seated player; ``too_few_players`` below the variant's minimum)."""
         t = self.table_in(channel_id)
         async with t.lock:
@@ -269,5 +299,6 @@ class Lobby:
             t.status = PLAYING
             await self.store.update_table(t.id, status=PLAYING, state=t.match.state)
             upd = await self._guarded(t, self._start_hand(t))
-        await self._notify(t, upd)
-        return t
+            change = self._publish(t, upd)
+        await self._notify(change)
+        return t.snapshot

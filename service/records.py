@@ -65,6 +65,7 @@ class Replay:
     view: dict
     names: list[str]
     events: list[dict]
+    game: Any = None  #: the game's facts (``engine.facts.GameFacts``), also ``view["game"]``
 
 
 @dataclass(frozen=True)
@@ -125,11 +126,13 @@ class Records(MatchRecords):
         step = max(0, min(step, total))
         hand = rebuild(record, step)
         view = hand.view(None, reveal=True)
+        info = find_variant(record.variant)
+        view["game"] = info.facts
         names = [s.get("name", "?") for s in record.seats]
         for sv in view["seats"]:
             sv["name"] = names[sv["seat"]]
         events = [e.to_json() for e in hand.events if e.type not in HIDDEN_EVENTS]
-        return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events)
+        return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts)
 
     async def verify(self, guild_id: int, hand_id: int) -> Verification:
         """Rebuild a finished hand's wall from its revealed seed and replay its actions."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import logging
 from typing import Optional
 
@@ -82,8 +80,9 @@ class Restore:
         else:
             t.idle_since = now - (wall(now) - since) if wall else float(since)
 
-    async def load(self) -> list[Table]:
-        """Resume every open table from the database (after a restart): seats, match state, and
+    async def load(self) -> list:
+        """Resume every open table from the database (after a restart) and return their
+        snapshots: seats, match state, and
         the unfinished hand rebuilt by replaying its stored actions, the players' languages;
         timers restart in full.  A table whose last hand of a match is settled now closes
         instead (the front end posts the standings of every ended match not yet shown).
@@ -99,7 +98,11 @@ class Restore:
             loaded.append(t)
         # the players' own languages, for their panels and notices (``service.langs``)
         await self.load_langs(s.user_id for t in loaded for s in t.seats if not s.is_ai)
-        return loaded
+        self._generation = await self.store.next_start()
+        for t in loaded:
+            async with t.lock:
+                self._publish(t, Update("resume", hand_id=t.hand_id))
+        return [t.snapshot for t in loaded]
 
     async def reload(self, channel_id: int) -> None:
         """Rebuild a channel's table from the store (after an unexpected error)."""
@@ -108,41 +111,3 @@ class Restore:
             return
         async with t.lock:
             await self._reload(t)
-
-    async def set_dms_open(self, t: Table, seat: int, dms_open: bool) -> None:
-        """Remember (and persist) whether the bot can DM a seat's player (a 50007 closes it)."""
-        async with t.lock:
-            if seat < len(t.seats) and t.seats[seat].dms_open != dms_open:
-                t.seats[seat].dms_open = dms_open
-                await self._save_seats(t)
-
-    async def set_prompted(self, t: Table, seat: int, prompted: str) -> None:
-        """Remember (and persist) the decision a front end just prompted a seat for, so that a
-        restarted bot prompts only what was not (``Seat.prompted``)."""
-        if seat < len(t.seats) and t.seats[seat].prompted != prompted:
-            t.seats[seat].prompted = prompted
-            await self.store.set_seat_prompted(t.id, seat, prompted)
-
-    async def seat_messages(self, t: Table, seat: int) -> dict:
-        """What a front end keeps of a seat's private messages of the table (e.g. the ids of
-        its panel and of its notice, ``{"panel": {...}, "notice": {...}}``), so a restarted
-        bot edits them instead of sending new ones; ``{}`` when nothing is kept."""
-        raw = await self.store.get_state(f"seat-messages:{t.id}:{seat}")
-        try:
-            return json.loads(raw) if raw else {}
-        except ValueError:
-            return {}
-
-    async def set_seat_messages(self, t: Table, seat: int, data: dict) -> None:
-        """Keep ``data`` (JSON-able) as the seat's private messages (:meth:`seat_messages`)."""
-        await self.store.set_state(f"seat-messages:{t.id}:{seat}", json.dumps(data, sort_keys=True))
-
-    async def announce(self, t: Table) -> None:
-        """Tell the front ends about a table as it is now (after a restart): they redraw it
-        and send what the stopped process had not (``Update("resume")``)."""
-        await self._notify(t, Update("resume", seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id))
-
-    async def set_message(self, t: Table, message_id: int) -> None:
-        """Remember (and persist) the public table message that a front end edits in place."""
-        t.message_id = message_id
-        await self.store.update_table(t.id, message_id=message_id)

@@ -186,14 +186,14 @@ class Seats:
                 await self._change_seat(t, seat, Seat(None, ai_name(t), is_ai=True), upd)
                 if t.hand is not None and not t.hand.is_over():
                     upd = await self._guarded(t, self._run_automatic(t, upd))
-        await self._notify(t, upd)
+            change = self._publish(t, upd)
+        await self._notify(change)
         return outcome
 
     async def _change_seat(self, t: Table, seat: int, new: Seat, upd: Update) -> None:
         """Put ``new`` in ``seat`` (the lock is held; the match runs): the seats and the match
         state (the seat shows its new occupant's total) are stored, votes against the one who
-        goes are dropped, the seat's private messages forgotten (they were the other player's),
-        and the public sees ``seated`` or ``to_ai``."""
+        goes are dropped, and the public sees ``seated`` or ``to_ai``."""
         old = t.seats[seat]
         totals = player_totals(t)
         state = dict(t.match.state)
@@ -207,7 +207,6 @@ class Seats:
         t.match.state = state
         if old.user_id is not None and t.votes.pop(old.user_id, None) is not None:
             await self._save_votes(t)
-        await self.set_seat_messages(t, seat, {})
         event = ({"type": "to_ai", "seat": seat, "player": old.name} if new.is_ai
                  else {"type": "seated", "seat": seat, "player": new.name})
         self._public_event(t, upd, event)

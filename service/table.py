@@ -161,6 +161,10 @@ class Table:
     dealt_users: list = field(default_factory=list)
     #: votes to hand an absent player's seat to the AI: absent user id → the voters' user ids
     votes: dict[int, list[int]] = field(default_factory=dict)
+    #: the last snapshot published (``service/snapshot.py``); the front ends read only that
+    snapshot: Any = field(default=None, repr=False, compare=False)
+    #: the engine views of the current hand at its action counter (``service/publish.py``)
+    view_cache: Any = field(default=None, repr=False, compare=False)
 
     def check_open(self) -> None:
         """Refuse (``no_table``) a request that waited for the table's lock while it closed
@@ -316,7 +320,7 @@ class Table:
         v["match_hands"] = self.match_hands
         v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
         v["status"] = self.status
-        v["recent"] = list(self.recent[-8:])
+        v["recent"] = [{k: x for k, x in e.items() if k != "_n"} for e in self.recent[-8:]]
         v["last_out"] = self.last_out()
         v["votes"] = self.open_votes()
         v["seed_hash"] = self.seed_hash()
@@ -368,12 +372,16 @@ class Table:
         return v
 
 
-Listener = Callable[[Table, Update], Awaitable[None]]
+#: a front end's listener: ``await listener(change)`` after every change (``service.snapshot.Change``)
+Listener = Callable[[Any], Awaitable[None]]
 
 
 def public_log(hand: Any, keep: int = 30) -> list[dict]:
-    """The last ``keep`` public events of a hand (no passes), as the table log shows them."""
-    return [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS][-keep:]
+    """The last ``keep`` public events of a hand (no passes), as the table log shows them; each
+    carries its index among the hand's events as ``_n`` (a snapshot shows those of the public
+    frame only, ``service/publish.py``)."""
+    return [dict(e, _n=i) for i, e in ((i, x.to_json()) for i, x in enumerate(hand.events))
+            if e.get("type") not in HIDDEN_EVENTS][-keep:]
 
 
 def note_decisions(decisions: dict[int, int], hand: Any, actor: Optional[int]) -> None:

@@ -49,11 +49,14 @@ from engine.errors import IllegalAction
 from store import Store
 
 from .clock import SystemClock
+from .frontends import FrontEnds
 from .hands import Hands
 from .langs import Langs
 from .lobby import Lobby
 from .restore import Restore
+from . import publish
 from .seats import Seats
+from .snapshot import Change, TableSnapshot, freeze
 from .table import (AUTO_AFTER_TIMEOUTS, CLOSED, HIDDEN_EVENTS, LOBBY, OPENING_PHASES, PLAYING, WINDOW_PHASES,
                     Listener, Seat, ServiceError, Table, TableFault, Update, note_decisions, public_log, replay)
 from .timers import Timers
@@ -61,17 +64,22 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 
-class TableService(Lobby, Hands, Timers, Restore, Langs, Seats):
+class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
     """All open tables of this process.
 
     :param store: the persistence (``store.Store``), already initialised.
     :param clock: ``now() -> float`` seconds; :class:`service.clock.SystemClock` by default.
     :param seed_source: ``() -> int`` for new table seeds (63-bit); ``secrets`` by default.
+    :param owns: ``owns(guild_id)``: the guilds whose tables this process runs (sharding).
+    :param vocabulary: the words of typed moves (``service.interpret.Vocabulary``), for
+        :meth:`interpret`; a front end's (``render.text.typed``).
     """
 
     def __init__(self, store: Store, clock=None, seed_source: Callable[[], int] | None = None,
-                 owns: Callable[[int], bool] | None = None):
+                 owns: Callable[[int], bool] | None = None, vocabulary=None):
         self.store = store
+        #: the words of typed moves (``service.interpret.Vocabulary``; the front end's)
+        self.vocabulary = vocabulary
         #: ``owns(guild_id)``: does this process own that guild's tables (its shard, see
         #: ``service.routing``)?  ``None``: every table (one process).
         self.owns = owns
@@ -84,6 +92,10 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats):
         self.deal_context: Callable[[Table], dict] | None = None
         #: user id -> language (``None``: looked up, none stored); see :mod:`service.langs`
         self._langs: dict[int, Optional[str]] = {}
+        #: this process's start number (``Store.next_start``, read by :meth:`load`) and the
+        #: snapshots published since: a snapshot's version
+        self._generation = 0
+        self._published = 0
 
     # ------------------------------------------------------------------ lookup
     def table_in(self, channel_id: int) -> Table:
@@ -151,10 +163,27 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats):
             raise ServiceError("not_your_turn")
         return seat
 
-    async def _notify(self, table: Table, update: Update) -> None:
+    # ------------------------------------------------------------------ publishing
+    def _version(self) -> int:
+        """The next snapshot version: monotonic within this process, and across restarts (the
+        start number :meth:`load` took from the store is in the high bits)."""
+        self._published += 1
+        return (self._generation << 32) | self._published
+
+    def _publish(self, t: Table, upd: Update) -> Change:
+        """The snapshot of ``t`` after ``upd`` and the change the front ends receive (the lock is
+        held, or the table is not yet shared): ``service/publish.py``."""
+        snap = publish.build(t, self._version(), self.user_lang)
+        t.snapshot = snap
+        notices = freeze({s: list(keys) for s, keys in upd.notices.items()})
+        return Change(kind=upd.kind, snapshot=snap, events=publish.public_events(upd.events), actor=upd.actor,
+                      notices=notices, prompt=frozenset(upd.seats_to_notify), hand_id=upd.hand_id,
+                      match_id=upd.match_id)
+
+    async def _notify(self, change: Change) -> None:
         for listener in list(self.listeners):
             try:
-                await listener(table, update)
+                await listener(change)
             except Exception:  # a front end failing must not undo the game
                 log.exception("table listener failed")
 

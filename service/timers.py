@@ -39,10 +39,11 @@ class Timers:
                 try:
                     async with t.lock:
                         upd = await self._guarded(t, self._settle_only(t))
+                        change = self._publish(t, upd)
                 except Exception:
                     log.exception("table %s: hand %s is still not settled", t.id, t.hand_id)
                     continue
-                await self._notify(t, upd)
+                await self._notify(change)
                 continue
             if t.next_hand_at is not None and now >= t.next_hand_at and (t.hand is None or t.hand.is_over()):
                 try:
@@ -83,7 +84,8 @@ class Timers:
                     return upd
 
                 upd = await self._guarded(t, run())
-            await self._notify(t, upd)
+                change = self._publish(t, upd)
+            await self._notify(change)
         return done
 
     def next_deadline(self) -> Optional[float]:

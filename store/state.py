@@ -42,6 +42,28 @@ class StateMixin(WriterMixin):
         await self._submit(_job)
 
 
+    async def next_start(self) -> int:
+        """Count one more start of the bot and return the count (1 for the first start): one
+        write transaction that reads and increments the stored count (``bot_state`` key
+        ``starts``).  Versions of what the bot publishes begin with it, so they grow across
+        restarts."""
+        now = self._now()
+
+        async def _job(conn: AsyncConnection) -> Any:
+            raw = await conn.scalar(select(_B.c.value).where(_B.c.key == "starts"))
+            try:
+                n = int(raw or 0) + 1
+            except ValueError:
+                n = 1
+            ins = (sqlite_insert if self._is_sqlite else pg_insert)(_B).values(key="starts", value=str(n),
+                                                                              updated_at=now)
+            await conn.execute(ins.on_conflict_do_update(
+                index_elements=[_B.c.key], set_={"value": ins.excluded.value, "updated_at": ins.excluded.updated_at}))
+            return n
+
+        return await self._submit(_job)
+
+
 def _key(key: str) -> str:
     if not isinstance(key, str):
         raise TypeError("a state key is a str")

@@ -22,6 +22,7 @@ import pytest
 
 from engine.outcome import outcome
 from engine.variants import all_variants
+from engine.variants import find_variant
 from render.text import game_name, tile_label
 from service.clock import ManualClock
 
@@ -53,11 +54,12 @@ def _descriptions(call) -> list[tuple[str, object]]:
     return [(f.name, (specs.get(str(i)) or {}).get("description")) for i, f in enumerate(call.files)]
 
 
-def _expected(table) -> dict:
-    """What the description of an English image must say of the table now."""
+def _expected(bot, table) -> dict:
+    """What the description of an English image must say of the table now (its latest
+    snapshot's public part)."""
     hand = table.hand
     names = table.names()
-    view = table.public_view("en")
+    view = bot.service.snapshot(table.channel_id).public.view
     out = {"scores": [f"{names[s['seat']]} {s['score']}" for s in view["seats"]]}
     if hand.is_over():
         o = outcome(hand.result)
@@ -70,7 +72,7 @@ def _expected(table) -> dict:
         out["says"] = [f"Turn: {names[view['turn']]}."]
     else:
         out["says"] = ["Waiting for claims on the last discard."]
-    last = next((e.to_json() for e in reversed(hand.events) if e.type == "discard"), None)
+    last = view.get("last_out")
     if last is not None:
         out["says"].append(f"Last discard: {tile_label(last['tile'], 'en')} by {names[last['seat']]}.")
     return out
@@ -100,9 +102,9 @@ class Uploads:
             assert isinstance(text, str) and text.strip() and len(text) <= 256, (name, text)
             if table is None or table.hand is None:
                 continue
-            if text.startswith(game_name(self.game, "en")):
+            if text.startswith(game_name(find_variant(self.game).facts, "en")):
                 self.counts["english"] += 1
-                want = _expected(table)
+                want = _expected(self.bot, table)
                 for piece in want["says"] + want["scores"]:
                     assert piece in text, (piece, text)
                 self.counts["results"] += table.hand.is_over()
@@ -147,8 +149,8 @@ async def test_every_image_has_a_description_of_the_public_state(game, tmp_path,
             lang = "zh-TW" if u is users[1] else "en"
             for m in panels_of(fd, u):
                 (text,) = m.descriptions.values()
-                assert text.startswith(game_name(game, lang) + ("，" if lang != "en" else ",")), text
+                assert text.startswith(game_name(find_variant(game).facts, lang) + ("，" if lang != "en" else ",")), text
         (public,) = [m for m in fd.messages_in(fd.channel_id) if m.data["attachments"]]
-        assert public.descriptions["table.png"].startswith(game_name(game, "en") + ", hand 1.")
+        assert public.descriptions["table.png"].startswith(game_name(find_variant(game).facts, "en") + ", hand 1.")
     finally:
         await fd.close()

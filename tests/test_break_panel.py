@@ -13,10 +13,10 @@ from cogs import messages
 
 try:
     from discord_play import play_humans, press, table_button, timeout_policy
-    from panel_checks import notices_of, panel_uploads, panels_of, restarted_bot, seated_table as _table
+    from panel_checks import panel_now, plain, notices_of, panel_uploads, panels_of, restarted_bot, seated_table as _table
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import play_humans, press, table_button, timeout_policy
-    from tests.harness.panel_checks import notices_of, panel_uploads, panels_of, restarted_bot, seated_table as _table
+    from tests.harness.panel_checks import panel_now, plain, notices_of, panel_uploads, panels_of, restarted_bot, seated_table as _table
 
 DM_POST = "POST /channels/{channel_id}/messages"
 
@@ -143,9 +143,9 @@ async def test_the_panel_shows_the_viewer_their_own_face_down_groups(game, seed,
             for seat in users:
                 own = next(s for s in table.view(seat, "en")["seats"] if s["seat"] == seat)
                 if any(m.get("concealed") for m in own["melds"]):
-                    parts = messages.hand_parts(table, seat, bot.fanout.lang_of_seat(table, seat))
+                    parts = panel_now(bot, table, seat)
                     shown = next(s for s in parts.image_view["seats"] if s["seat"] == seat)
-                    assert shown["melds"] == own["melds"]
+                    assert plain(shown["melds"]) == own["melds"]
                     assert shown.get("huxi_shown") == own.get("huxi_shown")
                     checked += 1
             if checked:
@@ -173,7 +173,7 @@ async def test_the_panel_shows_the_viewer_their_own_opening_choice(game, seed, a
         others = [s for s in table.hand.pending_seats() if s != seat]
         assert others, "the opening is over already"
         own = next(s for s in table.view(seat, "en")["seats"] if s["seat"] == seat)
-        parts = messages.hand_parts(table, seat, bot.fanout.lang_of_seat(table, seat))
+        parts = panel_now(bot, table, seat)
         shown = next(s for s in parts.image_view["seats"] if s["seat"] == seat)
         for key in ("piao", "piao_chosen", "bought"):
             assert shown.get(key) == own.get(key), (key, shown.get(key), own.get(key))
@@ -459,7 +459,7 @@ async def test_a_click_whose_answer_failed_still_gets_the_panel_redrawn(last, tm
         assert table.hand.is_over() is last
         panel = fd.messages[panel.id]
         assert not any(c.startswith(answered) for c in panel.custom_ids), panel.content
-        parts = messages.hand_parts(table, seat, bot.fanout.lang_of_seat(table, seat))
+        parts = panel_now(bot, table, seat)
         assert panel.content == parts.content
     finally:
         await fd.close()

@@ -4,6 +4,8 @@ translations."""
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 import asyncio
 import json
 import re
@@ -83,13 +85,13 @@ def test_every_declared_action_label_has_words_in_every_language():
     for info in all_variants():
         for act in info.action_labels:
             for lang in ("en", "zh-CN", "zh-TW"):
-                label = prompts.button(act, lang, info.id)
+                label = prompts.button(act, lang, info.facts)
                 if label == act or label.startswith("messages.") or not label:
                     missing.append((info.id, act, lang))
     assert missing == []
     # 字牌: a way to 吃 with two 比 reads in the engine's code order (e: 二七十, h: 顺(尾))
-    assert prompts.button("chi_e_eh", "zh-CN", "zipai") == "吃 二七十 · 比 二七十+顺(尾)"
-    assert prompts.button("chi_e_eh", "zh-TW", "zipai") == "吃 二七十 · 比 二七十+順(尾)"
+    assert prompts.button("chi_e_eh", "zh-CN", find_variant("zipai").facts) == "吃 二七十 · 比 二七十+顺(尾)"
+    assert prompts.button("chi_e_eh", "zh-TW", find_variant("zipai").facts) == "吃 二七十 · 比 二七十+順(尾)"
 
 
 def test_a_wait_gives_its_value_in_the_games_unit_never_a_question_mark():

@@ -48,7 +48,8 @@ def test_interactive_table_answers_help_hint_bad_tiles_and_quits(tmp_path, capsy
     out = capsys.readouterr().out
     assert code == 0
     assert "Discard: type a tile" in out  # help
-    assert "Unknown tile: 9z" in out and "Unknown tile: banana" in out
+    # a word written like a tile that is none, and a word that is neither a move nor a tile
+    assert "Unknown tile: 9z" in out and "That is not an action you can take now: banana. You can:" in out
     assert "== Totals ==" in out and (tmp_path / "img" / "table.png").exists()
 
 
@@ -243,9 +244,12 @@ async def local_table(monkeypatch, tmp_path, variant, hands, *, players=None, op
     monkeypatch.setattr(Match, "new_hand", new_hand)
     store = Store(f"sqlite:///{tmp_path}/local.db")
     await store.init()
-    service = TableService(store, seed_source=lambda: 3)
-    table = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name="Player",
-                                       variant=variant, options=options or {}, lang=lang)
+    from render.text import typed
+
+    service = TableService(store, seed_source=lambda: 3, vocabulary=typed)
+    await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name="Player",
+                               variant=variant, options=options or {}, lang=lang)
+    table = service.table_in(CHANNEL)
     while len(table.seats) < (players or table.variant.max_players):
         await service.add_ai(CHANNEL, ME, "normal")
     await service.start(CHANNEL, ME)
@@ -258,7 +262,7 @@ async def type_at_prompt(monkeypatch, capsys, service, table, lang, *lines) -> s
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(it))
     capsys.readouterr()
     for _ in lines:
-        assert await _human_turn(service, table, lang)
+        assert await _human_turn(service, service.snapshot(CHANNEL), lang)
     return capsys.readouterr().out
 
 

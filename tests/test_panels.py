@@ -16,11 +16,11 @@ from service.clock import ManualClock
 try:
     from discord_play import new_bot, press, timeout_policy
     from fakediscord import FakeDiscord
-    from panel_checks import notices_of, panel_uploads, panels_of, seated_table
+    from panel_checks import panel_now, notices_of, panel_uploads, panels_of, seated_table
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import new_bot, press, timeout_policy
     from tests.harness.fakediscord import FakeDiscord
-    from tests.harness.panel_checks import notices_of, panel_uploads, panels_of, seated_table
+    from tests.harness.panel_checks import panel_now, notices_of, panel_uploads, panels_of, seated_table
 
 SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),
            "laowudui": (2, 1), "zipai": (2, 1)}
@@ -44,8 +44,7 @@ def check_step(fd, users, start_call: int) -> None:
 def panel_matches_view(fd, bot, table, seat: int, user) -> None:
     """The user's panel is what the seat's panel view draws now: the text and the image."""
     (panel,) = panels_of(fd, user)
-    lang = bot.fanout.lang_of_seat(table, seat)
-    parts = messages.hand_parts(table, seat, lang)
+    parts = panel_now(bot, table, seat)
     assert panel.content == parts.content
     attachment = panel.data["attachments"][0]
     assert panel.files[attachment["id"]].data == render_table(parts.image_view)
@@ -91,7 +90,7 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
             if table.hand.is_over():
                 break
         for seat, user in users.items():
-            parts = messages.hand_parts(table, seat, bot.fanout.lang_of_seat(table, seat))
+            parts = panel_now(bot, table, seat)
             view = parts.image_view
             others = [sv for sv in view["seats"] if sv["seat"] != seat]
             # the other seats' discards, as the table shows them, and only the viewer's hand

@@ -11,20 +11,21 @@ from render.text import panel as words_panel
 
 try:
     from discord_play import play_humans, press, table_button, timeout_policy
-    from panel_checks import notices_of, panels_of, restarted_bot, seated_table
+    from panel_checks import panel_now, notices_of, panels_of, restarted_bot, seated_table
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import play_humans, press, table_button, timeout_policy
-    from tests.harness.panel_checks import notices_of, panels_of, restarted_bot, seated_table
+    from tests.harness.panel_checks import panel_now, notices_of, panels_of, restarted_bot, seated_table
 
 
 def _tw(users):
     return next((s, u) for s, u in users.items() if u.locale == "zh-TW")
 
 
-def _expected_notice(table, seat, panel, lang):
+def _expected_notice(bot, table, seat, panel, lang):
     link = f"https://discord.com/channels/@me/{panel.channel_id}/{panel.id}"
-    return words_panel.notice_text(messages.panel_view(table, seat, lang), table.names(), lang, table.variant.id,
-                                   f"<#{table.channel_id}>", link, table.deadline_unix())
+    snap = bot.service.snapshot(table.channel_id)
+    assert snap.parts[seat].lang == lang
+    return messages.notice_text(snap, seat, link)
 
 
 @pytest.mark.asyncio
@@ -51,15 +52,15 @@ async def test_a_zh_tw_player_at_an_english_table_gets_the_next_hand_in_zh_tw_af
         assert t2.hand is not None and not t2.hand.is_over() and t2.match.hand_no == 1
         old, panel = panels_of(fd, tw)
         assert old.id == first.id  # hand 2 has a panel of its own
-        assert panel.content == messages.hand_parts(t2, tw_seat, "zh-TW").content
+        assert panel.content == panel_now(fd.bot, t2, tw_seat, "zh-TW").content
         assert panel.content.startswith("**二人麻將**")
-        assert panels_of(fd, en)[-1].content == messages.hand_parts(t2, en_seat, "en").content
+        assert panels_of(fd, en)[-1].content == panel_now(fd.bot, t2, en_seat, "en").content
         # p1's notice when p1 must decide (p0 plays until then)
         while tw_seat not in t2.hand.pending_seats():
             await press(fd, en, timeout_policy(t2.hand, en_seat))
             await fd.settle()
         (notice,) = notices_of(fd, tw)
-        assert notice.content == _expected_notice(t2, tw_seat, panels_of(fd, tw)[-1], "zh-TW")
+        assert notice.content == _expected_notice(fd.bot, t2, tw_seat, panels_of(fd, tw)[-1], "zh-TW")
     finally:
         await fd.close()
 
@@ -90,9 +91,9 @@ async def test_a_player_who_only_joined_gets_their_first_panel_in_their_language
         table = fd.bot.service.table_in(fd.channel_id)
         assert table.lang == "en"
         (panel,) = panels_of(fd, tw)
-        assert panel.content == messages.hand_parts(table, table.seat_of(tw.id), "zh-TW").content
+        assert panel.content == panel_now(fd.bot, table, table.seat_of(tw.id), "zh-TW").content
         (mine,) = panels_of(fd, en)
-        assert mine.content == messages.hand_parts(table, table.seat_of(en.id), "en").content
+        assert mine.content == panel_now(fd.bot, table, table.seat_of(en.id), "en").content
     finally:
         await fd.close()
 
@@ -125,6 +126,6 @@ async def test_the_language_follows_the_players_discord_language_and_is_written_
         while seat not in table.hand.pending_seats():
             await press(fd, users[other], timeout_policy(table.hand, other))
             await fd.settle()
-        assert panels_of(fd, zh)[-1].content == messages.hand_parts(table, seat, "en").content
+        assert panels_of(fd, zh)[-1].content == panel_now(bot, table, seat, "en").content
     finally:
         await fd.close()

@@ -103,14 +103,15 @@ class Audit:
                        "public_texts": 0, "tile_mentions": 0}
         real_table = ui_module.render_table
 
-        def render_table(view):
+        def render_table(drawn):
             # the public table message, or a player's panel (the table from their seat)
+            view = json.loads(json.dumps(drawn, default=str))  # the snapshot's frozen values as plain data
             if view.get("viewer") is None:
                 self._check(self.check_public_view, view)
-                return self._keep("table", view, real_table(view))
+                return self._keep("table", view, real_table(drawn))
             self._check(self.check_hand_view, view)
             self._check(self.check_panel_is_public_plus_own, view)
-            return self._keep("hand", view, real_table(view))
+            return self._keep("hand", view, real_table(drawn))
 
         monkeypatch.setattr(ui_module, "render_table", render_table)
         real_request = fd._handle_request
@@ -201,26 +202,33 @@ class Audit:
             assert self._hidden_melds_ok(sv), (view["variant"], sv)
 
     def check_panel_is_public_plus_own(self, view: dict) -> None:
-        """A panel shows the public view and the viewer's own part, nothing more: without
-        ``viewer``, ``me`` and ``pending`` (only ever the viewer), and the viewer's own tiles
-        and what the rules show them (二人麻将 §听), it is the table's public view now."""
+        """A panel shows what its viewer may see, nothing more: the viewer's own seat as their
+        own view has it, and every other seat and the table as either the public frame
+        (``Hand.public_frame``: a viewer the hand does not wait for) or the viewer's own view
+        of the hand (one it waits for: the discard it may claim, the card it may take) — never a
+        mix with anything else.  ``pending`` is only ever the viewer."""
         if view.get("phase") in ("over",) or view.get("result"):
             return
         table = self._table(view)
         me = view["viewer"]
         assert view.get("pending") in ([], [me]), view.get("pending")
-        public = table.public_view(view.get("lang") or "zh")
-        strip = ("viewer", "me", "pending", "log", "table_name")
-        mine = {k: v for k, v in view.items() if k not in strip}
-        theirs = {k: v for k, v in public.items() if k not in strip}
-        own = table.view(me, view.get("lang") or "zh")["seats"][me]
+        frame, _ = table.hand.public_frame()
+        real = table.hand.view(me)
+        own = real["seats"][me]
         assert {k: v for k, v in own.items() if k in view["seats"][me]} == \
             {k: view["seats"][me][k] for k in own}, ("the viewer's seat is not as they see it", view["variant"])
-        mine["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")}
-                         for sv in mine["seats"] if sv["seat"] != me]
-        theirs["seats"] = [{k: v for k, v in sv.items() if k not in ("concealed", "drawn")}
-                           for sv in theirs["seats"] if sv["seat"] != me]
-        assert mine == theirs, ("a panel shows more than the public view", view["variant"], me)
+        source = real if view.get("pending") == [me] else frame
+        keys = [k for k in source if k not in ("seats", "viewer", "me", "pending", "seq", "turn", "last_discard",
+                                              "rob", "shown")]
+        assert {k: view.get(k) for k in keys} == {k: source[k] for k in keys}, \
+            ("a panel shows more than its viewer may see", view["variant"], me)
+        for sv in view["seats"]:
+            if sv["seat"] == me:
+                continue
+            engine = source["seats"][sv["seat"]]
+            shown = {k: sv.get(k) for k in engine if k not in ("concealed", "drawn")}
+            assert shown == {k: v for k, v in engine.items() if k not in ("concealed", "drawn")}, \
+                ("a panel shows another seat as its viewer may not see it", view["variant"], me, sv["seat"])
 
     # -- outgoing calls --------------------------------------------------
     def destination(self, call) -> tuple[str, int | None]:

@@ -1,8 +1,10 @@
 """Public output tells only what the public may know, for every game.
 
 Everything the bot posts in the channel (the table message and its edits, notices) is
-inspected at the moment Discord receives it, beside the hand's public events at that moment
-(the engine's events without ``pass``: a pass tells that a seat had a choice):
+inspected at the moment Discord receives it, beside the hand's public events at that moment —
+those of its public frame (``engine/frames.py``: the events up to the last public decision,
+without ``pass``: a pass tells that a seat had a choice, and what followed a discard by
+itself tells whether a window opened):
 
 * two payloads sent while the public events were the same are the same (a hidden decision —
   a pass, a 假听, a seat that could claim — changes nothing public);
@@ -36,7 +38,9 @@ OPENING_PHASES = {"opening", "piao"}
 
 
 def public_events(hand) -> list[dict]:
-    return [e.to_json() for e in hand.events if e.type != "pass"]
+    """The public events of the hand's public frame (``Hand.public_frame``)."""
+    _, n = hand.public_frame()
+    return [e.to_json() for e in hand.events[:n] if e.type != "pass"]
 
 
 class PublicRecorder:
@@ -162,6 +166,7 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
 
     import cogs.messages as ui
     from engine.actions import Action
+    from service import publish
     from service.tables import public_log
     from render.table import render_table
 
@@ -178,10 +183,12 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
         t.last_result = table.last_result if hand.is_over() else None
         t.match = copy.copy(table.match)
         t.match.state = dict(table.match.state) if hand.is_over() else dict(before)
-        view = ui.public_view(t)
-        embed = ui.table_embed(t, view).to_dict()
-        buttons = tuple(c.custom_id for c in ui.TableButtons(t).children)
-        image = hashlib.sha1(render_table(view)).hexdigest()
+        t.status, t.snapshot, t.view_cache = "playing", None, None
+        snap = publish.build(t, 0, lambda user: None)
+        embed = ui.table_embed(snap).to_dict()
+        buttons = tuple(c.custom_id for c in ui.table_buttons(snap).children)
+        image = hashlib.sha1(render_table(ui.drawable(snap.public.view, snap.public.names, snap.lang,
+                                                      snap.game))).hexdigest()
         key = json.dumps([table.hand_id, public_events(hand), [s.auto for s in table.seats]], sort_keys=True,
                          ensure_ascii=False) + "table"
         out[key] = (embed.get("title"), embed.get("description"), buttons, (image,))
@@ -252,9 +259,10 @@ TWIN_PARAMS = [pytest.param(k, id=f"{k[0]}-{k[1]}", marks=[] if k[0] in ("two_pl
 async def test_twins_publish_the_same(tmp_path, monkeypatch, key):
     """Two runs that differ only in a hidden fact — the hidden seat could claim a discard and
     passed, or could not; a 假听 instead of a real 听 — give the same public events, the same
-    payload for every public state both showed, the same final table message, and the same
-    channel mentions of the player whose DMs are closed.  (Run A may show one state more —
-    the claim window itself: that it opened shows as an edit, which is accepted.)"""
+    table messages for the same public states (the claim window shows no state of its own:
+    it looks as the discard nobody may claim does; run A, which has one change more, may be
+    drawn at moments run B's messages skipped), the same final table message, and the same
+    channel mentions of the player whose DMs are closed."""
     twin = TWINS[key]
     rec_a, events_a, _ = await _run_twin(tmp_path, monkeypatch, twin, twin.a, "a")
     rec_b, events_b, _ = await _run_twin(tmp_path, monkeypatch, twin, twin.b, "b")

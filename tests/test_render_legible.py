@@ -85,7 +85,7 @@ def test_the_viewers_own_hand_is_drawn_big_and_face_up(game):
     hand, public = mid_hand(game)
     viewer = next(s for s in range(len(public["seats"])) if s != public["turn"])
     view = hand.view(viewer)
-    view["lang"] = "en"
+    view["lang"], view["game"] = "en", find_variant(game).facts
     shown, (w, _) = shown_heights(view)
     assert w == WIDTH
     assert shown[viewer] >= 20 and shown[public["turn"]] >= 20
@@ -145,7 +145,7 @@ def test_zipai_groups_are_columns_in_the_hand_image_too(monkeypatch):
     game = next(g for g in games() if find_variant(g).tile_style == "paper")
     hand, _ = mid_hand(game)
     seat = next(s for s in range(hand.n) if hand.view(s)["seats"][s]["melds"] and hand.view(s)["me"].get("hand"))
-    view = hand.view(seat)
+    view = dict(hand.view(seat), game=find_variant(game).facts)
     seen: list[Layer] = []
     real = Layer.render
     monkeypatch.setattr(Layer, "render", lambda self, bg=(0, 0, 0): (seen.append(self), real(self, bg))[1])

@@ -3,6 +3,8 @@ words, and their image for every game."""
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 import io
 from datetime import datetime, timezone
 from types import SimpleNamespace as NS
@@ -60,14 +62,14 @@ def test_standings_words():
     assert text.splitlines()[0] == "Hands played: 4 of 4 · 2026-11-30 20:01 – 22:15"
     assert "1. **alice** +4 · 1 won of 4\n\u2003best: hand 1 +24 (3 fan) · paid most: hand 2 16" in text
     assert "4. **AI 2** -12 · 0 won of 4\n\u2003paid most: hand 1 8" in text
-    assert words.alt_text(match, data, "en") == ("Final standings of Lao San Fan (老三番) (hands played: 4): "
+    assert words.alt_text(match, data, "en", find_variant("laosanfan").facts) == ("Final standings of Lao San Fan (老三番) (hands played: 4): "
                                                  "1. alice +4, 1. bob +4, 1. AI 1 +4, 4. AI 2 -12")
     assert words.description(match, data, "zh-CN").splitlines()[0] == "4/4 局 · 2026-11-30 20:01 – 22:15"
     assert words.hand_option(data["hands"][2], "en") == ("Hand 3 · #13", "draw")
     long = dict(data, hands=data["hands"] * 13)  # 52 hands: three menus of 25, 25 and 2
     assert words.pages(long) == 3 and "26–50 of 52" in words.description(match, long, "en", page=1)
     many = {"players": [dict(data["players"][0], name="x" * 90, rank=i + 1) for i in range(8)], "hands": []}
-    assert len(words.alt_text(match, many, "en")) == 256
+    assert len(words.alt_text(match, many, "en", find_variant("laosanfan").facts)) == 256
 
 
 @pytest.mark.parametrize("info", all_variants(), ids=lambda i: i.id)

@@ -3,6 +3,9 @@ options chosen that differ from the game's defaults."""
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+from service.table import Update
+
 import pytest
 import pytest_asyncio
 
@@ -67,10 +70,10 @@ async def test_the_lobby_lists_on_off_options_in_the_tables_language(game):
 
 def test_a_table_with_the_defaults_lists_no_options():
     view = {"status": "lobby", "seats": [{"seat": 0, "name": "alice"}]}
-    text = table_message.body(view, "two_player", "en", max_players=2, options={"min_fan": 15, "base_points": 1})
+    text = table_message.body(view, find_variant("two_player").facts, "en", max_players=2, options={"min_fan": 15, "base_points": 1})
     assert "options" not in text.lower()
-    assert table_message.option_lines("two_player", {"min_fan": 15}, "en") == []
-    assert table_message.option_lines("two_player", {"min_fan": 20}, "en") == [
+    assert table_message.option_lines(find_variant("two_player").facts, {"min_fan": 15}, "en") == []
+    assert table_message.option_lines(find_variant("two_player").facts, {"min_fan": 20}, "en") == [
         "• Minimum fan to win (after 加倍 and 宝牌): 20 (default 15)"]
 
 
@@ -101,7 +104,9 @@ async def test_a_resumed_table_names_the_game_until_its_channel_is_seen(game):
     await fd.settle()
     table = bot.service.table_in(fd.channel_id)
     table.channel_name = None  # as after a restart: the store does not keep the channel's name
-    view = messages.public_view(table)
+    async with table.lock:
+        bot.service._publish(table, Update("redraw"))
+    view = dict(bot.service.snapshot(fd.channel_id).public.view)
     assert view["table_name"] is None
     assert table_title(view) == GAME_EN
     # the next press of a table button in the channel names it again
@@ -111,4 +116,4 @@ async def test_a_resumed_table_names_the_game_until_its_channel_is_seen(game):
     await fd.settle()
     channel_name = fd.channels[fd.channel_id]["name"]
     assert table.channel_name == channel_name
-    assert messages.public_view(table)["table_name"] == f"#{channel_name}"
+    assert bot.service.snapshot(fd.channel_id).public.view["table_name"] == f"#{channel_name}"

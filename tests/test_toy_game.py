@@ -100,8 +100,9 @@ async def test_the_toy_plays_through_the_table_service_and_comes_back_from_the_s
     await store.init()
     clock = ManualClock()
     svc = TableService(store, clock, seed_source=lambda: 9)
-    t = await svc.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="toy",
-                               options={"stake": 2})
+    await svc.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="toy",
+                           options={"stake": 2})
+    t = svc.table_in(CHANNEL)
     assert t.variant is TOY and t.options["stake"] == 2
     await svc.add_ai(CHANNEL, ALICE, "normal")
     await svc.start(CHANNEL, ALICE)
@@ -112,7 +113,8 @@ async def test_the_toy_plays_through_the_table_service_and_comes_back_from_the_s
     seq, seen = t.hand.seq, t.hand.view(0)
     svc2 = TableService(Store(url), ManualClock(), seed_source=lambda: 10)
     await svc2.store.init()
-    (t2,) = await svc2.load()
+    (snap2,) = await svc2.load()
+    t2 = svc2.table_in(snap2.channel_id)
     assert t2.variant is TOY and t2.hand.seq == seq and t2.hand.view(0) == seen
     await svc2.store.close()
 
@@ -141,7 +143,8 @@ async def test_the_toy_plays_through_the_table_service_and_comes_back_from_the_s
     scores = t.match.state["scores"]
     svc3 = TableService(Store(url), ManualClock(), seed_source=lambda: 11)
     await svc3.store.init()
-    (t3,) = await svc3.load()
+    (snap3,) = await svc3.load()
+    t3 = svc3.table_in(snap3.channel_id)
     assert t3.variant is TOY and t3.match.state["scores"] == scores and t3.hand_id != first_hand
     await svc3.store.close()
     await store.close()
@@ -187,7 +190,9 @@ def test_the_toy_plays_at_the_local_table(toy, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
     code = bot.main(["--local", "--variant", "toy", "--seed", "5", "--lang", "en", "--out", str(tmp_path / "me")])
     out = capsys.readouterr().out
-    assert code == 0 and "Toy game" in out and "Unknown tile: banana" in out
+    # a word that is neither a move nor a tile: refused with the moves the player has (the one
+    # reading of typed moves, service/interpret.py)
+    assert code == 0 and "Toy game" in out and "That is not an action you can take now: banana. You can:" in out
     for name in ("table.png", "hand.png"):
         assert (tmp_path / "me" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from engine.variants import VARIANT_MODULES, find_variant
+from engine.variants import VARIANT_MODULES, all_variants, find_variant
 from render.text.typed import TypedActionError, choices, parse, suggest
 from service.clock import ManualClock
 
@@ -22,6 +22,8 @@ except ImportError:  # pragma: no cover
     from tests.harness.fakediscord import FakeDiscord
 
 LANGS = ("zh-CN", "zh-TW", "en")
+#: the games' facts by id, as a snapshot carries them
+GAMES = {v.id: v.facts for v in all_variants()}
 
 
 def _value(action) -> str:
@@ -41,16 +43,16 @@ def play_by_typing(game: str, seed: int, n: int, performed: Counter, offered: se
         seat = hand.pending_seats()[0]
         view = hand.view(seat)
         lang = LANGS[step % 3]
-        opts = choices(view, game, lang)
+        opts = choices(view, GAMES[game], lang)
         assert sorted(c.value for c in opts) == sorted(_value(a) for a in hand.legal_actions(seat))
         for c in opts:
-            assert parse(c.label, view, game, lang).value == c.value
-            assert parse(c.value, view, game, "en").value == c.value
+            assert parse(c.label, view, GAMES[game], lang).value == c.value
+            assert parse(c.value, view, GAMES[game], "en").value == c.value
         offered.update(c.act for c in opts)
         new = [c for c in opts if c.act not in performed]
         wanted = new[0].value if new else _value(hand.ai_action(seat))
         label = next(c.label for c in opts if c.value == wanted)
-        got = parse(label, view, game, lang)
+        got = parse(label, view, GAMES[game], lang)
         performed[got.act] += 1
         hand.apply(next(a for a in hand.legal_actions(seat) if _value(a) == got.value))
         step += 1
@@ -107,15 +109,15 @@ def test_zipai_chi_typed_by_its_cards_and_peng_by_its_words():
         text = "吃 " + "".join(big.get(c) or small[c] for c in group)
         value = o["action"].split(" ", 1)[1]
         if firsts[tuple(group)] == 1:
-            assert parse(text, view, "zipai", "zh-CN").value == value
+            assert parse(text, view, GAMES["zipai"], "zh-CN").value == value
         else:
             with pytest.raises(TypedActionError) as e:
-                parse(text, view, "zipai", "zh-CN")
+                parse(text, view, GAMES["zipai"], "zh-CN")
             assert e.value.code == "ambiguous_action"
     hand, seat = _zipai_claim("peng")
     view = hand.view(seat)
     for text in ("碰", "peng", "Pung", "pung"):
-        assert parse(text, view, "zipai", "en").act == "peng"
+        assert parse(text, view, GAMES["zipai"], "en").act == "peng"
 
 
 def test_zipai_small_and_big_cards_typed_as_shown():
@@ -126,16 +128,16 @@ def test_zipai_small_and_big_cards_typed_as_shown():
         hand.apply(hand.ai_action(s))
     seat = hand.pending_seats()[0]
     view = hand.view(seat)
-    discards = [c.tile for c in choices(view, "zipai", "zh-CN") if c.act == "discard"]
+    discards = [c.tile for c in choices(view, GAMES["zipai"], "zh-CN") if c.act == "discard"]
     small = "一二三四五六七八九十"
     big = "壹贰叁肆伍陆柒捌玖拾"
     for card in discards:
         n = int(card[:-1])
         shown = small[n - 1] if card.endswith("x") else big[n - 1]
-        got = parse(shown, view, "zipai", "zh-CN")
+        got = parse(shown, view, GAMES["zipai"], "zh-CN")
         assert (got.act, got.tile) == ("discard", card)
-        assert parse(f"打 {shown}", view, "zipai", "zh-CN").tile == card
-        assert parse(card, view, "zipai", "en").tile == card
+        assert parse(f"打 {shown}", view, GAMES["zipai"], "zh-CN").tile == card
+        assert parse(card, view, GAMES["zipai"], "en").tile == card
 
 
 def test_laowudui_buy_typed_as_the_game_says():
@@ -143,10 +145,10 @@ def test_laowudui_buy_typed_as_the_game_says():
     hand = info.new_hand(info.resolve_options({}), 1, 0, 2)
     seat = hand.pending_seats()[0]
     view = hand.view(seat)
-    assert {c.act for c in choices(view, "laowudui", "zh-CN")} == {"buy", "no_buy"}
-    assert parse("买庄", view, "laowudui", "zh-CN").act == "buy"
-    assert parse("買莊", view, "laowudui", "zh-TW").act == "buy"
-    assert parse("不买", view, "laowudui", "en").act == "no_buy"
+    assert {c.act for c in choices(view, GAMES["laowudui"], "zh-CN")} == {"buy", "no_buy"}
+    assert parse("买庄", view, GAMES["laowudui"], "zh-CN").act == "buy"
+    assert parse("買莊", view, GAMES["laowudui"], "zh-TW").act == "buy"
+    assert parse("不买", view, GAMES["laowudui"], "en").act == "no_buy"
 
 
 def test_unknown_and_ambiguous_texts_are_refused_with_the_choices():
@@ -155,11 +157,11 @@ def test_unknown_and_ambiguous_texts_are_refused_with_the_choices():
     seat = hand.pending_seats()[0]
     view = hand.view(seat)
     with pytest.raises(TypedActionError) as e:
-        parse("banana", view, "two_player", "en")
+        parse("banana", view, GAMES["two_player"], "en")
     assert e.value.code == "unknown_action" and e.value.params["value"] == "banana"
     assert e.value.params["choices"].startswith("Discard ")
     # at most 25 suggestions, all for an empty text
-    assert len(suggest("", view, "two_player", "en")) == min(25, len(view["me"]["legal"]))
+    assert len(suggest("", view, GAMES["two_player"], "en")) == min(25, len(view["me"]["legal"]))
 
 
 def _seat_users(fd, table, users):

@@ -100,19 +100,19 @@ def _last(view: dict) -> Optional[dict]:
     return view.get("last_out") or last_discard(view.get("recent") or [])
 
 
-def table_alt(view: dict, variant: str, lang: str) -> str:
+def table_alt(view: dict, game, lang: str) -> str:
     """The description of a table image drawn from the public ``view``
-    (``Table.public_view``): game and hand, turn or result, last discard, scores; at most
+    (a snapshot's public part; ``game``: the game's facts): game and hand, turn or result, last discard, scores; at most
     :data:`MAX_ALT` characters."""
-    head = t("alt.table", lang, game=game_name(variant, lang), no=max(view.get("hand_no") or 1, 1))
+    head = t("alt.table", lang, game=game_name(game, lang), no=max(view.get("hand_no") or 1, 1))
     last = _last(view)
     return _fit(lambda names: _join([head] + _sentences(view, names, lang, last), lang), _names(view))
 
 
-def panel_alt(view: dict, variant: str, lang: str) -> str:
-    """The description of a player's panel image (``cogs.messages.panel_view``): the public
+def panel_alt(view: dict, game, lang: str) -> str:
+    """The description of a player's panel image (a snapshot's seat part): the public
     sentence of :func:`table_alt` and how many tiles or cards the viewer holds."""
-    head = t("alt.table", lang, game=game_name(variant, lang), no=max(view.get("hand_no") or 1, 1))
+    head = t("alt.table", lang, game=game_name(game, lang), no=max(view.get("hand_no") or 1, 1))
     viewer = view.get("viewer")
     mine = next((s for s in view.get("seats") or [] if s.get("seat") == viewer), None)
     held = []
@@ -122,11 +122,11 @@ def panel_alt(view: dict, variant: str, lang: str) -> str:
     return _fit(lambda names: _join([head] + held + _sentences(view, names, lang, last), lang), _names(view))
 
 
-def replay_alt(view: dict, variant: str, lang: str, hand_id: int, step: int, total: int,
+def replay_alt(view: dict, game, lang: str, hand_id: int, step: int, total: int,
                events: list[dict]) -> str:
     """The description of a replay step's image (``service.records.Replay``): the hand and
     step, then whose turn, the last discard (from the step's public ``events``) or the
     result."""
-    head = t("alt.replay", lang, game=game_name(variant, lang), hand=hand_id, step=step, total=total)
+    head = t("alt.replay", lang, game=game_name(game, lang), hand=hand_id, step=step, total=total)
     last = last_discard(events)
     return _fit(lambda names: _join([head] + _sentences(view, names, lang, last), lang), _names(view))

@@ -44,10 +44,16 @@ def t(key: str, lang: str | None = "en", **params) -> str:
     return _i18n.t("messages." + key, locale=lang_of(lang), **params)
 
 
+@lru_cache(maxsize=None)
+def _has_own_catalogue(variant: str) -> bool:
+    return (CATALOGUE_DIR / f"{variant}.en.json").exists()
+
+
 def tv(variant: str | None, key: str, lang: str | None = "en", /, **params) -> str:
-    """``key`` from the variant's own catalogue if it has it, else from the shared one
-    (positional-only, so a message may have a ``%{variant}`` placeholder)."""
-    if variant and (CATALOGUE_DIR / f"{variant}.en.json").exists():
+    """``key`` from the game's own catalogue (``variant``: the game's id, its namespace) if it
+    has it, else from the shared one (positional-only, so a message may have a ``%{variant}``
+    placeholder)."""
+    if variant and _has_own_catalogue(variant):
         text = _i18n.t(f"{variant}.{key}", locale=lang_of(lang), **params)
         if not text.startswith(f"{variant}."):
             return text
@@ -107,16 +113,12 @@ def short_tile(tile: str, lang: str | None) -> str:
     return pick(kind_name(parse_kind(tile), "zh"), tile, lang)
 
 
-def game_name(variant: str, lang: str | None) -> str:
-    """A game's display name in ``lang`` (``二人麻将``, ``Two-player mahjong (二人麻将)``);
-    the id itself for an unknown game."""
-    from engine.variants import find_variant
-
-    try:
-        info = find_variant(variant)
-    except KeyError:
-        return variant
-    return pick(info.name_zh, f"{info.name_en} ({info.name_zh})", lang)
+def game_name(game, lang: str | None) -> str:
+    """A game's display name in ``lang`` (``二人麻将``, ``Two-player mahjong (二人麻将)``) from
+    its facts (``engine.facts.GameFacts``); ``?`` without them."""
+    if game is None:
+        return "?"
+    return pick(game.name_zh, f"{game.name_en} ({game.name_zh})", lang)
 
 
 @lru_cache(maxsize=1)

@@ -33,3 +33,11 @@ def log_lines(events: list[dict], names: list[str], lang: str, variant: str | No
               keep: int = 6) -> list[str]:
     """The last ``keep`` lines of the table log for ``events``."""
     return [x for x in (describe_event(e, names, lang, variant) for e in events) if x][-keep:]
+
+
+def with_log(view, names, lang: str, game) -> dict:
+    """A view of a table snapshot as the images draw it: a plain copy of ``view`` with the log
+    lines of its ``recent`` events in ``lang`` (``view["log"]``; ``game``: the game's facts)."""
+    out = dict(view)
+    out["log"] = log_lines(list(view.get("recent") or ()), list(names), lang, game.id if game else None)
+    return out

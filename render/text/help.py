@@ -22,7 +22,7 @@ def help_pages(games: Iterable[Any], commands: Iterable[tuple[str, str, str]], l
     order the command tree gives them) with its description in ``lang``."""
     games = list(games)
     game_lines = "\n".join(
-        t("help.game_line", lang, name=game_name(g.id, lang), id=g.id,
+        t("help.game_line", lang, name=game_name(g, lang), id=g.id,
           players=(f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"))
         for g in games)
     intro = "\n\n".join([

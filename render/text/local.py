@@ -80,7 +80,7 @@ def _meld_text(meld: dict, lang: str) -> str:
     return "[" + "".join(short_tile(x, lang) if x else "▯" for x in meld.get("tiles") or []) + "]"
 
 
-def hand_lines(view: dict, variant: str | None, lang: str) -> list[str]:
+def hand_lines(view: dict, game, lang: str) -> list[str]:
     """Your hand (wild tiles marked), your melds, your waits with their value in the game's
     unit, and what you may do now in the game's own words (``view``: your seat's view) — a
     discard, or the choice of a claim or an opening (买庄, 飘) by its name."""
@@ -96,7 +96,7 @@ def hand_lines(view: dict, variant: str | None, lang: str) -> list[str]:
         out.append(t("local.melds", lang, melds=" ".join(_meld_text(m, lang) for m in mine["melds"])))
     if me.get("waits"):
         out.append(t("local.waits", lang, waits=", ".join(wait_text(w, lang) for w in me["waits"])))
-    opts = typed.choices(view, variant, lang)
+    opts = typed.choices(view, game, lang)
     if any(c.act == "discard" for c in opts):
         extra = [c.label for c in opts if c.act not in ("discard",)]
         out.append(t("local.discard", lang) + (t("local.also", lang, actions=", ".join(extra)) if extra else ""))
@@ -115,14 +115,15 @@ def hint_lines(me: dict, lang: str) -> list[str]:
     return [f"{short_tile(h['discard'], lang)}: " + ", ".join(wait_text(w, lang) for w in h["waits"]) for h in hints]
 
 
-def help_lines(view: dict, variant: str | None, lang: str) -> list[str]:
-    """``help``: how to type (the shared words), and this game's actions now, by name."""
-    out = [help_text(lang, variant)]
-    opts = typed.choices(view, variant, lang)
+def help_lines(view: dict, game, lang: str) -> list[str]:
+    """``help``: how to type (the shared words), and this game's actions now, by name
+    (``game``: the game's facts)."""
+    out = [help_text(lang, game.id)]
+    opts = typed.choices(view, game, lang)
     own = [c.label for c in opts if c.act != "discard"]
     if own:
         out.append(t("local.help_game", lang, actions=", ".join(own)))
-    own_help = tv(variant, "local.help_game_rules", lang)
+    own_help = tv(game.id, "local.help_game_rules", lang)
     if not own_help.startswith(("messages.", "local.")):
         out.append(own_help)
     return out

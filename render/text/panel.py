@@ -16,7 +16,7 @@ def _deadline(at: Optional[int]) -> str:
     return f"<t:{int(at)}:R>" if at else ""
 
 
-def panel_text(view: dict, names: list[str], lang: str, variant: str, channel: str, *,
+def panel_text(view: dict, names: list[str], lang: str, game, channel: str, *,
                deadline: Optional[int] = None, head: Optional[list[str]] = None,
                decision: Optional[str] = None) -> str:
     """The text of a panel (at most 2,000 characters): the game, table and hand; whose turn
@@ -25,16 +25,17 @@ def panel_text(view: dict, names: list[str], lang: str, variant: str, channel: s
     (``decision``, else the prompt of :func:`render.text.prompts.prompt`); tiles left and
     scores; the last public events; the result when the hand is over.
 
+    :param game: the game's facts (``engine.facts.GameFacts``).
     :param channel: the table's channel as a mention (``<#id>``).
     :param head: lines to put first (notices about the viewer's own move)."""
-    lines = [t("panel.header", lang, game=game_name(variant, lang), channel=channel,
+    lines = [t("panel.header", lang, game=game_name(game, lang), channel=channel,
                no=max(view.get("hand_no") or 1, 1))]
     lines += head or []
     me = view.get("me") or {}
     seat = me.get("seat", view.get("viewer"))
     over = view.get("phase") == "over" or bool(view.get("result"))
     if over and view.get("result"):
-        lines += result_lines(view["result"], names, lang, variant)[:12]
+        lines += result_lines(view["result"], names, lang, game.id)[:12]
     else:
         to_act = view.get("to_act") or []
         mine = seat in (view.get("pending") or [])
@@ -44,7 +45,7 @@ def panel_text(view: dict, names: list[str], lang: str, variant: str, channel: s
             lines.append(t("panel.turn", lang, name=who) + (f" · {when}" if when else ""))
         elif mine and when:
             lines.append(t("panel.your_time", lang, when=when))
-        lines.append(decision if decision is not None else prompt(view, names, lang, variant, channel))
+        lines.append(decision if decision is not None else prompt(view, names, lang, game, channel))
         info = []
         if view.get("wall_remaining") is not None:
             info.append(t("panel.wall", lang, n=view["wall_remaining"]))
@@ -61,12 +62,12 @@ def panel_text(view: dict, names: list[str], lang: str, variant: str, channel: s
     return text[:2000]
 
 
-def notice_text(view: dict, names: list[str], lang: str, variant: str, channel: str, link: str,
+def notice_text(view: dict, names: list[str], lang: str, game, channel: str, link: str,
                 deadline: Optional[int] = None) -> str:
     """The short DM that pings a player who must decide now (Discord notifies on new
     messages, not on edits): what is asked (your turn / you may claim …), the time left and
     a link to the panel (``link``: the panel message's URL)."""
-    first = prompt(view, names, lang, variant, channel).split("\n")[0]
+    first = prompt(view, names, lang, game, channel).split("\n")[0]
     when = f" · {_deadline(deadline)}" if deadline else ""
     return t("panel.notice", lang, what=first, when=when, link=link)[:2000]
 

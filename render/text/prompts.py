@@ -11,7 +11,7 @@ from .catalogue import short_tile, t, tile_label, tv
 SHARED_ACTIONS = ("discard", "hu", "double", "ting", "kong", "pung", "chow", "pass")
 
 
-def prompt(view: dict, names: list[str], lang: str, variant: str, channel: str) -> str:
+def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
     """The text above a player's hand (``view``: the seat's view, ``me`` included): whose
     move it is and what they may do, the game's own notes (a dealt tile, a wild to confirm,
     liability warnings), the waits when ready.  ``channel`` is the table's channel mention."""
@@ -32,13 +32,13 @@ def prompt(view: dict, names: list[str], lang: str, variant: str, channel: str) 
         elif me.get("legal"):  # an opening decision (买庄, 飘): what is asked, by name
             acts = [line.split()[1:] for line in me["legal"]]
             lines.append(t("ui.your_choice", lang, choices=", ".join(
-                button(a[0], lang, variant, a[1] if len(a) > 1 else None) for a in acts if a)))
+                button(a[0], lang, game, a[1] if len(a) > 1 else None) for a in acts if a)))
         if me.get("confirming"):
-            lines.append(tv(variant, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
+            lines.append(tv(game.id, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
         for w in me.get("warnings") or []:
             key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
             who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
-            lines.append("⚠ " + tv(variant, key, lang, tile=tile_label(w["tile"], lang), name=who))
+            lines.append("⚠ " + tv(game.id, key, lang, tile=tile_label(w["tile"], lang), name=who))
     waits = me.get("waits") or []
     if waits:
         lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang) for w in waits)))
@@ -107,7 +107,7 @@ def dm_fallback(mention: str, lang: str) -> str:
     return t("ui.dm_fallback", lang, mention=mention)
 
 
-def button(act: str, lang: str, variant: Optional[str] = None, tile: Optional[str] = None) -> str:
+def button(act: str, lang: str, game=None, tile: Optional[str] = None) -> str:
     """The label of an action button: a tile to discard (its name), the shared actions
     (吃 with the chow's tiles, 碰, 杠 / 杠 <tile>, 胡, 听…, 加倍, 过), a wild's confirmation
     (``wdiscard`` / ``keep_wild``), ``cancel``, and a game's own actions from its catalogue
@@ -129,22 +129,16 @@ def button(act: str, lang: str, variant: Optional[str] = None, tile: Optional[st
 
         k = parse_kind(tile)
         return t("btn.chow", lang, tiles="".join(str((k + i) % 9 + 1) for i in range(3)))
-    label = tv(variant, own_action_key(variant, act), lang, tile="", tiles="").strip()
+    label = tv(game.id if game else None, own_action_key(game, act), lang, tile="", tiles="").strip()
     if label.startswith("messages."):
         label = act
     return f"{label} {short_tile(tile, lang)}" if tile else label
 
 
-def own_action_key(variant: Optional[str], act: str) -> str:
+def own_action_key(game, act: str) -> str:
     """The catalogue key of a game's own action's button: the one the game declares
-    (``VariantInfo.action_labels``), else ``btn.<action>``."""
-    from engine.variants import find_variant
-
-    try:
-        declared = find_variant(variant).action_labels if variant else {}
-    except KeyError:
-        declared = {}
-    return declared.get(act) or f"btn.{act}"
+    (``GameFacts.action_label``; ``game``: the game's facts or ``None``), else ``btn.<action>``."""
+    return (game.action_label(act) if game is not None else None) or f"btn.{act}"
 
 
 def choose(lang: str) -> str:

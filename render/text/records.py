@@ -24,16 +24,18 @@ def leaderboard_empty(lang: str) -> str:
     return t("ui.leaderboard_empty", lang)
 
 
-def leaderboard(lines: list, variant: Optional[str], period: str, lang: str) -> tuple[str, str]:
-    """``(title, body)`` of the leaderboard (``ScoreLine``s, best first)."""
-    scope = game_name(variant, lang) if variant else t("ui.all_games", lang)
+def leaderboard(lines: list, game: Any, period: str, lang: str) -> tuple[str, str]:
+    """``(title, body)`` of the leaderboard (``ScoreLine``s, best first) of one game (its
+    facts) or of all (``None``)."""
+    scope = game_name(game, lang) if game is not None else t("ui.all_games", lang)
     scope += " · " + t(f"ui.period_{period}", lang)
     body = "\n".join(f"{i + 1}. **{ln.name}** {ln.points:+d} ({ln.wins}/{ln.hands})" for i, ln in enumerate(lines))
     return t("ui.leaderboard_title", lang, scope=scope), body
 
 
-def history(lines: list, name: str, lang: str) -> tuple[str, str]:
-    """``(title, body)`` of a player's last hands (``HistoryLine``s)."""
+def history(lines: list, name: str, lang: str, games: Any) -> tuple[str, str]:
+    """``(title, body)`` of a player's last hands (``HistoryLine``s; ``games``: game id →
+    facts)."""
     out = []
     for h in lines:
         if h.is_winner:
@@ -44,14 +46,14 @@ def history(lines: list, name: str, lang: str) -> tuple[str, str]:
             res = t("ui.history_lost", lang, name=h.winner_name) + (
                 " · " + t("ui.history_dealt_in", lang) if h.dealt_in else "")
         when = h.ended_at.strftime("%Y-%m-%d") if h.ended_at else ""
-        out.append(f"`#{h.hand_id}` {when} {game_name(h.variant, lang)} — {res} **{h.points:+d}**")
+        out.append(f"`#{h.hand_id}` {when} {game_name(games.get(h.variant), lang)} — {res} **{h.points:+d}**")
     return t("ui.history_title", lang, name=name), "\n".join(out)
 
 
 def game_choice(info: Any, lang: str) -> str:
     """A game as offered by ``/mj table create``'s autocomplete: ``老三番 · laosanfan``
     (``info``: the game's ``VariantInfo``; the id is what the option takes)."""
-    return f"{game_name(info.id, lang)} · {info.id}"
+    return f"{game_name(info, lang)} · {info.id}"
 
 
 def option_choice(value: str, opt: Any, lang: str) -> str:
@@ -60,14 +62,15 @@ def option_choice(value: str, opt: Any, lang: str) -> str:
     return f"{value} — {pick(opt.zh, opt.en, lang)}"
 
 
-def hand_choice(record: Any, lang: str) -> str:
-    """How a finished hand is offered in a list: ``#12 二人麻将 · alice, bob``."""
-    return f"#{record.id} {game_name(record.variant, lang)} · " + ", ".join(s.get("name", "?") for s in record.seats)
+def hand_choice(record: Any, lang: str, games: Any) -> str:
+    """How a finished hand is offered in a list: ``#12 二人麻将 · alice, bob`` (``games``: game
+    id → facts)."""
+    return f"#{record.id} {game_name(games.get(record.variant), lang)} · " + ", ".join(s.get("name", "?") for s in record.seats)
 
 
 def replay_caption(r: Any, lang: str) -> str:
-    """The caption of a replay step (``service.records.Replay``)."""
-    return t("ui.replay_caption", lang, hand=r.hand_id, step=r.step, total=r.total, game=game_name(r.variant, lang))
+    """The caption of a replay step (``service.records.Replay``, with its game's facts)."""
+    return t("ui.replay_caption", lang, hand=r.hand_id, step=r.step, total=r.total, game=game_name(r.game, lang))
 
 
 def verification(v: Any, lang: str) -> str:
@@ -118,7 +121,7 @@ def rules(info: Any, lang: str, page: int = 3800) -> list[tuple[str, str, Option
     opts = "\n".join(f"`{o.name}` = {str(o.default).lower() if o.type is bool else o.default} — {pick(o.zh, o.en, lang)}"
                      for o in info.options)
     pages: list[tuple[str, str, Optional[tuple[str, str]]]] = [
-        (game_name(info.id, lang), summary[:page], (t("ui.rules_options", lang), opts[:1024] or "—"))]
+        (game_name(info, lang), summary[:page], (t("ui.rules_options", lang), opts[:1024] or "—"))]
     rows = list(getattr(info, "fan_table", None) or [])
     lines = [f"{value:>3} · {pick(zh_name, en, lang) if zh else f'{en} {zh_name}'}" for zh_name, en, value in rows]
     chunk: list[str] = []

@@ -19,8 +19,10 @@ def signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def title(match: Any, lang: str) -> str:
-    return t("ui.standings_title", lang, game=game_name(match.variant, lang))
+def title(match: Any, lang: str, game: Any) -> str:
+    """``game``: the match's game's facts (``engine.facts.GameFacts``), as in every function
+    here that names the game."""
+    return t("ui.standings_title", lang, game=game_name(game, lang))
 
 
 def subtitle(match: Any, data: dict, lang: str) -> str:
@@ -84,34 +86,35 @@ def placeholder(lang: str) -> str:
     return t("ui.standings_pick", lang)
 
 
-def alt_text(match: Any, data: dict, lang: str) -> str:
+def alt_text(match: Any, data: dict, lang: str, game: Any) -> str:
     """The image's text alternative (≤ 256 characters): the game, the hands, the places."""
     places = ", ".join(t("ui.standings_place", lang, rank=p["rank"], name=p["name"], total=signed(p["total"]))
                        for p in data.get("players", []))
-    text = t("ui.standings_alt", lang, game=game_name(match.variant, lang), played=len(data.get("hands", [])),
+    text = t("ui.standings_alt", lang, game=game_name(game, lang), played=len(data.get("hands", [])),
              places=places)
     return text if len(text) <= 256 else text[:255] + "…"
 
 
-def history_lines(matches: list, user_id: int, lang: str) -> list[str]:
-    """``/mj history``'s matches of a player: ``[(MatchRecord, standings)]``, newest first."""
+def history_lines(matches: list, user_id: int, lang: str, games: Any) -> list[str]:
+    """``/mj history``'s matches of a player: ``[(MatchRecord, standings)]``, newest first
+    (``games``: game id → facts)."""
     out = []
     for m, data in matches:
         me = next((p for p in data.get("players", []) if p.get("user_id") == user_id and not p.get("is_ai")), None)
         if me is None:
             continue
         out.append(t("ui.history_match", lang, match=m.id, date=m.ended_at.strftime("%Y-%m-%d"),
-                     game=game_name(m.variant, lang), rank=me["rank"], players=len(data["players"]),
+                     game=game_name(games.get(m.variant), lang), rank=me["rank"], players=len(data["players"]),
                      total=signed(me["total"]), played=len(data.get("hands", []))))
     return out
 
 
-def match_choice(match: Any, data: dict, lang: str) -> str:
+def match_choice(match: Any, data: dict, lang: str, game: Any) -> str:
     """A match as ``/mj standings``' autocomplete offers it: ``M#12 · 2026-11-30 · 老三番 · 4
     hands · 1st: 小明 +120``."""
     first = (data.get("players") or [None])[0]
     return t("ui.standings_choice", lang, match=match.id, date=match.ended_at.strftime("%Y-%m-%d"),
-             game=game_name(match.variant, lang), played=len(data.get("hands", [])),
+             game=game_name(game, lang), played=len(data.get("hands", [])),
              name=first["name"] if first else "—", total=signed(first["total"]) if first else "0")[:100]
 
 

@@ -1,5 +1,6 @@
 """The words of the public table message (one per table, edited in place), from the public
-view only (``service.tables.Table.public_view``)."""
+part of a table's snapshot only (``service/snapshot.py``); ``game``: the game's facts
+(``engine.facts.GameFacts``)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ from .catalogue import game_name, pick, t, tile_label
 from .results import result_lines
 
 
-def title(view: dict, variant: str, lang: str) -> str:
+def title(view: dict, game, lang: str) -> str:
     """``<game> — table open`` in the lobby, else ``<game> — hand <n>`` (``hand <n> of <m>`` in a
     match of ``view["match_hands"]`` hands)."""
-    game = game_name(variant, lang)
+    name = game_name(game, lang)
     if view.get("status") == "lobby":
-        return t("ui.lobby_title", lang, game=game)
+        return t("ui.lobby_title", lang, game=name)
     if view.get("match_hands"):
-        return t("ui.hand_title_of", lang, game=game, no=max(view.get("hand_no") or 1, 1), total=view["match_hands"])
-    return t("ui.hand_title", lang, game=game, no=max(view.get("hand_no") or 1, 1))
+        return t("ui.hand_title_of", lang, game=name, no=max(view.get("hand_no") or 1, 1), total=view["match_hands"])
+    return t("ui.hand_title", lang, game=name, no=max(view.get("hand_no") or 1, 1))
 
 
 def _option_value(opt, value, lang: str) -> str:
@@ -26,22 +27,17 @@ def _option_value(opt, value, lang: str) -> str:
     return str(value)
 
 
-def option_lines(variant: str, options: Optional[dict], lang: str) -> list[str]:
+def option_lines(game, options: Optional[dict], lang: str) -> list[str]:
     """The table's options that differ from the game's defaults, one line each in the order
     the game declares them: ``· 起胡番数（含加倍、宝牌）：8（默认 15）`` (the option's own
     description, the value, the default)."""
-    from engine.variants import find_variant
-
-    try:
-        declared = find_variant(variant).options
-    except KeyError:
-        return []
+    declared = game.options if game is not None else ()
     return [t("ui.lobby_option", lang, option=pick(o.zh, o.en, lang), value=_option_value(o, options[o.name], lang),
               default=_option_value(o, o.default, lang))
             for o in declared if o.name in (options or {}) and options[o.name] != o.default]
 
 
-def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optional[dict] = None,
+def body(view: dict, game, lang: str, *, max_players: int, result: Optional[dict] = None,
          hand_id: Optional[int] = None, result_timeout: int = 30, options: Optional[dict] = None,
          match_over: bool = False) -> str:
     """The message text: the lobby's players, the AI seats' levels and the table's options
@@ -59,7 +55,7 @@ def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optio
         text = t("ui.lobby_desc", lang, n=len(names), max=max_players, players=", ".join(names) or "—")
         if levels:
             text += "\n" + levels
-        changed = option_lines(variant, options, lang)
+        changed = option_lines(game, options, lang)
         if changed:
             text += "\n" + "\n".join([t("ui.lobby_options", lang)] + changed)
         return text[:4000]
@@ -74,7 +70,7 @@ def body(view: dict, variant: str, lang: str, *, max_players: int, result: Optio
         if view.get("seed_hash"):
             lines.append(t("ui.seed_hash", lang, hash=view["seed_hash"][:16]))
     elif result is not None:
-        lines.extend(result_lines(result, list(result.get("names") or names), lang, variant))
+        lines.extend(result_lines(result, list(result.get("names") or names), lang, game.id if game else None))
         if hand_id is not None and "seed" in result:
             lines.append(t("ui.seed_reveal", lang, seed=result["seed"], id=hand_id))
         lines.append(t("ui.match_over", lang) if match_over else t("ui.next_hand_in", lang, s=result_timeout))
@@ -134,10 +130,10 @@ def seat_change(outcome: str, lang: str, **params) -> str:
     return t(f"ui.{outcome}", lang, **params)
 
 
-def created(variant: str, lang: str, options: Optional[dict] = None) -> str:
+def created(game, lang: str, options: Optional[dict] = None) -> str:
     """The answer to ``/mj table create``: the game, and the time to act (seconds to discard
     and to answer a claim, from the table's ``options``) and how to change it."""
-    text = t("ui.created", lang, game=game_name(variant, lang))
+    text = t("ui.created", lang, game=game_name(game, lang))
     if options and options.get("match_hands"):
         text += "\n" + t("ui.created_hands", lang, n=options["match_hands"])
     if options and "discard_timeout" in options:

@@ -6,8 +6,8 @@ A player may type what they read — the button's label in any of the bot's lang
 (``吃 肆伍陆`` for a 字牌 吃 laid as 肆伍陆, ``打 五万``), the shared English verbs (``discard
 5m``, ``pung``, ``chow 3m``) or a bare tile to discard (``5m``, ``五万``, and a 字牌 card as it is
 shown: ``八`` small, ``捌`` big).  Used by the typed action command and the play verbs on
-Discord (``cogs/play.py``) and by the local table (``local/table.py``); both read only the
-seat's view (``view["me"]["legal"]``: lines ``"<seat> <action> [<tile>]"``, and for 字牌
+Discord and the local table through the table service's one reading of a typed move
+(``service/interpret.py``: this module is its vocabulary); both read only the seat's view (``view["me"]["legal"]``: lines ``"<seat> <action> [<tile>]"``, and for 字牌
 ``view["me"]["chi_options"]``: each 吃's groups of cards).
 """
 
@@ -102,15 +102,15 @@ def _tile_forms(tile: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _verb_forms(act: str, variant: Optional[str]) -> frozenset[str]:
+def _verb_forms(act: str, game) -> frozenset[str]:
     """The words for an action without its tile: its id, the verbs that mean it, and its
     button's label (without tile) in every language."""
     out = {act}
     out.update(w for w, meant in VERBS.items() if _means(meant, act))
     out.update(w for w, meant in CHINESE_VERBS.items() if _means(meant, act))
     for lang in _langs():
-        key = own_action_key(variant, act) if act not in _SHARED_KEYS else _SHARED_KEYS[act]
-        label = tv(variant, key, lang, tile="", tiles="").strip()
+        key = own_action_key(game, act) if act not in _SHARED_KEYS else _SHARED_KEYS[act]
+        label = tv(game.id if game else None, key, lang, tile="", tiles="").strip()
         if not label.startswith("messages."):
             out.add(label)
             out.add(label.rstrip(".…").strip())  # 听… / 聽… without the ellipsis
@@ -160,20 +160,20 @@ def _group_forms(groups: tuple) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _label(act: str, tile: Optional[str], variant: Optional[str], lang: str, groups: Optional[tuple] = None) -> str:
+def _label(act: str, tile: Optional[str], game, lang: str, groups: Optional[tuple] = None) -> str:
     if act == "discard" and tile:
         return t("typed.discard", lang, tile=short_tile(tile, lang))
     if act == "ting" and tile:
         return t("typed.ting", lang, tile=short_tile(tile, lang))
-    text = button(act, lang, variant, tile)
+    text = button(act, lang, game, tile)
     if groups:
         text += " — " + " ".join("".join(short_tile(c, lang) for c in g) for g in groups)
     return text
 
 
-def choices(view: dict, variant: Optional[str], lang: str) -> list[ActionChoice]:
-    """The seat's legal actions (``view``: the seat's view, ``me`` included), in the order the
-    game lists them, each with its label in ``lang`` and every form that names it."""
+def choices(view: dict, game, lang: str) -> list[ActionChoice]:
+    """The seat's legal actions (``view``: the seat's view, ``me`` included; ``game``: the
+    game's facts, ``engine.facts.GameFacts``), in the order the game lists them, each with its label in ``lang`` and every form that names it."""
     me = view.get("me") or {}
     groups_of = {o["action"].split(" ", 1)[1]: o.get("groups") or [] for o in me.get("chi_options") or []}
     out = []
@@ -184,9 +184,9 @@ def choices(view: dict, variant: Optional[str], lang: str) -> list[ActionChoice]
         act, tile = parts[0], (parts[1] if len(parts) > 1 else None)
         value = " ".join(parts)
         groups = tuple(tuple(g) for g in groups_of.get(value) or ()) or None
-        verbs = _verb_forms(act, variant)
-        forms = {norm(value)} | {norm(_label(act, tile, variant, lg, groups)) for lg in _langs()}
-        forms |= {norm(_label(act, tile, variant, lg)) for lg in _langs()}
+        verbs = _verb_forms(act, game)
+        forms = {norm(value)} | {norm(_label(act, tile, game, lg, groups)) for lg in _langs()}
+        forms |= {norm(_label(act, tile, game, lg)) for lg in _langs()}
         if tile is None:
             forms |= verbs
         else:
@@ -202,12 +202,12 @@ def choices(view: dict, variant: Optional[str], lang: str) -> list[ActionChoice]
             k = parse_kind(tile)
             digits = "".join(str((k + i) % 9 + 1) for i in range(3))
             forms |= {v + digits for v in verbs} | {v + digits + tile[-1] for v in verbs}
-        out.append(ActionChoice(value, act, tile, _label(act, tile, variant, lang, groups), frozenset(forms),
+        out.append(ActionChoice(value, act, tile, _label(act, tile, game, lang, groups), frozenset(forms),
                                 frozenset(verbs)))
     return out
 
 
-def parse(text: str, view: dict, variant: Optional[str], lang: str) -> ActionChoice:
+def parse(text: str, view: dict, game, lang: str) -> ActionChoice:
     """The legal action a typed ``text`` names (see the module docstring).
 
     Exact forms first (case kept: a 字牌 ``5x`` small card is not ``5X``), then ignoring case;
@@ -215,7 +215,7 @@ def parse(text: str, view: dict, variant: Optional[str], lang: str) -> ActionCho
 
     :raises TypedActionError: ``unknown_action`` when it names none, ``ambiguous_action``
         when it names several (e.g. ``吃`` with two ways to 吃)."""
-    opts = choices(view, variant, lang)
+    opts = choices(view, game, lang)
     typed = norm(text)
     if typed:
         for loose in (False, True):
@@ -253,13 +253,13 @@ def _case_safe(tile: Optional[str], typed: str) -> bool:
     return tile in typed or not _CARD.search(typed)
 
 
-def suggest(text: str, view: dict, variant: Optional[str], lang: str, limit: int = 25) -> list[ActionChoice]:
+def suggest(text: str, view: dict, game, lang: str, limit: int = 25) -> list[ActionChoice]:
     """At most ``limit`` legal actions matching what is typed so far (autocomplete): those
     whose label or a form contains it (ignoring case and blanks); all of them for an empty
     text."""
     typed = norm(text).casefold()
     out = []
-    for c in choices(view, variant, lang):
+    for c in choices(view, game, lang):
         if not typed or typed in norm(c.label).casefold() or any(typed in f.casefold() for f in c.forms):
             out.append(c)
     return out[:limit]

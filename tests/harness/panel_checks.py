@@ -31,6 +31,22 @@ async def seated_table(tmp_path, game: str, seed: int, humans: int = 2, ais: int
     return bot, fd, table, {table.seat_of(u.id): u for u in users}
 
 
+def panel_now(bot, table, seat: int, lang: str | None = None):
+    """The seat's panel as the bot draws it from the table's latest snapshot (``cogs.messages.
+    panel_of``; ``lang``: the seat's language unless given)."""
+    from cogs import messages
+
+    return messages.panel_of(bot.service.snapshot(table.channel_id), seat, lang=lang)
+
+
+def plain(value):
+    """A snapshot's frozen value as plain JSON data (tuples as lists, mappings as dicts), to
+    compare with the engine's views."""
+    import json
+
+    return json.loads(json.dumps(value, default=str))
+
+
 def restarted_bot(bot):
     """A fresh bot on the same store and clock (as after a process restart)."""
     return new_bot(bot.store._url.render_as_string(hide_password=False), bot.service.clock)

@@ -55,6 +55,7 @@ def public(hand, n: int, lang: str = "zh", scores: list[int] | None = None) -> d
     v["lang"] = lang
     v["hand_no"] = 1
     v["table_name"] = "#mahjong"
+    v["game"] = info.facts  # as a snapshot carries them (the images never look a game up)
     return v
 
 

@@ -239,7 +239,8 @@ async def test_a_restart_rebuilds_the_hand_with_the_count_it_was_dealt_with(tmp_
     # meanwhile B's stored count changes (another table of the server settled)
     await store.set_streak(GUILD, "two_player", B, 7)
     again = service(store)
-    [t] = await again.load()
+    [snap] = await again.load()
+    t = again.table_in(snap.channel_id)
     assert t.hand.context["dealer_streak"] == 2 and t.actions == ["1 discard 1z"]
     for user, action, tile in ((A, "discard", "1z"), (B, "double", None), (B, "discard", "8m"),
                                (A, "discard", "1z"), (B, "hu", None)):
@@ -317,7 +318,8 @@ async def test_a_new_player_in_a_seat_redraws_the_dealer(tmp_path):
     # what a seat change leaves in the store: C sits where B sat
     await store.set_seats(t.id, [SeatRecord(0, A, "a"), SeatRecord(1, C, "c")])
     again = service(store)
-    [t2] = await again.load()
+    [snap] = await again.load()
+    t2 = again.table_in(snap.channel_id)
     await again.next_hand(CH1, A)
     assert t2.hand.dealer == redrawn != first
     assert (await store.get_hand(t2.hand_id)).dealer == redrawn
@@ -336,7 +338,8 @@ async def test_the_same_players_keep_the_dealer_even_on_auto_play(tmp_path):
     # the same users, B still on 托管, A back
     await store.set_seats(t.id, [SeatRecord(0, A, "a"), SeatRecord(1, B, "b", auto=True)])
     again = service(store)
-    [t2] = await again.load()
+    [snap] = await again.load()
+    t2 = again.table_in(snap.channel_id)
     await again.next_hand(CH1, A)
     assert t2.hand.dealer == first != redrawn
     assert t2.hand.context["dealer_streak"] == 1  # the dealer kept the drawn hand

@@ -4,6 +4,8 @@ to settlement, the settlement is stored and /score shows it."""
 
 from __future__ import annotations
 
+from service import publish
+
 import pytest
 
 from engine.match import Match
@@ -109,8 +111,9 @@ async def test_several_ways_to_chi_are_offered_in_a_select_menu(tmp_path):
     seat, chis = found
     table = Table(1, 1, 5, 1, info, options, seed, seats=[Seat(i, f"p{i}") for i in range(3)])
     table.hand = hand
-    view = dict(hand.view(seat), lang="en")
-    buttons = ActionButtons(table, seat, view, "en")
+    table.status, table.hand_id = "playing", 1
+    snap = publish.build(table, 1, lambda user: None)
+    buttons = ActionButtons(snap, snap.parts[seat], "en")
     selects = [c for c in buttons.children if isinstance(c, ActionSelect)]
     assert len(selects) == 1
     values = sorted(o.value for o in selects[0].item.options)

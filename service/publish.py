@@ -1,0 +1,266 @@
+"""Building the snapshot of a table after a change (``service/snapshot.py`` says what it holds).
+
+:func:`build` is called by the table service under the table's lock, once per accepted
+change.  It asks the engine for one public frame and one view per human seat only when the
+hand changed since the last snapshot (views are a function of the hand's action counter, so
+they are kept by ``(hand, seq)``), and keeps every part equal to the last one as that very
+object, with its version: a front end redraws a message only when its part's version moved.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze)
+from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
+
+#: public events the table log keeps in a snapshot
+RECENT = 8
+
+
+def _view_lang(lang: str) -> str:
+    """The images' language of a catalogue language (``zh``, ``zh-TW`` or ``en``)."""
+    return "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
+
+
+class ViewCache:
+    """The engine views of one hand at one action counter: the public frame and each seat's
+    view, asked for once (see the module docstring)."""
+
+    __slots__ = ("hand", "seq", "frame", "seats")
+
+    def __init__(self, hand: Any):
+        self.hand = hand
+        self.seq = hand.seq
+        self.frame: Optional[tuple[dict, int]] = None
+        self.seats: dict[int, dict] = {}
+
+    def fresh(self, hand: Any) -> bool:
+        return hand is self.hand and hand.seq == self.seq
+
+    def public(self) -> tuple[dict, int]:
+        if self.frame is None:
+            self.frame = self.hand.public_frame()
+        return self.frame
+
+    def seat(self, seat: int) -> dict:
+        v = self.seats.get(seat)
+        if v is None:
+            v = self.seats[seat] = self.hand.view(seat)
+        return v
+
+
+def views_of(t: Table) -> Optional[ViewCache]:
+    """The table's view cache for its current hand (made anew when the hand moved)."""
+    if t.hand is None:
+        return None
+    cache = t.view_cache
+    if cache is None or not cache.fresh(t.hand):
+        cache = t.view_cache = ViewCache(t.hand)
+    return cache
+
+
+def _seat_overlay(t: Table) -> list[dict]:
+    """Per seat, what the table adds to the engine's seat view: name, AI, 托管, score, level
+    (a finished hand whose seat another player took since shows who played it)."""
+    scores = t.scores()
+    played = t.hand_names() if t.hand is not None else t.names()
+    totals = (t.match.state.get("player_totals") or {}) if t.match is not None else {}
+    out = []
+    for i, s in enumerate(t.seats):
+        if played[i] != s.name:
+            was_ai = t.dealt_users[i] is None if i < len(t.dealt_users) else s.is_ai
+            key = f"ai:{played[i]}" if was_ai else f"u{t.dealt_users[i]}"
+            out.append({"name": played[i], "is_ai": was_ai, "auto": False, "score": totals.get(key, 0)})
+            continue
+        extra = {"name": s.name, "is_ai": s.is_ai, "auto": s.auto, "score": scores[i] if i < len(scores) else 0}
+        if s.is_ai:
+            extra["ai_level"] = s.level
+        out.append(extra)
+    return out
+
+
+def _recent(t: Table, upto: Optional[int]) -> list[dict]:
+    """The table log: public events of the hand up to event ``upto`` (the frame's), and the
+    table's own events, the last :data:`RECENT`."""
+    out = []
+    for e in t.recent:
+        n = e.get("_n")
+        if n is not None and upto is not None and n >= upto:
+            continue
+        out.append({k: v for k, v in e.items() if k != "_n"} if n is not None else e)
+    return out[-RECENT:]
+
+
+def _last_out(hand: Any, upto: int) -> Optional[dict]:
+    for e in reversed(hand.events[:upto]):
+        if e.type == "discard":
+            j = e.to_json()
+            return {"seat": j.get("seat"), "tile": j.get("tile")}
+    return None
+
+
+def _table_keys(t: Table, upto: Optional[int]) -> dict:
+    """The table's own keys of every view of a snapshot."""
+    hand_no = 0
+    if t.match is not None:
+        hand_no = t.match.hand_no + (0 if t.hand is None or t.hand.is_over() else 1)
+    return {
+        "table_id": t.id, "hand_no": hand_no, "match_hands": t.match_hands,
+        "min_players": t.variant.min_players, "max_players": t.variant.max_players, "status": t.status,
+        "recent": _recent(t, upto), "votes": t.open_votes(), "seed_hash": t.seed_hash(),
+        "auto_play_ai": t.auto_play_level(), "game": t.variant.facts,
+        "table_name": f"#{t.channel_name}" if t.channel_name else None,
+    }
+
+
+def _lobby_view(t: Table) -> dict:
+    return {"variant": t.variant.id, "phase": "lobby" if t.status == LOBBY else "between", "seats":
+            [{"seat": i, "name": s.name, "is_ai": s.is_ai} for i, s in enumerate(t.seats)],
+            "viewer": None, "me": None, "result": t.last_result, "last_out": None}
+
+
+def public_view(t: Table, cache: Optional[ViewCache]) -> dict:
+    """The public view of a snapshot (a new dict): the hand's public frame with the table's
+    names, scores and marks; ``to_act``: the seats the table publicly waits for."""
+    if cache is None:
+        v, upto = _lobby_view(t), None
+    else:
+        frame, upto = cache.public()
+        v = dict(frame)
+        v["seats"] = [dict(s) for s in frame["seats"]]
+        v["last_out"] = _last_out(t.hand, upto)
+    for sv, extra in zip(v["seats"], _seat_overlay(t)):
+        sv.update(extra)
+    v.update(_table_keys(t, upto))
+    phase = v.get("phase")
+    if isinstance(v.get("shown"), dict):
+        v["shown"] = {k: x for k, x in v["shown"].items() if k != "waiting"}
+    if phase in WINDOW_PHASES:  # a frame never is; kept for a game that does not mark one
+        v["turn"] = None
+    if t.hand is None or t.hand.is_over():
+        v["to_act"] = []
+    elif phase in OPENING_PHASES:
+        v["to_act"] = list(range(len(t.seats)))
+    elif phase not in WINDOW_PHASES and v.get("turn") is not None:
+        v["to_act"] = [v["turn"]]
+    else:
+        v["to_act"] = []
+    return v
+
+
+def _seat_view(t: Table, cache: ViewCache, seat: int, public: dict, lang: str) -> dict:
+    """A human seat's view: the real table when the hand waits for it, else the public one
+    with its own seat (its tiles, its face-down groups, its opening choice) and ``me``."""
+    own = cache.seat(seat)
+    pending = seat in t.pending()
+    if pending:
+        v = {k: x for k, x in own.items() if k not in ("seq", "pending")}
+        v["seats"] = [{**pub, **mine} for pub, mine in zip(public["seats"], own["seats"])]
+        for k in ("recent", "votes", "seed_hash", "auto_play_ai", "game", "table_name", "table_id", "hand_no",
+                  "match_hands", "min_players", "max_players", "status", "last_out", "to_act"):
+            v[k] = public.get(k)
+        if v.get("phase") in WINDOW_PHASES:
+            v["turn"] = None
+    else:
+        v = dict(public)
+        seats = []
+        for pub, mine in zip(public["seats"], own["seats"]):
+            if mine.get("seat") == seat:
+                seats.append({**pub, **mine})
+            elif mine.get("concealed") is not None and pub.get("concealed") is None:
+                seats.append({**pub, "concealed": mine["concealed"]})  # what the rules show this viewer
+            else:
+                seats.append(pub)
+        v["seats"] = seats
+    v["me"] = own.get("me")
+    v["viewer"] = seat
+    v["pending"] = [seat] if pending else []
+    v["lang"] = _view_lang(lang)
+    return v
+
+
+def _part(t: Table, cache: Optional[ViewCache], seat: int, public: dict, lang: str, version: int,
+          before: Optional[SeatPart]) -> SeatPart:
+    s = t.seats[seat]
+    dealt = t.dealt_to(seat)
+    moves: tuple[Move, ...] = ()
+    decision = deadline = None
+    if cache is None or not dealt:
+        view = dict(public, viewer=seat, me=None, pending=[], lang=_view_lang(lang))
+    else:
+        view = _seat_view(t, cache, seat, public, lang)
+        if seat in t.pending() and not s.auto:
+            moves = tuple(Move.of(a) for a in t.hand.legal_actions(seat))
+            decision = (t.hand_id, t.decision(seat))
+            deadline = t.deadline_unix()
+    frozen = freeze(view)
+    picture = version
+    if before is not None and before.view == frozen:
+        frozen, picture = before.view, before.picture
+    part = SeatPart(seat=seat, user_id=s.user_id, version=version, picture=picture, view=frozen, moves=moves,
+                    decision=decision, deadline=deadline, lang=lang, auto=s.auto, dms_open=s.dms_open, dealt=dealt)
+    if before is not None and _same_part(before, part):
+        return before
+    return part
+
+
+def _same_part(a: SeatPart, b: SeatPart) -> bool:
+    return (a.view is b.view and a.user_id == b.user_id and a.moves == b.moves and a.decision == b.decision
+            and a.deadline == b.deadline and a.lang == b.lang and a.auto == b.auto and a.dms_open == b.dms_open
+            and a.dealt == b.dealt)
+
+
+def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[str]]) -> TableSnapshot:
+    """The snapshot of ``t`` now, version ``version`` (see the module docstring); ``lang_of``
+    gives a player's language (``None``: the table's).  Read under the table's lock."""
+    from .seats import free_seats
+
+    before: Optional[TableSnapshot] = t.snapshot
+    cache = views_of(t)
+    pub = public_view(t, cache)
+    pub["lang"] = _view_lang(t.lang)
+    view = freeze(pub)
+    result = freeze(t.last_result) if t.last_result is not None else None
+    public = PublicPart(version=version, view=view, names=tuple(t.hand_names()), result=result,
+                        joinable=t.status != LOBBY and bool(free_seats(t, frozenset(q["seat"] for q in t.queue))),
+                        takeover=any(s.auto and not s.is_ai for s in t.seats),
+                        next_hand=t.hand is not None and t.hand_over)
+    if before is not None:
+        old = before.public
+        if old.view == view:
+            public = PublicPart(version=old.version, view=old.view, names=public.names, result=public.result,
+                                joinable=public.joinable, takeover=public.takeover, next_hand=public.next_hand)
+            if (old.names, old.result, old.joinable, old.takeover, old.next_hand) == \
+                    (public.names, public.result, public.joinable, public.takeover, public.next_hand):
+                public = old
+    parts = []
+    for i, s in enumerate(t.seats):
+        if s.is_ai and s.user_id is None:
+            parts.append(None)
+            continue
+        lang = lang_of(s.user_id) or t.lang
+        prev = before.parts[i] if before is not None and i < len(before.parts) else None
+        if prev is not None and prev.user_id != s.user_id:
+            prev = None
+        parts.append(_part(t, cache, i, pub, lang, version, prev))
+    seats = tuple(SeatInfo(seat=i, name=s.name, user_id=s.user_id, is_ai=s.is_ai, auto=s.auto, left=s.left,
+                           ai_level=s.level if s.is_ai else None, dms_open=s.dms_open, dealt=t.dealt_to(i))
+                  for i, s in enumerate(t.seats))
+    final = t.status == "closed" and t.match_id is not None and t.last_result is not None \
+        and t.hand is not None and t.hand.is_over()
+    return TableSnapshot(version=version, table_id=t.id, guild_id=t.guild_id, channel_id=t.channel_id,
+                         creator_id=t.creator_id, status=t.status, lang=t.lang, game=t.variant.facts,
+                         options=freeze(t.options), public=public, seats=seats, parts=tuple(parts),
+                         hand_id=t.hand_id, message_id=t.message_id, channel_name=t.channel_name,
+                         match_id=t.match_id, final=final, lobby_minutes=t.lobby_minutes,
+                         queue=freeze(list(t.queue)))
+
+
+def public_events(events: list[dict]) -> tuple:
+    """The public events of a change, frozen (no passes, no timeouts, no bookkeeping keys)."""
+    return tuple(freeze({k: v for k, v in e.items() if k != "_n"}) for e in events
+                 if e.get("type") not in HIDDEN_EVENTS)
+
+
+__all__ = ["build", "public_view", "public_events", "views_of", "ViewCache", "RECENT", "EMPTY"]

@@ -1,0 +1,246 @@
+"""What the table service publishes: one deeply immutable :class:`TableSnapshot` per accepted
+change, handed to the front ends with the :class:`Change` that made it.
+
+The front ends (the Discord cogs, the local table, a web page) are functions of snapshots:
+they never see the service's ``Table``, its lock or its hand.
+
+* :class:`PublicPart` — what the channel may see: seats, names, scores, ponds, melds, the last
+  discard, tiles left, votes, recent events, the result once over.  Its ``view`` is the hand's
+  *public frame* (``engine/frames.py``): right after a discard it shows the discard and the
+  next seat on turn, and nothing else until the next public decision, whether or not some seat
+  may claim that discard.  A claim window therefore shows exactly what a discard nobody may
+  claim shows: no deadline, no "claims" turn line, no wall one tile shorter, no flower drawn
+  a moment earlier.  It carries no deadline at all (a seat's own deadline is in its part).
+* :class:`SeatPart` — per human seat: the public part plus exactly what that seat may see —
+  its hand, its legal moves as typed :class:`Move` values with a stable ``key`` (buttons and
+  menus carry it), its decision ``(hand id, decision number)`` and deadline, its hints and
+  warnings (in ``view["me"]``), its language and the table's.  A seat the hand waits for sees
+  the real table (the discard it may claim, the card it may take); the others see the public
+  frame with their own seat.
+* :class:`~engine.facts.GameFacts` — the game facts the front ends need, resolved once.
+* ``version`` — monotonic across restarts (the service's start number in the high bits):
+  front ends compare versions, never digests of what they drew.
+
+Every mapping is a ``frozendict`` and every sequence a tuple (``freeze``): assigning fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from frozendict import deepfreeze, frozendict
+
+from engine.actions import Action
+from engine.facts import GameFacts
+from engine.tiles import kind_str, parse_kind
+
+#: the empty frozen mapping
+EMPTY = frozendict()
+
+
+#: frozen values that stay as they are (not turned into mappings of their fields)
+_KEEP = {GameFacts: lambda x: x}
+
+
+def freeze(value: Any) -> Any:
+    """A deeply immutable copy of a JSON-like value: dicts become ``frozendict``, lists and
+    tuples tuples (``frozendict.deepfreeze``); the game's facts stay as they are."""
+    return deepfreeze(value, custom_converters=_KEEP)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One legal move of a seat: its action type and tile (notation, ``None`` without one).
+
+    ``key`` (``"discard:5m"``, ``"pass:-"``) is what a button or a menu carries; ``text``
+    (``"discard 5m"``) the move as the action log writes it, without the seat."""
+
+    type: str
+    tile: Optional[str] = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.type}:{self.tile or '-'}"
+
+    @property
+    def text(self) -> str:
+        return self.type if self.tile is None else f"{self.type} {self.tile}"
+
+    @property
+    def kind(self) -> Optional[int]:
+        """The tile's kind (``engine.tiles``), ``None`` without one."""
+        return None if self.tile is None else parse_kind(self.tile)
+
+    def action(self, seat: int) -> Action:
+        """The engine's action of this move for ``seat``."""
+        return Action(seat, self.type, self.kind)
+
+    @classmethod
+    def of(cls, action: Action) -> "Move":
+        return cls(action.type, None if action.kind is None else kind_str(action.kind))
+
+    @classmethod
+    def from_key(cls, key: str) -> "Move":
+        """The move a button's key names (``"discard:5m"``); ``ValueError`` when the tile is
+        not one (the key is read as it came, it may be tampered with)."""
+        act, _, tile = key.partition(":")
+        if tile in ("", "-"):
+            return cls(act)
+        parse_kind(tile)  # raises ValueError / TileParseError
+        return cls(act, tile)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat as everybody may see it (the seat's occupant now)."""
+
+    seat: int
+    name: str
+    user_id: Optional[int]
+    is_ai: bool
+    auto: bool = False  #: on 托管 (auto-play)
+    left: bool = False  #: the player left the running game
+    ai_level: Optional[str] = None  #: an AI seat's level
+    dms_open: bool = True  #: the bot can DM the player
+    dealt: bool = True  #: the current hand was dealt to this occupant (a late player waits)
+
+
+@dataclass(frozen=True)
+class PublicPart:
+    """What the channel may see (see the module docstring).
+
+    :ivar view: the public view the table image and its words are drawn from (engine
+        ``View`` keys, the table's names, scores and marks merged; ``recent``: public events;
+        ``game``: the :class:`GameFacts`).
+    :ivar names: who played the hand, by seat.
+    :ivar result: the settled result of the last hand (with ``names`` and ``seed``), or ``None``.
+    :ivar joinable: a late player may sit down (a free seat).
+    :ivar takeover: a seat of a human is on 托管.
+    :ivar next_hand: the hand is over and settled (the **Next hand** moment).
+    """
+
+    version: int
+    view: frozendict
+    names: tuple[str, ...]
+    result: Optional[frozendict] = None
+    joinable: bool = False
+    takeover: bool = False
+    next_hand: bool = False
+
+
+@dataclass(frozen=True)
+class SeatPart:
+    """One human seat's view of the table (see the module docstring).
+
+    :ivar version: the snapshot version at which this part last changed; ``picture``: at which
+        its ``view`` (what the panel image is drawn from) last changed.
+    :ivar view: the public part's view with this seat's own tiles and ``me``.
+    :ivar moves: the legal moves now (empty when the hand does not wait for the seat).
+    :ivar decision: ``(hand id, decision number)`` the hand waits for from this seat, or
+        ``None``; a button drawn for another decision is stale.
+    :ivar deadline: Unix seconds of the decision's timeout, or ``None``.
+    :ivar lang: the seat's language (its player's, else the table's).
+    """
+
+    seat: int
+    user_id: int
+    version: int
+    picture: int
+    view: frozendict
+    moves: tuple[Move, ...] = ()
+    decision: Optional[tuple[int, int]] = None
+    deadline: Optional[int] = None
+    lang: str = "zh-CN"
+    auto: bool = False
+    dms_open: bool = True
+    dealt: bool = True
+
+    @property
+    def me(self) -> frozendict:
+        """The seat's own part of the view (hand, drawn tile, waits, hint, warnings)."""
+        return self.view.get("me") or EMPTY
+
+    def move(self, key: str) -> Optional[Move]:
+        """The legal move ``key`` names (``None``: no such move now)."""
+        return next((m for m in self.moves if m.key == key), None)
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """One table as the service published it after a change (see the module docstring).
+
+    :ivar status: ``"lobby"``, ``"playing"`` or ``"closed"``.
+    :ivar seats: one :class:`SeatInfo` per seat.
+    :ivar parts: per seat, its :class:`SeatPart` (``None`` for an AI seat).
+    :ivar match_id: the stored id of the match that ended with the table (its standings).
+    :ivar final: the table closed after a settled hand: its result stays shown.
+    """
+
+    version: int
+    table_id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    status: str
+    lang: str
+    game: GameFacts
+    options: frozendict
+    public: PublicPart
+    seats: tuple[SeatInfo, ...]
+    parts: tuple[Optional[SeatPart], ...]
+    hand_id: Optional[int] = None
+    message_id: Optional[int] = None
+    channel_name: Optional[str] = None
+    match_id: Optional[int] = None
+    final: bool = False
+    lobby_minutes: int = 15
+    queue: tuple[frozendict, ...] = ()
+
+    @property
+    def closed(self) -> bool:
+        return self.status == "closed"
+
+    @property
+    def hand_running(self) -> bool:
+        """A hand is dealt and not over."""
+        return self.hand_id is not None and self.public.view.get("phase") not in (None, "lobby", "between", "over")
+
+    def seat_of(self, user_id: int) -> Optional[int]:
+        """The seat of ``user_id``, ``None`` when not seated."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def part_of(self, user_id: int) -> Optional[SeatPart]:
+        """The seat part of ``user_id`` (``None`` when not seated)."""
+        seat = self.seat_of(user_id)
+        return None if seat is None else self.parts[seat]
+
+    def humans(self) -> list[SeatPart]:
+        """The seat parts of the humans the current hand was dealt to (who has a panel)."""
+        return [p for p in self.parts if p is not None and p.dealt]
+
+
+@dataclass(frozen=True)
+class Change:
+    """An accepted change and the snapshot after it, as the front ends receive it.
+
+    :ivar kind: ``"lobby"``, ``"start"``, ``"action"``, ``"hand_over"``, ``"match_over"``,
+        ``"closed"``, ``"resume"`` (a restart), ``"redraw"`` (nothing changed in the game: a
+        name or a message id).
+    :ivar events: the public events of the change, in order (no passes, no timeouts).
+    :ivar actor: the seat whose request caused it (it gets its answer directly).
+    :ivar notices: per seat, catalogue keys to tell that seat only (``notice.ting_ignored``).
+    :ivar prompt: seats that must decide anew (their panel first, and a notice).
+    """
+
+    kind: str
+    snapshot: TableSnapshot
+    events: tuple[frozendict, ...] = ()
+    actor: Optional[int] = None
+    notices: frozendict = EMPTY
+    prompt: frozenset = frozenset()
+    hand_id: Optional[int] = None
+    match_id: Optional[int] = None
+
+
+__all__ = ["EMPTY", "freeze", "Move", "SeatInfo", "PublicPart", "SeatPart", "TableSnapshot", "Change"]
