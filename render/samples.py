@@ -109,7 +109,7 @@ def two_player_over_view(lang: str = "zh") -> dict:
 def _four_seat_game_with_wild() -> str:
     """A registered four-seat game whose wild tiles have a name of their own (财神麻将's 财神),
     so the sample shows that label."""
-    return next(v.id for v in all_variants() if v.max_players == 4 and v.wild_name not in (None, "wild"))
+    return next(g.id for g in GAMES.values() if g.max_players == 4 and g.wild_name not in (None, "wild"))
 
 
 def four_player_view(lang: str = "zh") -> dict:
@@ -154,8 +154,8 @@ def four_player_view(lang: str = "zh") -> dict:
 def _four_seat_game_without_wild() -> str:
     """The first registered four-seat mahjong game without wild tiles (老三番), whose results
     list their 胡 item by item."""
-    return next(v.id for v in all_variants()
-                if v.min_players == v.max_players == 4 and v.wild_name is None and v.tile_style == "mahjong")
+    return next(g.id for g in GAMES.values()
+                if g.min_players == g.max_players == 4 and g.wild_name is None and g.tile_style == "mahjong")
 
 
 def four_player_over_view(lang: str = "zh") -> dict:

@@ -27,21 +27,26 @@ class Hands:
         """Context added to the next hand at the deal (see :attr:`deal_context`)."""
         return dict(self.deal_context(t) or {}) if self.deal_context is not None else {}
 
-    async def _start_hand(self, t: Table) -> Update:
+    async def _start_hand(self, t: Table, first: bool = False) -> Update:
         """Deal the next hand (the lock is held): nothing of it is in memory before the store
         accepted it, so a failed write leaves the table as it was (the timer deals again).
-        Players waiting for a seat sit down first (``service/seats.py``; stored at once)."""
+        The hand, the match state it leaves (and at the ``first`` deal the table's playing
+        status) are one transaction.  Players waiting for a seat sit down first
+        (``service/seats.py``; stored at once)."""
         seated = await self._seat_queue(t)
         saved_state = dict(t.match.state)
         try:
-            extra = await streaks.deal_context(self.store, t)  # may draw the dealer again
+            extra = await streaks.deal_context(self.store, t, self._streaks)  # may draw the dealer again
             extra.update(self._deal_extra(t))
             hand = t.match.new_hand(extra)
+            table_updates = {"hand_no": t.match.hand_no, "state": t.match.state}
+            if first:
+                table_updates["status"] = PLAYING
             hand_id = await self.store.start_hand(
                 table_id=t.id, hand_no=t.match.hand_no, seed=hand.seed, variant=t.variant.id,
                 options=t.options, dealer=hand.dealer,
                 seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
-                context=dict(hand.context))
+                context=dict(hand.context), table_updates=table_updates)
         except BaseException:
             t.match.state = saved_state
             raise
@@ -60,7 +65,6 @@ class Hands:
         upd = Update("start", events=list(t.recent), seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id)
 
         async def rest() -> Update:
-            await self.store.update_table(t.id, hand_no=t.match.hand_no, state=t.match.state)
             if reopened:
                 await self._save_seats(t)
             return await self._run_automatic(t, upd)
@@ -346,17 +350,18 @@ class Hands:
         planned = t.match_hands
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
         result["names"] = t.names()  # who played it (another player may sit down before the next deal)
+        counts = streaks.settled_counts(t, result)
         try:
             match_id = await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
                                                     table_updates={"state": state, "hand_no": state["hand_no"]},
-                                                    streaks=streaks.settled_counts(t, result),
-                                                    end_match=planned if last else None)
+                                                    streaks=counts, end_match=planned if last else None)
         except HandNotPlaying:
             # settled already (by an earlier run of the bot): the store is right, memory behind
             log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)
             await self._reload(t)
             t.settled_hand_id = t.hand_id
             return
+        streaks.remember(self._streaks, t, counts)
         t.match.state = state
         t.settled_hand_id = t.hand_id
         t.last_result = result

@@ -297,8 +297,12 @@ class Lobby:
                 raise ServiceError("too_few_players", min=t.variant.min_players)
             t.match = Match(t.variant, t.options, t.seed, len(t.seats))
             t.status = PLAYING
-            await self.store.update_table(t.id, status=PLAYING, state=t.match.state)
-            upd = await self._guarded(t, self._start_hand(t))
+            try:  # the playing status is stored with the first hand, in its transaction
+                upd = await self._guarded(t, self._start_hand(t, first=True))
+            except BaseException:
+                if t.hand is None:  # nothing was dealt: the table is still a lobby
+                    t.status, t.match = LOBBY, None
+                raise
             change = self._publish(t, upd)
         await self._notify(change)
         return t.snapshot

@@ -1,10 +1,13 @@
 """Building the snapshot of a table after a change (``service/snapshot.py`` says what it holds).
 
 :func:`build` is called by the table service under the table's lock, once per accepted
-change.  It asks the engine for one public frame and one view per human seat only when the
-hand changed since the last snapshot (views are a function of the hand's action counter, so
-they are kept by ``(hand, seq)``), and keeps every part equal to the last one as that very
-object, with its version: a front end redraws a message only when its part's version moved.
+change.  It asks the engine for the hand's public frame once when the hand moved (none when
+the frame the engine keeps did not move), and for a seat's view only when that seat's part
+may have changed: every seat when the public frame moved (each part shows it), else the seats
+the change concerned or the hand waits or waited for (:class:`ViewCache`).  A seat outside
+all of these keeps its last view: nothing of its own moved, and the public frame it shows
+did not either.  Every part equal to the last one is kept as that very object, with its
+version: a front end redraws a message only when its part's version moved.
 """
 
 from __future__ import annotations
@@ -24,23 +27,33 @@ def _view_lang(lang: str) -> str:
 
 
 class ViewCache:
-    """The engine views of one hand at one action counter: the public frame and each seat's
-    view, asked for once (see the module docstring)."""
+    """The engine views of a table's current hand: its public frame at the hand's action
+    counter, and each seat's last view.  A seat's view is asked again only when the hand moved
+    and the public frame moved with it (every part shows it), or the seat took part in the
+    change or the hand waits (waited) for it; otherwise its last view stands (see the module
+    docstring)."""
 
     __slots__ = ("hand", "seq", "frame", "seats")
 
     def __init__(self, hand: Any):
         self.hand = hand
         self.seq = hand.seq
-        self.frame: Optional[tuple[dict, int]] = None
+        self.frame: tuple[dict, int] = hand.public_frame()
         self.seats: dict[int, dict] = {}
 
-    def fresh(self, hand: Any) -> bool:
-        return hand is self.hand and hand.seq == self.seq
+    def moved(self, hand: Any, touched: set[int]) -> None:
+        """The hand may have moved since: forget what it changed."""
+        if hand.seq == self.seq:
+            return
+        frame = hand.public_frame()
+        if frame[0] is not self.frame[0] and frame != self.frame:
+            self.seats.clear()  # a new public frame: every seat's part shows it
+        else:
+            for s in touched:
+                self.seats.pop(s, None)
+        self.frame, self.seq = frame, hand.seq
 
     def public(self) -> tuple[dict, int]:
-        if self.frame is None:
-            self.frame = self.hand.public_frame()
         return self.frame
 
     def seat(self, seat: int) -> dict:
@@ -50,13 +63,20 @@ class ViewCache:
         return v
 
 
-def views_of(t: Table) -> Optional[ViewCache]:
-    """The table's view cache for its current hand (made anew when the hand moved)."""
+def views_of(t: Table, touched: set[int] = frozenset()) -> Optional[ViewCache]:
+    """The table's view cache for its current hand (made anew for a new hand; ``touched``:
+    the seats a change concerned, see :class:`ViewCache`)."""
     if t.hand is None:
         return None
     cache = t.view_cache
-    if cache is None or not cache.fresh(t.hand):
+    if cache is None or cache.hand is not t.hand:
         cache = t.view_cache = ViewCache(t.hand)
+    else:
+        before = t.snapshot
+        was = {p.seat: p.decision for p in (before.parts if before is not None else ()) if p is not None}
+        now = {s: (t.hand_id, t.decision(s)) for s in t.pending()}
+        decided = {s for s in set(was) | set(now) if was.get(s) != now.get(s)}  # a decision began or ended
+        cache.moved(t.hand, set(touched) | decided)
     return cache
 
 
@@ -211,13 +231,15 @@ def _same_part(a: SeatPart, b: SeatPart) -> bool:
             and a.dealt == b.dealt)
 
 
-def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[str]]) -> TableSnapshot:
+def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[str]],
+          touched: set[int] = frozenset()) -> TableSnapshot:
     """The snapshot of ``t`` now, version ``version`` (see the module docstring); ``lang_of``
-    gives a player's language (``None``: the table's).  Read under the table's lock."""
+    gives a player's language (``None``: the table's); ``touched``: the seats the change
+    concerned (who acted, who an event names, who must decide).  Read under the table's lock."""
     from .seats import free_seats
 
     before: Optional[TableSnapshot] = t.snapshot
-    cache = views_of(t)
+    cache = views_of(t, touched)
     pub = public_view(t, cache)
     pub["lang"] = _view_lang(t.lang)
     view = freeze(pub)

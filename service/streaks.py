@@ -35,12 +35,18 @@ def seat_users(table: "Table") -> list[Optional[int]]:
     return [s.user_id for s in table.seats]
 
 
-async def deal_context(store: "Store", table: "Table") -> dict:
+#: the service's memory of the stored counts: ``(guild, game, user) -> count``
+Counts = dict
+
+
+async def deal_context(store: "Store", table: "Table", known: Optional[Counts] = None) -> dict:
     """What the next hand of ``table`` is dealt with besides the match state: the dealer's
     stored count as ``dealer_streak`` (``{}`` for a game whose count is the table's).
 
     Draws the dealer again first when the seated users differ from the previous hand's (the
-    match state remembers them; the caller stores the state with the hand)."""
+    match state remembers them; the caller stores the state with the hand).  ``known``: the
+    counts this process read or wrote before (a guild's tables all run in one process, so
+    what it wrote last is what is stored); a count it does not know is read once."""
     info = table.variant
     if not info.streak_per_player:
         return {}
@@ -51,8 +57,21 @@ async def deal_context(store: "Store", table: "Table") -> dict:
         match.redraw_dealer()
     match.state[SEAT_USERS] = users
     dealer_user = users[match.state["dealer"]]
-    kept = 0 if dealer_user is None else await store.get_streak(table.guild_id, info.id, dealer_user)
+    if dealer_user is None:
+        return {"dealer_streak": 0}
+    key = (table.guild_id, info.id, dealer_user)
+    if known is not None and key in known:
+        return {"dealer_streak": known[key]}
+    kept = await store.get_streak(table.guild_id, info.id, dealer_user)
+    if known is not None:
+        known[key] = kept
     return {"dealer_streak": kept}
+
+
+def remember(known: Counts, table: "Table", counts: dict[int, int]) -> None:
+    """After a settlement the store accepted: the counts it wrote (:func:`settled_counts`)."""
+    for user, kept in counts.items():
+        known[(table.guild_id, table.variant.id, user)] = kept
 
 
 def kept_the_deal(dealer: int, result: dict) -> bool:
@@ -80,4 +99,4 @@ def settled_counts(table: "Table", result: dict) -> dict[int, int]:
     return {user: kept + 1 if kept_the_deal(hand.dealer, result) else 0}
 
 
-__all__ = ["SEAT_USERS", "deal_context", "settled_counts", "kept_the_deal", "seat_users"]
+__all__ = ["SEAT_USERS", "deal_context", "settled_counts", "kept_the_deal", "seat_users", "remember"]

@@ -96,6 +96,8 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
         #: snapshots published since: a snapshot's version
         self._generation = 0
         self._published = 0
+        #: 连庄 counts this process read or stored (``service.streaks``)
+        self._streaks: dict = {}
 
     # ------------------------------------------------------------------ lookup
     def table_in(self, channel_id: int) -> Table:
@@ -173,7 +175,10 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
     def _publish(self, t: Table, upd: Update) -> Change:
         """The snapshot of ``t`` after ``upd`` and the change the front ends receive (the lock is
         held, or the table is not yet shared): ``service/publish.py``."""
-        snap = publish.build(t, self._version(), self.user_lang)
+        # who acted, and whom a public event names (a pass is recorded when its window closes:
+        # the seat that passed took part in an earlier change)
+        involved = {upd.actor} | {e.get("seat") for e in upd.events if e.get("type") not in HIDDEN_EVENTS}
+        snap = publish.build(t, self._version(), self.user_lang, {s for s in involved if isinstance(s, int)})
         t.snapshot = snap
         notices = freeze({s: list(keys) for s, keys in upd.notices.items()})
         return Change(kind=upd.kind, snapshot=snap, events=publish.public_events(upd.events), actor=upd.actor,

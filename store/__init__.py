@@ -185,6 +185,7 @@ class Store(
     async def close(self) -> None:
         """Close every pooled connection.  The store cannot be used afterwards."""
         await self._drain()
+        await self._close_reader()
         await self._engine.dispose()
 
     async def __aenter__(self) -> "Store":

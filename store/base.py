@@ -5,11 +5,13 @@ of values bound for 64-bit and timestamp columns, and :class:`StoreBase`, the st
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from datetime import datetime, timezone
-from typing import Any, Callable, Optional
+from typing import Any, AsyncIterator, Callable, Optional
 
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .models import (
     ActionRow,
@@ -68,6 +70,42 @@ class StoreBase:
     #: PostgreSQL schema of the tables, ``None`` for the connection's default
     _schema: Optional[str]
     _engine: AsyncEngine
+
+    #: SQLite: the one connection the short reads share (``None`` until the first)
+    _reader: Optional[AsyncConnection] = None
+    _reader_lock: Optional[asyncio.Lock] = None
+
+    @contextlib.asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for a short read.  On a SQLite file, the store's one kept reading
+        connection, taken in turns: in WAL mode it never waits for the writer, and no new
+        connection (a thread of the driver, its pragmas) is opened for a read during play;
+        each read ends its transaction, so it sees every commit before it.  Elsewhere (an
+        in-memory SQLite, PostgreSQL) one of the pool's."""
+        if not self._is_sqlite or self._url.database in (None, "", ":memory:"):
+            async with self._engine.connect() as conn:
+                yield conn
+            return
+        if self._reader_lock is None:
+            self._reader_lock = asyncio.Lock()
+        async with self._reader_lock:
+            if self._reader is None:
+                self._reader = await self._engine.connect()
+            try:
+                yield self._reader
+            except BaseException:
+                reader, self._reader = self._reader, None
+                with contextlib.suppress(Exception):
+                    await reader.close()
+                raise
+            else:
+                await self._reader.rollback()
+
+    async def _close_reader(self) -> None:
+        if self._reader is not None:
+            reader, self._reader = self._reader, None
+            with contextlib.suppress(Exception):
+                await reader.close()
 
     @property
     def engine(self) -> AsyncEngine:

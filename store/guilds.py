@@ -24,7 +24,7 @@ class GuildsMixin(WriterMixin):
     async def get_guild_config(self, guild_id: int) -> GuildConfig:
         """Return the settings of a guild; an empty :class:`GuildConfig` if none are stored."""
         _int64("guild_id", guild_id)
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             row = (await conn.execute(select(_G).where(_G.c.guild_id == guild_id))).first()
         return _guild_config(guild_id, row)
 

@@ -40,6 +40,7 @@ class HandsMixin(TablesMixin, StreaksMixin):
         dealer: int,
         seats: list[dict],
         context: dict | None = None,
+        table_updates: Optional[dict] = None,
     ) -> int:
         """Record a new ``'playing'`` hand and return its id.
 
@@ -48,12 +49,16 @@ class HandsMixin(TablesMixin, StreaksMixin):
             a variant's carried facts), so replays rebuild exactly this hand.
         :param seats: JSON-serializable descriptions of the seats (e.g. user ids and names by
             seat), stored as given.
+        :param table_updates: fields for :meth:`update_table` on the table (the match state and
+            hand number the deal leaves; at the first deal its ``'playing'`` status), written in
+            the same transaction: a deal is one transaction.
         :raises NotFound: no such table.
         :raises TableClosed: the table is closed.
         :raises HandInProgress: the table has a ``'playing'`` hand (finish or abort it first).
         """
         _int64("seed", seed)
         now = self._now()
+        values = _check_table_fields(table_updates or {})
         try:
             async def _job(conn: AsyncConnection) -> Any:
                 status = await conn.scalar(select(_T.c.status).where(_T.c.id == table_id))
@@ -84,6 +89,8 @@ class HandsMixin(TablesMixin, StreaksMixin):
                     )
                     .returning(_H.c.id)
                 )
+                if values:
+                    await self._update_table(conn, table_id, values)
                 return hand_id
 
             hand_id = await self._submit(_job)

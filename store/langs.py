@@ -23,7 +23,7 @@ class LangsMixin(WriterMixin):
         ids = sorted({_int64("user_id", u) for u in user_ids})
         if not ids:
             return {}
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             rows = await conn.execute(select(_L.c.user_id, _L.c.lang).where(_L.c.user_id.in_(ids)))
             return {int(r.user_id): str(r.lang) for r in rows}
 

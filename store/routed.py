@@ -81,7 +81,7 @@ class RoutedMixin(WriterMixin):
 
     async def count_routed_actions(self, shards: Iterable[int] | None = None) -> int:
         """How many clicks wait (for ``shards``, default every shard)."""
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             q = select(_R.c.id)
             if shards is not None:
                 q = q.where(_R.c.shard.in_(list(shards)))

@@ -20,7 +20,7 @@ class StateMixin(WriterMixin):
 
     async def get_state(self, key: str) -> Optional[str]:
         """The value stored under ``key``; ``None`` when there is none."""
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             return await conn.scalar(select(_B.c.value).where(_B.c.key == _key(key)))
 
     async def set_state(self, key: str, value: str) -> None:

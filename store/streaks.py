@@ -25,7 +25,7 @@ class StreaksMixin(WriterMixin):
         ``variant``; 0 when none is stored."""
         _int64("guild_id", guild_id)
         _int64("user_id", user_id)
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             kept = await conn.scalar(
                 select(_K.c.kept).where(
                     _K.c.guild_id == guild_id, _K.c.user_id == user_id, _K.c.variant == variant

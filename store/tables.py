@@ -127,7 +127,7 @@ class TablesMixin(WriterMixin):
 
         :raises NotFound: no such table.
         """
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             row = (await conn.execute(select(_T).where(_T.c.id == table_id))).first()
         if row is None:
             raise NotFound(f"table {table_id}")
@@ -135,7 +135,7 @@ class TablesMixin(WriterMixin):
 
     async def get_open_table(self, channel_id: int) -> Optional[TableRecord]:
         """Return the ``'lobby'``/``'playing'`` table of a channel, or ``None``."""
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             row = (
                 await conn.execute(
                     select(_T).where(
@@ -247,7 +247,7 @@ class TablesMixin(WriterMixin):
 
     async def get_seats(self, table_id: int) -> tuple[SeatRecord, ...]:
         """Return the seats of a table in seat order (empty if none or no such table)."""
-        async with self._engine.connect() as conn:
+        async with self._read() as conn:
             rows = (
                 await conn.execute(select(_S).where(_S.c.table_id == table_id).order_by(_S.c.seat))
             ).all()

@@ -147,3 +147,26 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         n, why = found
         terminalreporter.write_line(f"{n} PostgreSQL tests not run (marker postgres, deselected): {why}; "
                                     f"or TEST_REQUIRE_POSTGRES=1 to make this a failure")
+
+
+# ------------------------------------------------------------------ the images never look a game up
+RENDER_DIR = str(ROOT / "render") + "/"
+
+
+@pytest.fixture(autouse=True)
+def no_game_lookup_in_render(monkeypatch):
+    """In every test, the game registry's look-ups (``find_variant``, ``all_variants``) raise
+    when code under ``render/`` calls them: the images and the words take a game's facts from
+    the snapshot (``view["game"]``), resolved once by the service."""
+    import engine.variants as registry
+
+    for name in ("find_variant", "all_variants"):
+        real = getattr(registry, name)
+
+        def guarded(*args, _real=real, _name=name, **kwargs):
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename.startswith(RENDER_DIR):
+                raise AssertionError(f"{frame.f_code.co_filename}:{frame.f_lineno} looks a game up ({_name})")
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(registry, name, guarded)

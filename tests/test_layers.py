@@ -9,6 +9,8 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from engine.variants import all_variants
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,3 +128,144 @@ def test_top_level_commands_are_the_play_verbs_and_mj():
             "mj table end", "mj table show", "mj hand", "mj score", "mj leaderboard", "mj history", "mj replay",
             "mj verify", "mj rules", "mj help", "mj standings", "mj config", "mj config default", "mj config server",
             "mj config show"} <= set(subs)
+
+
+# ------------------------------------------------------------------ the service's table stays in service/
+FRONT_ENDS = ("cogs", "local", "render")
+#: what only the service may hold: its table (with its lock and hand) and its seats
+SERVICE_OWNED = {"Table", "Seat"}
+
+
+def _imported_names(path: Path) -> set[tuple[str, str]]:
+    """``(module, name)`` of every ``from module import name`` (and ``(module, "")`` of every
+    ``import module``) in a file, relative imports resolved against its folder."""
+    out = set()
+    pkg = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {(a.name, "") for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+                mod = ".".join([*base, mod] if mod else base)
+            out |= {(mod, a.name) for a in node.names}
+    return out
+
+
+def service_table_imports(paths: list[Path]) -> list[str]:
+    """Every import of the service's table module, or of ``Table``/``Seat`` from the service,
+    as ``file: module.name``."""
+    found = []
+    for path in paths:
+        for mod, name in _imported_names(path):
+            if mod == "service.table" or (mod.startswith("service") and name in SERVICE_OWNED):
+                found.append(f"{path.relative_to(ROOT)}: {mod}.{name}")
+    return sorted(found)
+
+
+def test_front_ends_never_import_the_services_table():
+    """``cogs/``, ``local/`` and ``render/`` get snapshots (``service/snapshot.py``), never the
+    service's ``Table`` or ``Seat``, nor the module that defines them."""
+    assert service_table_imports(project_files(*FRONT_ENDS)) == []
+
+
+def test_the_import_check_sees_an_import_of_the_table(tmp_path):
+    """The check above finds what it looks for (a front-end file importing ``Table``)."""
+    probe = ROOT / "cogs" / "_probe_table_import.py"
+    try:
+        probe.write_text("from service.tables import Table\nfrom service.table import ServiceError\n", encoding="utf-8")
+        assert service_table_imports([probe]) == ["cogs/_probe_table_import.py: service.table.ServiceError",
+                                                  "cogs/_probe_table_import.py: service.tables.Table"]
+    finally:
+        probe.unlink()
+
+
+def test_the_run_time_guard_catches_a_front_end_touching_the_table():
+    """While guarded (every fake-Discord test is), code under ``cogs/`` that reads a table's
+    hand or lock, writes a table, or calls an engine hand raises — and is recorded for the
+    fake to report even when the bot catches it; the service's own code is not hindered."""
+    import importlib
+
+    from layer_guard import VIOLATIONS, FrontEndReachedIn, guarded
+    from engine.variants import find_variant
+    from service.table import Seat, Table
+
+    info = find_variant(DEFAULT_GAME)
+    table = Table(1, 2, 3, 4, info, info.resolve_options({}), 5, seats=[Seat(4, "a"), Seat(None, "AI", True)])
+    hand = info.new_hand(table.options, 5, 0, 2)
+    table.hand = hand
+    probe = ROOT / "cogs" / "_probe_guard.py"
+    probe.write_text("def read(t):\n    return t.hand\n\ndef lock(t):\n    return t.lock\n\n"
+                     "def write(t):\n    t.channel_name = 'x'\n\ndef call(h):\n    return h.view(0)\n",
+                     encoding="utf-8")
+    try:
+        mod = importlib.import_module("cogs._probe_guard")
+        before = len(VIOLATIONS)
+        with guarded():
+            assert table.hand is hand and table.seat_of(4) == 0  # the service's (and the tests') reads
+            for fn, arg in ((mod.read, table), (mod.lock, table), (mod.write, table), (mod.call, hand)):
+                with pytest.raises(FrontEndReachedIn):
+                    fn(arg)
+        assert len(VIOLATIONS) == before + 4
+        assert mod.read(table) is hand  # outside the guard nothing is hindered
+        del VIOLATIONS[before:]
+    finally:
+        probe.unlink()
+        import sys
+
+        sys.modules.pop("cogs._probe_guard", None)
+
+
+def test_a_published_change_holds_nothing_the_service_owns_and_cannot_be_changed():
+    """A walk of everything reachable from a published change finds no ``Table``, engine hand
+    or lock (and the walk finds one planted in it); a snapshot's fields and views refuse
+    assignment."""
+    import asyncio as aio
+    import dataclasses
+
+    from layer_guard import VIOLATIONS, FrontEndReachedIn, check_published, forbidden_inside
+    from service.clock import ManualClock
+    from service.tables import TableService
+    from store import Store
+
+    async def play() -> list:
+        store = Store("sqlite:///:memory:")
+        await store.init()
+        service = TableService(store, ManualClock(), seed_source=lambda: 3)
+        changes: list = []
+
+        async def keep(change):
+            changes.append(change)
+
+        service.listeners.append(keep)
+        await service.create_table(guild_id=1, channel_id=2, user_id=10, name="a", variant=DEFAULT_GAME)
+        await service.join(2, 11, "b")
+        await service.start(2, 10)
+        t = service.table_in(2)
+        for _ in range(6):
+            seat = t.hand.pending_seats()[0]
+            a = t.hand.timeout_action(seat)
+            await service.act(2, t.seats[seat].user_id, a.type, a.kind)
+        await store.close()
+        return changes, t
+
+    changes, table = aio.run(play())
+    assert len(changes) >= 9
+    before = len(VIOLATIONS)
+    for change in changes:
+        assert forbidden_inside(change) == []
+        aio.run(check_published(change))
+    assert len(VIOLATIONS) == before
+    snap = changes[-1].snapshot
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.version = 0
+    with pytest.raises(TypeError):
+        snap.public.view["turn"] = 1
+    with pytest.raises((TypeError, AttributeError)):
+        snap.parts[0].view["me"]["hand"].append("1m")
+    planted = dataclasses.replace(changes[-1], events=(table,))
+    assert forbidden_inside(planted) == ["change.events[0]: Table"]
+    with pytest.raises(FrontEndReachedIn):
+        aio.run(check_published(planted))
+    del VIOLATIONS[before:]

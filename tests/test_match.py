@@ -92,13 +92,13 @@ async def test_a_four_hand_match_ends_with_its_standings_stored_and_listed(tmp_p
     assert "The match is over" in board.embeds[0]["description"]
     assert any(a["filename"] == "table.png" for a in board.data["attachments"])
     # every player's panel shows the last hand's result, with no button left to press
-    from cogs.messages import hand_parts
+    from cogs.messages import panel_of
     from panel_checks import panels_of
 
     for seat, user in seats.items():
         panel = panels_of(fd, user)[-1]
         assert panel.custom_ids == []
-        assert panel.content == hand_parts(table, seat, "en").content
+        assert panel.content == panel_of(table.snapshot, seat, lang="en").content  # its last snapshot
         assert table.last_result["points"][seat] != 0 or "0" in panel.content
     last_hand = table.hand_id
     bot.service.clock.advance(600)

@@ -321,3 +321,21 @@ def test_the_font_subset_draws_the_games_own_words_in_traditional_chinese():
                 texts.add(node.value)
     missing = {c for s in texts for c in zh_tw(s) if "\u4e00" <= c <= "\u9fff" and c not in cs}
     assert len(texts) > 100 and not missing, "".join(sorted(missing))
+
+
+def test_render_may_not_look_a_game_up():
+    """The registry's look-ups raise when render/ calls them (``tests/conftest.py``), so every
+    image and word test here proves the images take a game's facts from their view."""
+    probe = Path(__file__).resolve().parents[1] / "render" / "_probe_lookup.py"
+    probe.write_text("def look():\n    from engine.variants import find_variant\n\n    return find_variant('two_player')\n",
+                     encoding="utf-8")
+    try:
+        import importlib
+        import sys
+
+        mod = importlib.import_module("render._probe_lookup")
+        with pytest.raises(AssertionError, match="looks a game up"):
+            mod.look()
+    finally:
+        probe.unlink()
+        sys.modules.pop("render._probe_lookup", None)

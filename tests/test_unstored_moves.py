@@ -63,9 +63,10 @@ async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
     """two_player, alice and bob (table seed 31), three moves by the timeout rule; channel and DM
     calls take 0.3 s.  bob discards 8m with his DM button (stored; alice may claim it).  Right
     after bob's answer, alice types /pass; the database takes 1 s and refuses that write.  alice
-    is told nothing was lost; the stored hand still waits on her claim (no turn, 40 tiles in
-    the wall).  The table message should show that; it shows alice on turn with 39 tiles — the
-    draw that followed the refused pass."""
+    is told nothing was lost; the stored hand still waits on her claim (40 tiles in the wall).
+    The table message should show that as it shows any discard (the public frame: bob's
+    discard, alice the next to play, 40 tiles); it showed 39 tiles — the draw that followed the
+    refused pass."""
     bot, fd, table, users, by_seat = await open_table(tmp_path, "two_player", 31, ["alice", "bob"])
     try:
         alice, bob = users
@@ -84,7 +85,7 @@ async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
         assert stored == table.actions and stored[-1] == f"{sb} discard 8m"
         assert table.hand.phase == "claim" and table.hand.wall_remaining == 40
         text = embed_text(table_message(fd, fd.channel_id))
-        assert "Wall: 40" in text and "Turn:" not in text, text
+        assert "Wall: 40" in text and "Turn: **alice**" in text, text
     finally:
         await fd.close()
 

@@ -74,6 +74,7 @@ def warm_up() -> None:
     from engine.match import Match
     from render.hand import render_hand
     from render.table import render_table
+    from service import publish
     from service.tables import Seat, Table
 
     info = find_variant("two_player")
@@ -81,9 +82,10 @@ def warm_up() -> None:
     table.seats = [Seat(1, "a"), Seat(2, "b")]
     table.match = Match(info, table.options, 5, 2)
     table.hand = table.match.new_hand()
-    table.status = "playing"
-    render_table(ui.public_view(table))
-    render_hand(ui.seat_view(table, 0, "zh"))
+    table.status, table.hand_id = "playing", 1
+    snap = publish.build(table, 1, lambda user: None)
+    render_table(ui.drawable(snap.public.view, snap.public.names, "zh", snap.game))
+    render_hand(dict(snap.parts[0].view))
 
 
 if os.environ.get("MAHJONG_CRASH_WARM_UP") == "1":
@@ -123,8 +125,24 @@ class Journal:
         self.f.flush()
         os.fsync(self.f.fileno())
 
-    async def listener(self, table, update) -> None:
-        """Table-service listener: journal every stored action not yet journaled."""
+    def listener_of(self, service):
+        """The table-service listener that journals every stored action not yet journaled
+        (read from the service's table of the change: the test may look inside it)."""
+        tables: dict = {}
+
+        async def listener(change) -> None:
+            snap = change.snapshot
+            table = service.tables.get(snap.channel_id)
+            if table is None or table.id != snap.table_id:
+                table = tables.get(snap.table_id)  # closed: no longer among the open tables
+            if table is None:
+                return
+            tables[snap.table_id] = table
+            self.journal(table)
+
+        return listener
+
+    def journal(self, table) -> None:
         hid = table.hand_id
         if hid is None or table.hand is None:
             return
@@ -272,7 +290,7 @@ async def main_async(args) -> int:
     journal = Journal(args.journal)
     fd = FakeDiscord(bot)
     await fd.start()  # setup_hook: store.init, service.load (the restart), cogs, buttons
-    bot.service.listeners.append(journal.listener)
+    bot.service.listeners.append(journal.listener_of(bot.service))
     player = Player(fd, bot, clock, rng)
     player.setup_world()
     loaded = {t.channel_id for t in bot.service.tables.values()}

@@ -15,6 +15,7 @@ from .handlers import HandlersMixin
 from .inbound import InboundMixin
 from .model import *  # noqa: F401,F403
 from .ratelimit import RateLimitMixin, waits_in_discord_py
+from .ratelimit import _layer_guard
 from .rest import RestMixin
 from .transport import *  # noqa: F401,F403
 
@@ -33,6 +34,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
     :param latency: seconds each REST call takes before the fake handles it (a float, or a
         function of the :class:`RecordedCall` for per-route delays); real sleeps.
     :param ack_deadline: seconds an interaction may wait for its first response (Discord: 3).
+    :param guard_layers: while started, code under ``cogs/``, ``local/`` and ``render/`` that
+        touches the service's table, its lock or its hand raises, and every published change
+        is walked for them (``tests/harness/layer_guard.py``); off for a bot of another tree.
     :param rate_limits: apply Discord's rate limits (``ratelimit.py``; default: on when
         ``fast_retries`` is off); ``rate_clock``: their clock (default: the loop's time);
         ``rate_limit_table``: changes to ``ratelimit.RATE_LIMITS`` (``{key: (limit, seconds)}``).
@@ -43,6 +47,7 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
                  strict: bool = True, park_after: float = 1.0, fast_retries: bool = True,
                  guild_locale: str = "en-US",
                  latency: Union[float, Callable[["RecordedCall"], float]] = 0.0, ack_deadline: float = 3.0,
+                 guard_layers: bool = True,
                  rate_limits: Optional[bool] = None, rate_clock: Optional[Callable[[], float]] = None,
                  rate_limit_table: Optional[Dict[str, Tuple[int, float]]] = None):
         self.bot = bot
@@ -55,6 +60,8 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
         self.guild_locale = guild_locale
         self.latency = latency
         self.ack_deadline = ack_deadline
+        #: the front ends' touches of the service's table raise (``tests/harness/layer_guard.py``)
+        self.guard_layers = guard_layers
         self.late: List[FakeInteraction] = []  #: interactions whose first response came too late
         self._ids = itertools.count(1_300_000_000_000_000_000)
         self.calls: List[RecordedCall] = []
@@ -99,6 +106,11 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
         self._old_factory = loop.get_task_factory()
         loop.set_task_factory(self._task_factory)
         logging.getLogger("discord").addHandler(self._capture)
+        guard = _layer_guard() if self.guard_layers else None
+        if guard is not None:  # the front ends never touch the service's table (tests/harness/layer_guard.py)
+            self._guard = guard.guarded()
+            self._guard.__enter__()
+            self._guard_seen = len(guard.VIOLATIONS)
         if self.fast_retries:
             fast = _FastSleepAsyncio()
             for mod in (_discord_http, _discord_webhook):
@@ -135,6 +147,10 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
         else:
             for gid in self.guilds:
                 self._cache_guild(gid)
+        guard = _layer_guard() if self.guard_layers else None
+        service = getattr(bot, "service", None)
+        if guard is not None and service is not None and guard.check_published not in service.listeners:
+            service.listeners.append(guard.check_published)
         await bot.setup_hook()
         bot._ready.set()  # type: ignore[attr-defined]
         bot.dispatch("ready")
@@ -166,6 +182,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
                 setattr(mod, name, old)
             self._patched.clear()
             logging.getLogger("discord").removeHandler(self._capture)
+            if getattr(self, "_guard", None) is not None:
+                self._guard.__exit__(None, None, None)
+                self._guard = None
             if self._loop is not None:
                 self._loop.set_task_factory(self._old_factory)
 

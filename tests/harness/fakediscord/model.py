@@ -64,7 +64,8 @@ class RecordedCall:
     ``status``/``response`` are what the fake answered; ``injected`` marks an
     error injected by :meth:`FakeDiscord.fail_next`; ``interaction_id`` links
     interaction-token calls to their interaction; ``bucket`` names the rate-limit bucket
-    the call was counted in (with ``rate_limits``; ``"global"`` for a global 429).
+    the call was counted in (with ``rate_limits``; ``"global"`` for a global 429); ``at``
+    is when the fake handled it (the loop's time, after the call's latency).
     """
 
     method: str
@@ -79,6 +80,8 @@ class RecordedCall:
     injected: bool = False
     interaction_id: Optional[int] = None
     bucket: Optional[str] = None
+    #: the event loop's time when the fake handled the call (after its ``latency``)
+    at: float = 0.0
 
     @property
     def key(self) -> str:

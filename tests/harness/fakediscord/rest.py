@@ -82,6 +82,7 @@ class RestMixin:
         body, files = self._decode_body(data)
         via = "bot" if "Authorization" in headers else "webhook"
         call = RecordedCall(method, path, path, dict(params or {}), body, files, via)
+        call.at = asyncio.get_running_loop().time()
         handler, match = None, {}
         for m, template, rx, h in self._routes:
             mt = rx.match(path)

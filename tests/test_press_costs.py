@@ -1,0 +1,87 @@
+"""What one press costs, in every game at its most human seats, through the fake Discord: the
+engine is asked for at most one public view (the hand's public frame) and one view per seat
+whose part of the snapshot changed; at most one image is drawn per message whose picture
+changed (the table message, each player's panel — the clicker's included, drawn for the
+answer to the click); the registry is never asked by the images (``tests/conftest.py``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import cogs.messages as ui
+from engine.variants import all_variants
+
+try:
+    from discord_play import press, timeout_policy
+    from panel_checks import seated_table
+except ImportError:  # pragma: no cover
+    from tests.harness.discord_play import press, timeout_policy
+    from tests.harness.panel_checks import seated_table
+
+PRESSES = 12
+
+
+class Counts:
+    """Counts the engine's views by viewer and the images drawn by message."""
+
+    def __init__(self, monkeypatch, hand_cls):
+        self.views: Counter = Counter()
+        self.images: Counter = Counter()
+        real_view = hand_cls.view
+        real_render = ui.render_table
+
+        def view(hand, viewer=None, reveal=False):
+            self.views["public" if viewer is None else viewer] += 1
+            return real_view(hand, viewer, reveal)
+
+        def render(v):
+            self.images["table" if v.get("viewer") is None else v["viewer"]] += 1
+            return real_render(v)
+
+        monkeypatch.setattr(hand_cls, "view", view)
+        monkeypatch.setattr(ui, "render_table", render)
+
+    def take(self) -> tuple[Counter, Counter]:
+        out = (self.views, self.images)
+        self.views, self.images = Counter(), Counter()
+        return out
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", [v.id for v in all_variants()])
+async def test_a_press_asks_one_public_view_and_one_view_and_image_per_changed_part(game, tmp_path, monkeypatch):
+    info = next(v for v in all_variants() if v.id == game)
+    bot, fd, table, users = await seated_table(tmp_path, game, 3, humans=info.max_players)
+    try:
+        counts = Counts(monkeypatch, type(table.hand))
+        await fd.settle()
+        checked = 0
+        for _ in range(PRESSES):
+            if table.hand.is_over():
+                break
+            before = bot.service.snapshot(fd.channel_id)
+            seat = next(s for s in table.hand.pending_seats() if s in users)
+            counts.take()
+            await press(fd, users[seat], timeout_policy(table.hand, seat))
+            await fd.settle()
+            views, images = counts.take()
+            after = bot.service.snapshot(fd.channel_id)
+            changed = {p.seat for p, q in zip(after.parts, before.parts) if p is not None and p.version != q.version}
+            pictures = {p.seat for p, q in zip(after.parts, before.parts) if p is not None and p.picture != q.picture}
+            # the engine: one public frame at most (the discard marks it; a claim needs one view)
+            assert views["public"] <= 1, (game, views)
+            for s in range(len(after.parts)):
+                assert views[s] <= (1 if s in changed else 0), (game, s, views, changed, seat, table.hand.events[-4:])
+            # the images: one per message whose picture changed, none for the others
+            assert images["table"] <= (1 if after.public.view is not before.public.view else 0), (game, images)
+            for s in range(len(after.parts)):
+                assert images[s] <= (1 if s in pictures else 0), (game, s, images, pictures)
+            # … and exactly one where it changed: the table message, and the clicker's answer
+            assert images["table"] == (1 if after.public.view is not before.public.view else 0), (game, images)
+            assert images[seat] == (1 if seat in pictures else 0), (game, seat, images, pictures)
+            checked += views["public"] + sum(views[s] for s in range(len(after.parts))) > 0
+        assert checked >= 6
+    finally:
+        await fd.close()
