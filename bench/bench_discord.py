@@ -78,6 +78,11 @@ async def measure(latency: float, moves: int, seed: int, gap: float) -> dict:
             user = next(u for u in users if table.seat_of(u.id) == seat)
             action = table.hand.timeout_action(seat)
             target = _button(fd, user, action)
+            waited = 0.0
+            while target is None and waited < 5.0:  # the player presses what they have been shown
+                await asyncio.sleep(0.05)
+                waited += 0.05
+                target = _button(fd, user, action)
             if target is None:
                 raise RuntimeError(f"no button for {action} in {user.name}'s DMs")
             message, cid = target
@@ -89,7 +94,7 @@ async def measure(latency: float, moves: int, seed: int, gap: float) -> dict:
         await asyncio.sleep(2.5)  # the last move's messages
         await fd.settle()
         table_msg = bot.service.table_in(ch).message_id
-        out = _figures(fd, rows, ch, table_msg)
+        out = _figures(fd, rows, ch, table_msg, latency)
         out["rate_limited"] = len(getattr(fd, "rate_limited", []))
         await fd.close()
         return out
@@ -112,7 +117,9 @@ def _button(fd, user, action):
     return None
 
 
-def _figures(fd, rows: list[dict], channel_id: int, table_msg: int) -> dict:
+def _figures(fd, rows: list[dict], channel_id: int, table_msg: int, latency: float) -> dict:
+    """Per press: its answer's and its table edit's times from the click (an edit counts for
+    the press after which its request was sent), and the REST calls until the next press."""
     acks, updates, calls = [], [], []
     table_path = f"/channels/{channel_id}/messages/{table_msg}"
     for i, row in enumerate(rows):
@@ -123,7 +130,8 @@ def _figures(fd, rows: list[dict], channel_id: int, table_msg: int) -> dict:
                     and c.route.endswith("/callback")), None)
         if ack is not None:
             acks.append((ack - row["t0"]) * 1000)
-        edit = next((c.at for c in mine if c.path == table_path and c.method == "PATCH"), None)
+        edit = next((c.at for c in mine if c.path == table_path and c.method == "PATCH"
+                     and c.at - latency >= row["t0"]), None)
         if edit is not None:
             updates.append((edit - row["t0"]) * 1000)
     return {"moves": len(rows), "acks": acks, "updates": updates, "calls": calls}

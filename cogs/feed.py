@@ -130,6 +130,9 @@ class TableFeed:
         if self.memory is None:
             self.memory = TableMemory.from_json(raw)
             self._saved = self.memory
+            for memo in self.memory.seats.values():  # the DM channels it wrote in: not opened again
+                if memo.user_id is not None and memo.panel is not None:
+                    self.fanout.dm_channels.setdefault(memo.user_id, memo.panel.channel_id)
 
     def _set(self, seat: int, memo: SeatMemory) -> None:
         self.memory = self.memory.with_seat(seat, memo)
@@ -198,6 +201,7 @@ class TableFeed:
             payload["attachments"] = []
         self.repost_due = False
         await fan.answers_sent(self.channel_id)  # drawn meanwhile; sent after the answer
+        self.public.sending()
         ok = await fan.edit_public(snap, payload, repost=repost)
         if ok:
             if repost:
@@ -218,9 +222,6 @@ class TableFeed:
             return None
         await fan.answers_sent(self.channel_id)
         memo = self.memory.seat(seat).for_user(part.user_id)
-        if memo.stale:
-            memo = replace(memo, stale=await fan.delete_messages(memo.stale))
-            self._set(seat, memo)
         if part.decision is not None and self.own.pop(seat, None) == part.decision and memo.prompted != part.decision:
             memo = replace(memo, prompted=part.decision)  # their own answer shows it: no ping
             self._set(seat, memo)
@@ -228,24 +229,22 @@ class TableFeed:
             self.auto = [s for s in self.auto if s != seat]
             await fan.auto_notice(snap, seat)
         if snap.hand_id is None or not part.dealt:
+            await self._tidy(seat, memo, None)
             return None
         if self.closed:
             return None  # the closing draws the panels once (:meth:`_close`)
         sent: Optional[bool] = None
         decision = part.decision
-        if memo.notice is not None and (memo.notice.hand_id, memo.notice.decision) != decision:
-            memo = replace(memo, notice=None, stale=await fan.delete_messages(memo.stale + (
-                (memo.notice.channel_id, memo.notice.message_id),)))  # answered, or the decision passed
-            self._set(seat, memo)
         shown: Optional[bool] = True
         if decision is not None and memo.menu == decision:
             pass  # the player looks at the 听 menu or a confirmation of this decision
         elif part.dms_open:
-            shown, memo = await self._show_panel(snap, seat, memo)
+            shown, memo = await self._show_panel(snap, seat, memo)  # the panel first: it is what they read
             self._set(seat, memo)
             sent = shown
         else:
             shown = None
+        memo = await self._tidy(seat, memo, decision)  # then the notice of a decision that passed goes
         if shown is None and memo.told != snap.hand_id:
             memo = replace(memo, told=snap.hand_id)
             self._set(seat, memo)
@@ -265,6 +264,18 @@ class TableFeed:
         self.resumed.discard(seat)
         return False if shown is False else sent
 
+    async def _tidy(self, seat: int, memo: SeatMemory, decision) -> SeatMemory:
+        """Delete the notice of a decision that is not ``decision`` (answered, or passed) and
+        the notices Discord would not delete before; returns the memory after."""
+        gone = memo.stale
+        if memo.notice is not None and (memo.notice.hand_id, memo.notice.decision) != decision:
+            gone += ((memo.notice.channel_id, memo.notice.message_id),)
+            memo = replace(memo, notice=None)
+        if gone:
+            memo = replace(memo, stale=await self.fanout.delete_messages(gone))
+            self._set(seat, memo)
+        return memo
+
     async def _show_panel(self, snap: TableSnapshot, seat: int, memo: SeatMemory, *,
                           final: bool = False) -> tuple[Optional[bool], SeatMemory]:
         """Make the seat's panel show its part: edit this hand's panel (its image only when its
@@ -282,6 +293,7 @@ class TableFeed:
             payload["view"] = None
         fan = self.fanout
         await fan.answers_sent(self.channel_id)
+        self.lane(seat).sending()
         try:
             if panel is not None:
                 kwargs = dict(payload)

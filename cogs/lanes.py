@@ -47,6 +47,8 @@ class Lane:
         self.last = float("-inf")
         self.failures = 0
         self.task: Optional[asyncio.Task] = None
+        #: when the step being run sent its request (``sending()``): the pace counts from there
+        self.sent_at: Optional[float] = None
         self.stopping = False  #: finish the current work, then end
         self.idle = asyncio.Event()
         self.idle.set()
@@ -79,6 +81,7 @@ class Lane:
             self.urgent = False
             self.wake.clear()
             await self._before()
+            self.sent_at = None
             try:
                 sent = await self._step()
             except asyncio.CancelledError:
@@ -94,7 +97,13 @@ class Lane:
             else:
                 self.failures = 0
                 if sent:
-                    self.last = loop.time()
+                    self.last = self.sent_at if self.sent_at is not None else loop.time()
+
+    def sending(self) -> None:
+        """A step is about to send its request: the lane's pace counts from now (Discord counts
+        a request when it arrives, not when its answer comes back)."""
+        if self.sent_at is None:
+            self.sent_at = asyncio.get_running_loop().time()
 
     async def _urgent_poke(self) -> None:
         while not self.urgent and not self.stopping:

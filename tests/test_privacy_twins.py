@@ -147,3 +147,34 @@ def test_fake_ting_is_fake_in_a_and_real_in_b():
     assert b.view(None)["seats"][s]["ting"] is True
     for hand in (a, b):
         assert not any(x.type == "fake_ting" for x in hand.legal_actions(s))
+
+
+def frames(t: Twin, run: Run) -> list:
+    """The hand's public frame (``Hand.public_frame``: view and public events) after each action."""
+    out = []
+
+    def keep(i, hand):
+        view, n = hand.public_frame()
+        out.append((view, public(hand.events[:n])))
+
+    play(t, run, keep)
+    return out
+
+
+@pytest.mark.parametrize("key", sorted(TWINS), ids=lambda k: f"{k[0]}-{k[1]}")
+def test_twins_show_the_same_public_frame_at_every_step(key):
+    """The public frame (``engine/frames.py``) is the same in both runs at the twin moment and
+    at every step after it: a claim window, its pass and what followed the discard by itself
+    in run B show nothing of their own (for 假听, the frame after 假听 is the one before it)."""
+    t = TWINS[key]
+    a, b = frames(t, t.a), frames(t, t.b)
+    if t.kind == "claim_pass":
+        assert a[t.moment_a] == b[t.moment_b]
+        assert a[t.moment_a + 1] == a[t.moment_a]  # the pass
+        assert a[:t.moment_a + 1] + a[t.moment_a + 2:] == b
+    else:  # 假听 (no event of its own) and then its discard, against a real 听 with that discard
+        assert a[t.moment_a] == a[t.moment_a - 1]
+        assert a[:t.moment_a] + a[t.moment_a + 1:] == b
+    # the frame never shows a claim window: no claim phase, nothing a window is open on
+    for view, _ in a + b:
+        assert view["phase"] not in CLAIM_PHASES and view.get("last_discard") is None and view.get("rob") is None

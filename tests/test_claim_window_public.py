@@ -1,0 +1,82 @@
+"""A claim window tells the channel nothing: twin hands that differ only in whether a seat may
+claim a discard (``tests/harness/privacy_twins.py``) give byte-identical public parts of the
+table service's snapshot at that discard, and at every step after it (the hidden pass left
+out) — the same names, scores, ponds, melds, wall, turn and log.  What the public part shows
+then is the hand's public frame (``engine/frames.py``): the discard, and the next seat on
+turn, as after any discard nobody may claim."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+
+import pytest
+
+from engine.actions import Action
+from service.clock import ManualClock
+from service.tables import TableService
+from store import Store
+
+try:
+    from privacy_twins import TWINS
+except ImportError:  # pragma: no cover
+    from tests.harness.privacy_twins import TWINS
+
+CLAIM_TWINS = sorted(k for k in TWINS if k[1] == "claim_pass")
+
+
+def public_bytes(part, version: bool = True) -> bytes:
+    """The public part as bytes (every field, the game's facts by their repr; without its
+    version, a count of the table's changes, when ``version`` is false)."""
+    data = dataclasses.asdict(part)
+    if not version:
+        data.pop("version")
+    return json.dumps(data, sort_keys=True, default=repr, ensure_ascii=False).encode()
+
+
+async def _publics(twin, run) -> list[tuple[bytes, bytes]]:
+    """The public part after each action of ``run`` (with and without its version), played
+    through the table service with every seat a human (nothing plays by itself)."""
+    store = Store("sqlite:///:memory:")
+    await store.init()
+    service = TableService(store, ManualClock(), seed_source=lambda: twin.table_seed)
+    dealt = []
+
+    def stack(table):
+        if dealt:
+            return {}
+        dealt.append(1)
+        return dict(run.extra)
+
+    service.deal_context = stack
+    users = [900 + i for i in range(twin.n_seats)]
+    await service.create_table(guild_id=1, channel_id=5, user_id=users[0], name="p0", variant=twin.game,
+                               options=dict(twin.options))
+    for i, u in enumerate(users[1:], 1):
+        await service.join(5, u, f"p{i}")
+    await service.start(5, users[0])
+    table = service.table_in(5)
+    out = []
+    for line in run.actions:
+        a = Action.parse(line)
+        await service.act(5, table.seats[a.seat].user_id, a.type, a.kind)
+        part = service.snapshot(5).public
+        out.append((public_bytes(part), public_bytes(part, version=False)))
+    await store.close()
+    return out
+
+
+@pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: k[0])
+def test_twins_give_byte_identical_public_parts_at_the_discard_and_after(key):
+    twin = TWINS[key]
+    a = asyncio.run(_publics(twin, twin.a))
+    b = asyncio.run(_publics(twin, twin.b))
+    # at the discard: run A's hidden seat may claim it (a window is open), run B's may not —
+    # byte for byte, the version (the count of changes so far) included
+    assert a[twin.moment_a][0] == b[twin.moment_b][0], key
+    # the hidden seat's pass changes nothing public either (not even the version it shows)
+    assert a[twin.moment_a + 1][0] == a[twin.moment_a][0], key
+    # and every step after matches, the pass left out (run A has counted one change more)
+    after_a = [x for _, x in a[:twin.moment_a + 1] + a[twin.moment_a + 2:]]
+    assert after_a == [x for _, x in b], key
