@@ -14,9 +14,9 @@ tree (a git worktree of ``--against``, made under ``~/.cache/bench_discord``), t
 taking turns per latency.
 
 Printed per latency and tree: click → acknowledgement (the interaction's first response
-handled) and click → the table message updated (its edit handled), p50 and p99 in ms; the
-moves whose public part changed (a pass in a claim window changes nothing public: no edit is
-due); REST calls per move; the 429s answered.
+handled) and, for every discard (it always changes what the table shows), click → the table
+message updated (the first edit of it sent after the click, handled), p50 and p99 in ms; REST
+calls per press; the store's transactions per press; the 429s answered.
 """
 
 from __future__ import annotations
@@ -62,6 +62,10 @@ async def measure(latency: float, moves: int, seed: int, gap: float) -> dict:
         await asyncio.sleep(1.2)
         ch = fd.channel_id
         fd.latency = latency
+        from sqlalchemy import event
+
+        commits = [0]
+        event.listen(bot.store.engine.sync_engine, "commit", lambda conn: commits.__setitem__(0, commits[0] + 1))
         loop = asyncio.get_running_loop()
         rows = []
         next_at = loop.time()
@@ -89,13 +93,15 @@ async def measure(latency: float, moves: int, seed: int, gap: float) -> dict:
             first_call = len(fd.calls)
             t0 = loop.time()
             result = await fd.click(user, message, cid, wait="answered", check=False)
-            rows.append({"t0": t0, "first_call": first_call, "interaction": result.interaction.id})
+            rows.append({"t0": t0, "first_call": first_call, "interaction": result.interaction.id,
+                         "discard": action.type == "discard"})
             next_at = t0 + gap
         await asyncio.sleep(2.5)  # the last move's messages
         await fd.settle()
         table_msg = bot.service.table_in(ch).message_id
         out = _figures(fd, rows, ch, table_msg, latency)
         out["rate_limited"] = len(getattr(fd, "rate_limited", []))
+        out["commits"] = commits[0]
         await fd.close()
         return out
 
@@ -118,22 +124,23 @@ def _button(fd, user, action):
 
 
 def _figures(fd, rows: list[dict], channel_id: int, table_msg: int, latency: float) -> dict:
-    """Per press: its answer's and its table edit's times from the click (an edit counts for
-    the press after which its request was sent), and the REST calls until the next press."""
+    """Per press: its answer's time from the click; for a discard (which always changes what the
+    table shows) the time from the click to the first edit of the table message sent after it;
+    and the REST calls until the next press."""
     acks, updates, calls = [], [], []
     table_path = f"/channels/{channel_id}/messages/{table_msg}"
     for i, row in enumerate(rows):
         end = rows[i + 1]["first_call"] if i + 1 < len(rows) else len(fd.calls)
-        mine = fd.calls[row["first_call"]:end]
-        calls.append(len(mine))
-        ack = next((c.at for c in mine if c.interaction_id == row["interaction"]
+        calls.append(end - row["first_call"])
+        ack = next((c.at for c in fd.calls[row["first_call"]:end] if c.interaction_id == row["interaction"]
                     and c.route.endswith("/callback")), None)
         if ack is not None:
             acks.append((ack - row["t0"]) * 1000)
-        edit = next((c.at for c in mine if c.path == table_path and c.method == "PATCH"
-                     and c.at - latency >= row["t0"]), None)
-        if edit is not None:
-            updates.append((edit - row["t0"]) * 1000)
+        if row["discard"]:
+            edit = next((c.at for c in fd.calls[row["first_call"]:] if c.path == table_path and c.method == "PATCH"
+                         and c.at - latency >= row["t0"]), None)
+            if edit is not None:
+                updates.append((edit - row["t0"]) * 1000)
     return {"moves": len(rows), "acks": acks, "updates": updates, "calls": calls}
 
 
@@ -171,8 +178,9 @@ def run_tree(tree: Path, latency: float, args) -> dict:
 def row(name: str, r: dict) -> str:
     a, u = r["acks"], r["updates"]
     return (f"  {name:10s} ack p50 {pct(a, 50):6.0f}  p99 {pct(a, 99):6.0f} ms   table updated p50 {pct(u, 50):6.0f}"
-            f"  p99 {pct(u, 99):6.0f} ms  ({len(u)} of {r['moves']} moves changed it)   REST calls/move "
-            f"{statistics.mean(r['calls']):4.1f}   429s {r['rate_limited']}")
+            f"  p99 {pct(u, 99):6.0f} ms  ({len(u)} discards of {r['moves']} presses)   REST calls/move "
+            f"{statistics.mean(r['calls']):4.1f}   store transactions/press {r['commits'] / r['moves']:4.2f}   "
+            f"429s {r['rate_limited']}")
 
 
 def main() -> None:

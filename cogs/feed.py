@@ -24,6 +24,9 @@ from .memory import NoticeMemo, PanelMemo, SeatMemory, TableMemory
 
 log = logging.getLogger("cogs.fanout")
 
+#: longest wait of the memory's write for the lanes to finish a change (seconds)
+MEMORY_WAIT = 2.0
+
 
 class TableFeed:
     """The lanes and the memory of one table (``fanout``: the :class:`cogs.fanout.Fanout`)."""
@@ -140,8 +143,14 @@ class TableFeed:
             self._saving = asyncio.get_running_loop().create_task(self._save(), name=f"memory-{self.table_id}")
 
     async def _save(self) -> None:
-        """Write the latest memory, one write at a time (a change meanwhile is written next)."""
+        """Write the latest memory, one write at a time (a change meanwhile is written next),
+        once the lanes sent what the change asked for: one write for all of a change's messages
+        (at most :data:`MEMORY_WAIT` s later)."""
+        loop = asyncio.get_running_loop()
         while self.memory != self._saved:
+            until = loop.time() + MEMORY_WAIT
+            while loop.time() < until and not self._lanes_idle():
+                await asyncio.sleep(0.02)
             memory = self.memory
             try:
                 await self.fanout.bot.service.set_front_memory(self.table_id, memory.to_json())
@@ -149,6 +158,9 @@ class TableFeed:
                 log.exception("could not keep what table %s showed", self.table_id)
                 return
             self._saved = memory
+
+    def _lanes_idle(self) -> bool:
+        return self.public.idle.is_set() and all(lane.idle.is_set() for lane in self.seats.values())
 
     def seat_memory(self, seat: int) -> Optional[SeatMemory]:
         return self.memory.seat(seat) if self.memory is not None else None

@@ -21,11 +21,6 @@ from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
 RECENT = 8
 
 
-def _view_lang(lang: str) -> str:
-    """The images' language of a catalogue language (``zh``, ``zh-TW`` or ``en``)."""
-    return "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
-
-
 class ViewCache:
     """The engine views of a table's current hand: its public frame at the hand's action
     counter, and each seat's last view.  A seat's view is asked again only when the hand moved
@@ -196,7 +191,7 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: dict, lang: str) -
     v["me"] = own.get("me")
     v["viewer"] = seat
     v["pending"] = [seat] if pending else []
-    v["lang"] = _view_lang(lang)
+    v["lang"] = lang  # as the player's language is kept (the images read any of its forms)
     return v
 
 
@@ -207,7 +202,7 @@ def _part(t: Table, cache: Optional[ViewCache], seat: int, public: dict, lang: s
     moves: tuple[Move, ...] = ()
     decision = deadline = None
     if cache is None or not dealt:
-        view = dict(public, viewer=seat, me=None, pending=[], lang=_view_lang(lang))
+        view = dict(public, viewer=seat, me=None, pending=[], lang=lang)
     else:
         view = _seat_view(t, cache, seat, public, lang)
         if seat in t.pending() and not s.auto:
@@ -241,7 +236,7 @@ def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[st
     before: Optional[TableSnapshot] = t.snapshot
     cache = views_of(t, touched)
     pub = public_view(t, cache)
-    pub["lang"] = _view_lang(t.lang)
+    pub["lang"] = t.lang
     view = freeze(pub)
     result = freeze(t.last_result) if t.last_result is not None else None
     public = PublicPart(version=version, view=view, names=tuple(t.hand_names()), result=result,
