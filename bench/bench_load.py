@@ -71,6 +71,8 @@ find_variant = all_variants = ManualClock = Store = TableService = None  # type:
 TREE: Path = HERE
 #: the level of the AI seats (``add_ai(level=…)``); "default": the tree's own choice
 AI_LEVEL = "default"
+#: a listener stands for a front end: it reads what each change publishes (``--front-end``)
+FRONT_END = False
 
 
 def load_tree(tree: Path) -> None:
@@ -366,12 +368,36 @@ async def play_table(service: Any, ch: int, hands: int, latencies: list[float], 
         latencies.append(time.perf_counter() - t0)
 
 
+def front_end_of(service):
+    """A listener standing for a front end (``--front-end``).  With snapshots (``service/
+    snapshot.py``) a change brings what a front end draws, built once by the service: it reads
+    the public part and each seat's.  A tree before snapshots published the table itself, and
+    its front end asked it for the views it drew: the public view and each human seat's view
+    (the least its Discord front end asked for, which asked for more)."""
+    if hasattr(service, "snapshot"):
+        async def read(change):
+            snap = change.snapshot
+            if snap is not None:
+                _ = snap.public.view, [p.view for p in snap.parts if p is not None]
+        return read
+
+    async def views(table, update):
+        table.public_view()
+        if table.hand is not None:
+            for i, s in enumerate(table.seats):
+                if not s.is_ai:
+                    table.view(i)
+    return views
+
+
 async def run(n: int, url: str, variants: list[str], hands: int, think: float = 1.0, client: str = "timeout",
               quiet: bool = False, log_sql: bool = False) -> dict:
     store = Store(url)
     await store.init()
     probe = Probe(store, log=log_sql)
     service = TableService(store, ManualClock(), seed_source=iter(range(1, 10**9)).__next__)
+    if FRONT_END:
+        service.listeners.append(front_end_of(service))
     gc.collect()
     rss0 = rss_bytes()
     base = 10_000_000 * (1 + os.getpid() % 1000)
@@ -573,6 +599,8 @@ def child(tree: Path, args: argparse.Namespace, n: int, variants: list[str], log
     cmd = [sys.executable, str(Path(__file__).resolve()), "--tree", str(tree), "--json",
            "--tables", str(n), "--db", args.db, "--variant", ",".join(variants), "--hands", str(args.hands),
            "--think", str(args.think), "--client", args.client, "--ai-level", args.ai_level]
+    if args.front_end:
+        cmd.append("--front-end")
     if log_sql:
         cmd.append("--log-sql")
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=str(tree))
@@ -665,13 +693,16 @@ def main() -> None:
                     help="also run the same scenario with the code of git revision REV (a worktree), "
                          "alternating per N, and print both and the ratios current/REV")
     ap.add_argument("--repeat", type=int, default=1, help="with --against: runs of each tree per N")
+    ap.add_argument("--front-end", action="store_true",
+                    help="a listener reads what every change publishes, as a front end would (the snapshot; "
+                         "before snapshots, the public view and each human seat's view)")
     ap.add_argument("--log-sql", action="store_true",
                     help="one table, one hand: list every SQL statement by phase and store call")
     ap.add_argument("--tree", type=Path, default=HERE, help=argparse.SUPPRESS)  # the code to import
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one JSON line per N
     args = ap.parse_args()
-    global AI_LEVEL
-    AI_LEVEL = args.ai_level
+    global AI_LEVEL, FRONT_END
+    AI_LEVEL, FRONT_END = args.ai_level, args.front_end
     if args.log_sql:
         args.tables, args.hands, args.think = [1], 2, 0.0
     # the games are resolved from this file's tree, so both trees of --against play the same ones
@@ -681,7 +712,8 @@ def main() -> None:
     else:
         variants = [find_variant(v).id for v in args.variant.split(",")] if not args.json else args.variant.split(",")
     print(f"load: {', '.join(variants)}; {args.hands} hand(s) per table; player thinks {args.think} s "
-          f"({args.client} moves); db {args.db}; rendering off", flush=True)
+          f"({args.client} moves); db {args.db}; rendering off"
+          + ("; a listener reads what each change publishes" if args.front_end else ""), flush=True)
     if args.against:
         side_by_side(args, variants)
     elif args.json:

@@ -121,12 +121,22 @@ def number_of(kind: int) -> int:
     return (kind - ZI_SMALL) % 10 + 1
 
 
-def kind_str(kind: int) -> str:
-    """Notation of a kind: ``'5m'``, ``'7z'``, ``'3f'``, ``'Tm'``, ``'2h'``, ``'10x'``."""
+def _kind_str(kind: int) -> str:
     s = suit_of(kind)
     if s == "T":
         return "T" + "mps"[kind - TEN_M]
     return f"{number_of(kind)}{s}"
+
+
+#: the notation of every kind, worked out once (views write every tile they show)
+_KIND_STR = tuple(_kind_str(k) for k in range(N_KINDS))
+
+
+def kind_str(kind: int) -> str:
+    """Notation of a kind: ``'5m'``, ``'7z'``, ``'3f'``, ``'Tm'``, ``'2h'``, ``'10x'``."""
+    if 0 <= kind < N_KINDS:
+        return _KIND_STR[kind]
+    return _kind_str(kind)
 
 
 def tile_str(tile: int) -> str:

@@ -46,8 +46,8 @@ class FrontEnds:
         return [self._snapshot_of(t) for t in list(self.tables.values()) if t.status != "closed"]
 
     def _snapshot_of(self, t: Table) -> TableSnapshot:
-        if t.snapshot is None:  # a table made without the service's own paths (tests): published now
-            t.snapshot = self._publish(t, Update("redraw")).snapshot
+        if t.snapshot is None or t.snapshot_due:  # nobody listened since the last change (or a
+            return self._build(t)               # table made without the service's paths: tests)
         return t.snapshot
 
     def check(self, channel_id: int, user_id: int, *, hand_id: Optional[int] = None, seq: Optional[int] = None,

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze)
+from engine.actions import Action
+
+from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, frozendict)
 from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
 
 #: public events the table log keeps in a snapshot
@@ -22,39 +24,53 @@ RECENT = 8
 
 
 class ViewCache:
-    """The engine views of a table's current hand: its public frame at the hand's action
+    """The engine views of a table's current hand, frozen: its public frame at the hand's action
     counter, and each seat's last view.  A seat's view is asked again only when the hand moved
     and the public frame moved with it (every part shows it), or the seat took part in the
     change or the hand waits (waited) for it; otherwise its last view stands (see the module
-    docstring)."""
+    docstring).  Each view is frozen once, when the engine gives it."""
 
-    __slots__ = ("hand", "seq", "frame", "seats")
+    __slots__ = ("hand", "seq", "raw_frame", "frame", "seats")
 
     def __init__(self, hand: Any):
         self.hand = hand
         self.seq = hand.seq
-        self.frame: tuple[dict, int] = hand.public_frame()
-        self.seats: dict[int, dict] = {}
+        self.raw_frame: dict = {}
+        self.frame: tuple = ()
+        self._take_frame(hand.public_frame())
+        self.seats: dict[int, Any] = {}
+
+    def _take_frame(self, frame: tuple[dict, int]) -> bool:
+        """Keep the engine's frame; ``True`` when it is another than the one kept."""
+        view, n = frame
+        if view is self.raw_frame and self.frame and n == self.frame[1]:
+            return False
+        frozen = freeze(view)
+        moved = not self.frame or frozen != self.frame[0] or n != self.frame[1]
+        self.raw_frame = view
+        self.frame = (frozen if moved else self.frame[0], n)
+        return moved
 
     def moved(self, hand: Any, touched: set[int]) -> None:
         """The hand may have moved since: forget what it changed."""
         if hand.seq == self.seq:
             return
-        frame = hand.public_frame()
-        if frame[0] is not self.frame[0] and frame != self.frame:
+        if self._take_frame(hand.public_frame()):
             self.seats.clear()  # a new public frame: every seat's part shows it
         else:
             for s in touched:
                 self.seats.pop(s, None)
-        self.frame, self.seq = frame, hand.seq
+        self.seq = hand.seq
 
-    def public(self) -> tuple[dict, int]:
+    def public(self) -> tuple:
+        """``(frozen public frame, its number of events)``."""
         return self.frame
 
-    def seat(self, seat: int) -> dict:
+    def seat(self, seat: int) -> Any:
+        """The seat's view, frozen."""
         v = self.seats.get(seat)
         if v is None:
-            v = self.seats[seat] = self.hand.view(seat)
+            v = self.seats[seat] = freeze(self.hand.view(seat))
         return v
 
 
@@ -135,45 +151,49 @@ def _lobby_view(t: Table) -> dict:
             "viewer": None, "me": None, "result": t.last_result, "last_out": None}
 
 
-def public_view(t: Table, cache: Optional[ViewCache]) -> dict:
-    """The public view of a snapshot (a new dict): the hand's public frame with the table's
-    names, scores and marks; ``to_act``: the seats the table publicly waits for."""
+def public_view(t: Table, cache: Optional[ViewCache]) -> frozendict:
+    """The public view of a snapshot, frozen: the hand's public frame with the table's names,
+    scores and marks; ``to_act``: the seats the table publicly waits for."""
     if cache is None:
-        v, upto = _lobby_view(t), None
+        v, upto = dict(freeze(_lobby_view(t))), None
     else:
         frame, upto = cache.public()
         v = dict(frame)
-        v["seats"] = [dict(s) for s in frame["seats"]]
-        v["last_out"] = _last_out(t.hand, upto)
-    for sv, extra in zip(v["seats"], _seat_overlay(t)):
-        sv.update(extra)
-    v.update(_table_keys(t, upto))
+        v["last_out"] = freeze(_last_out(t.hand, upto))
+    v["seats"] = tuple(frozendict({**sv, **extra}) for sv, extra in zip(v["seats"], _seat_overlay(t)))
+    v.update(freeze(_table_keys(t, upto)))
     phase = v.get("phase")
-    if isinstance(v.get("shown"), dict):
-        v["shown"] = {k: x for k, x in v["shown"].items() if k != "waiting"}
+    shown = v.get("shown")
+    if isinstance(shown, dict) and "waiting" in shown:
+        v["shown"] = frozendict({k: x for k, x in shown.items() if k != "waiting"})
     if phase in WINDOW_PHASES:  # a frame never is; kept for a game that does not mark one
         v["turn"] = None
     if t.hand is None or t.hand.is_over():
-        v["to_act"] = []
+        v["to_act"] = ()
     elif phase in OPENING_PHASES:
-        v["to_act"] = list(range(len(t.seats)))
+        v["to_act"] = tuple(range(len(t.seats)))
     elif phase not in WINDOW_PHASES and v.get("turn") is not None:
-        v["to_act"] = [v["turn"]]
+        v["to_act"] = (v["turn"],)
     else:
-        v["to_act"] = []
-    return v
+        v["to_act"] = ()
+    v["lang"] = t.lang
+    return frozendict(v)
 
 
-def _seat_view(t: Table, cache: ViewCache, seat: int, public: dict, lang: str) -> dict:
-    """A human seat's view: the real table when the hand waits for it, else the public one
-    with its own seat (its tiles, its face-down groups, its opening choice) and ``me``."""
+#: the keys a waited-for seat's view takes from the public one (the table's own)
+TABLE_KEYS = ("recent", "votes", "seed_hash", "auto_play_ai", "game", "table_name", "table_id", "hand_no",
+              "match_hands", "min_players", "max_players", "status", "last_out", "to_act")
+
+
+def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: str) -> frozendict:
+    """A human seat's view, frozen: the real table when the hand waits for it, else the public
+    one with its own seat (its tiles, its face-down groups, its opening choice) and ``me``."""
     own = cache.seat(seat)
     pending = seat in t.pending()
     if pending:
         v = {k: x for k, x in own.items() if k not in ("seq", "pending")}
-        v["seats"] = [{**pub, **mine} for pub, mine in zip(public["seats"], own["seats"])]
-        for k in ("recent", "votes", "seed_hash", "auto_play_ai", "game", "table_name", "table_id", "hand_no",
-                  "match_hands", "min_players", "max_players", "status", "last_out", "to_act"):
+        v["seats"] = tuple(frozendict({**pub, **mine}) for pub, mine in zip(public["seats"], own["seats"]))
+        for k in TABLE_KEYS:
             v[k] = public.get(k)
         if v.get("phase") in WINDOW_PHASES:
             v["turn"] = None
@@ -182,38 +202,37 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: dict, lang: str) -
         seats = []
         for pub, mine in zip(public["seats"], own["seats"]):
             if mine.get("seat") == seat:
-                seats.append({**pub, **mine})
+                seats.append(frozendict({**pub, **mine}))
             elif mine.get("concealed") is not None and pub.get("concealed") is None:
-                seats.append({**pub, "concealed": mine["concealed"]})  # what the rules show this viewer
+                seats.append(frozendict({**pub, "concealed": mine["concealed"]}))  # what the rules show this viewer
             else:
                 seats.append(pub)
-        v["seats"] = seats
+        v["seats"] = tuple(seats)
     v["me"] = own.get("me")
     v["viewer"] = seat
-    v["pending"] = [seat] if pending else []
+    v["pending"] = (seat,) if pending else ()
     v["lang"] = lang  # as the player's language is kept (the images read any of its forms)
-    return v
+    return frozendict(v)
 
 
-def _part(t: Table, cache: Optional[ViewCache], seat: int, public: dict, lang: str, version: int,
+def _part(t: Table, cache: Optional[ViewCache], seat: int, public: frozendict, lang: str, version: int,
           before: Optional[SeatPart]) -> SeatPart:
     s = t.seats[seat]
     dealt = t.dealt_to(seat)
     moves: tuple[Move, ...] = ()
     decision = deadline = None
     if cache is None or not dealt:
-        view = dict(public, viewer=seat, me=None, pending=[], lang=lang)
+        view = frozendict({**public, "viewer": seat, "me": None, "pending": (), "lang": lang})
     else:
         view = _seat_view(t, cache, seat, public, lang)
         if seat in t.pending() and not s.auto:
-            moves = tuple(Move.of(a) for a in t.hand.legal_actions(seat))
+            moves = tuple(Move.of(Action.parse(line)) for line in (view.get("me") or {}).get("legal") or ())
             decision = (t.hand_id, t.decision(seat))
             deadline = t.deadline_unix()
-    frozen = freeze(view)
     picture = version
-    if before is not None and before.view == frozen:
-        frozen, picture = before.view, before.picture
-    part = SeatPart(seat=seat, user_id=s.user_id, version=version, picture=picture, view=frozen, moves=moves,
+    if before is not None and before.view == view:
+        view, picture = before.view, before.picture
+    part = SeatPart(seat=seat, user_id=s.user_id, version=version, picture=picture, view=view, moves=moves,
                     decision=decision, deadline=deadline, lang=lang, auto=s.auto, dms_open=s.dms_open, dealt=dealt)
     if before is not None and _same_part(before, part):
         return before
@@ -235,9 +254,7 @@ def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[st
 
     before: Optional[TableSnapshot] = t.snapshot
     cache = views_of(t, touched)
-    pub = public_view(t, cache)
-    pub["lang"] = t.lang
-    view = freeze(pub)
+    view = pub = public_view(t, cache)
     result = freeze(t.last_result) if t.last_result is not None else None
     public = PublicPart(version=version, view=view, names=tuple(t.hand_names()), result=result,
                         joinable=t.status != LOBBY and bool(free_seats(t, frozenset(q["seat"] for q in t.queue))),

@@ -1,7 +1,7 @@
-"""What a table is, for the table service and its front ends: seats, the table with its views
-(:meth:`Table.view`, :meth:`Table.public_view`), what changed (:class:`Update`), the errors of
-requests (:class:`ServiceError`, :class:`TableFault`), and the hand-log helpers shared by the
-service's parts.  See ``service/tables.py`` for the service itself."""
+"""What a table is, inside the table service: seats, the table (mutable, the service's alone:
+front ends get its snapshots, ``service/snapshot.py``), what a change was (:class:`Update`),
+the errors of requests (:class:`ServiceError`, :class:`TableFault`), and the hand-log helpers
+shared by the service's parts.  See ``service/tables.py`` for the service itself."""
 
 from __future__ import annotations
 
@@ -165,6 +165,10 @@ class Table:
     snapshot: Any = field(default=None, repr=False, compare=False)
     #: the engine views of the current hand at its action counter (``service/publish.py``)
     view_cache: Any = field(default=None, repr=False, compare=False)
+    #: changes since the snapshot was built, when nobody listened (it is built when read)
+    snapshot_due: bool = field(default=False, repr=False, compare=False)
+    #: the seats those changes concerned (``service/publish.py``)
+    touched: set = field(default_factory=set, repr=False, compare=False)
 
     def check_open(self) -> None:
         """Refuse (``no_table``) a request that waited for the table's lock while it closed
@@ -195,14 +199,6 @@ class Table:
     def seq(self) -> int:
         """The current hand's action counter (0 when no hand was dealt)."""
         return self.hand.seq if self.hand is not None else 0
-
-    def public_moment(self, seat: int) -> Optional[tuple]:
-        """``(hand id, public events so far, turn)`` when the table publicly waits for
-        ``seat`` (it is pending and the public view names it to act); ``None`` otherwise (a
-        claim window is nobody's business).  Counts public events only — never passes."""
-        if seat not in self.pending() or seat not in self.public_view().get("to_act", []):
-            return None
-        return self.hand_id, sum(1 for e in self.hand.events if e.type not in HIDDEN_EVENTS), self.hand.turn
 
     def decision(self, seat: int) -> int:
         """The action counter when ``seat``'s current decision began: what its buttons
@@ -280,99 +276,13 @@ class Table:
         """SHA-256 commitment to the current hand's seed (shown before the hand)."""
         return seed_commitment(self.hand.seed) if self.hand is not None else None
 
-    def view(self, viewer: Optional[int] = None, lang: str = "zh") -> dict:
-        """The engine view of the current hand (public if ``viewer`` is ``None``), with the
-        table's names, scores and 托管 flags merged in (and each AI seat's ``ai_level``); a
-        lobby view when no hand runs.  ``auto_play_ai`` is the level 托管 is played at
-        (:meth:`auto_play_level`; ``None``: the option is off).
-
-        ``lang`` (``"zh"``, ``"zh-TW"`` or ``"en"``) is the language the images are drawn in
-        (``view["lang"]``); ``result`` is the engine's, as it is; ``last_out`` the hand's
-        last discard (:meth:`last_out`)."""
-        if self.hand is None:
-            v = {"variant": self.variant.id, "phase": "lobby" if self.status == LOBBY else "between",
-                 "seats": [], "viewer": viewer, "me": None, "result": self.last_result}
-            for i, s in enumerate(self.seats):
-                v["seats"].append({"seat": i, "name": s.name, "is_ai": s.is_ai})
-        else:
-            v = self.hand.view(viewer)
-        scores = self.scores()
-        played = self.hand_names() if self.hand is not None else self.names()
-        totals = (self.match.state.get("player_totals") or {}) if self.match is not None else {}
-        for sv in v["seats"]:
-            i = sv["seat"]
-            s = self.seats[i]
-            if played[i] != s.name:
-                # a finished hand whose seat another player took since: it shows who played it,
-                # with that player's total (per player: "u<user id>" / "ai:<name>")
-                was_ai = self.dealt_users[i] is None if i < len(self.dealt_users) else s.is_ai
-                key = f"ai:{played[i]}" if was_ai else f"u{self.dealt_users[i]}"
-                sv.update(name=played[i], is_ai=was_ai, auto=False, score=totals.get(key, 0))
-                continue
-            sv.update(name=s.name, is_ai=s.is_ai, auto=s.auto,
-                      score=scores[i] if i < len(scores) else 0)
-            if s.is_ai:
-                sv["ai_level"] = s.level
-        v["table_id"] = self.id
-        # 1-based: the hand being played, or the last one dealt once it is over
-        v["hand_no"] = (self.match.hand_no + (0 if self.hand is None or self.hand.is_over() else 1)
-                        if self.match else 0)
-        v["match_hands"] = self.match_hands
-        v["min_players"], v["max_players"] = self.variant.min_players, self.variant.max_players
-        v["status"] = self.status
-        v["recent"] = [{k: x for k, x in e.items() if k != "_n"} for e in self.recent[-8:]]
-        v["last_out"] = self.last_out()
-        v["votes"] = self.open_votes()
-        v["seed_hash"] = self.seed_hash()
-        v["auto_play_ai"] = self.auto_play_level()
-        v["lang"] = "en" if lang.startswith("en") else ("zh-TW" if lang in ("zh-TW", "zh-HK") else "zh")
-        return v
-
-
-    def last_out(self) -> Optional[dict]:
-        """The hand's last discard, public to all: ``{"seat", "tile"}`` of its last
-        ``discard`` event (tile in notation); ``None`` before the first or without a hand."""
-        if self.hand is None:
-            return None
-        for e in reversed(self.hand.events):
-            if e.type == "discard":
-                j = e.to_json()
-                return {"seat": j.get("seat"), "tile": j.get("tile")}
-        return None
-
     def deadline_unix(self) -> Optional[int]:
         """The current decision's deadline as Unix seconds (``None`` without one)."""
         if self.deadline is None or self.wall is None:
             return None
         return int(round(self.wall(self.deadline)))
 
-    def public_view(self, lang: str = "zh") -> dict:
-        """What everybody at the table may see, as :meth:`view` for the public, without what
-        would tell a hidden decision: ``pending`` and the action counter ``seq`` are dropped,
-        during a claim window (``phase`` ``claim``/``rob``) nobody is named as on turn, and a
-        shown card's ``waiting`` flag goes.  Adds ``to_act``: the seats the table publicly
-        waits for (the seat on turn, or every seat during an opening decision), and ``log``:
-        the recent public events (no passes, no claim timeouts)."""
-        v = self.view(None, lang)
-        v.pop("pending", None)
-        v.pop("seq", None)
-        phase = v.get("phase")
-        if phase in WINDOW_PHASES:
-            v["turn"] = None
-        if isinstance(v.get("shown"), dict):
-            v["shown"] = {k: x for k, x in v["shown"].items() if k != "waiting"}
-        if self.hand is None or self.hand.is_over():
-            v["to_act"] = []
-        elif phase in OPENING_PHASES:
-            v["to_act"] = list(range(len(self.seats)))
-        elif phase not in WINDOW_PHASES and v.get("turn") is not None:
-            v["to_act"] = [v["turn"]]
-        else:
-            v["to_act"] = []
-        return v
 
-
-#: a front end's listener: ``await listener(change)`` after every change (``service.snapshot.Change``)
 Listener = Callable[[Any], Awaitable[None]]
 
 

@@ -174,16 +174,28 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
 
     def _publish(self, t: Table, upd: Update) -> Change:
         """The snapshot of ``t`` after ``upd`` and the change the front ends receive (the lock is
-        held, or the table is not yet shared): ``service/publish.py``."""
+        held, or the table is not yet shared): ``service/publish.py``.  A service nobody listens
+        to (a benchmark, a test of the rules) builds no snapshot nobody reads: the change's
+        ``snapshot`` is ``None`` and :meth:`snapshot` builds one when it is asked."""
         # who acted, and whom a public event names (a pass is recorded when its window closes:
         # the seat that passed took part in an earlier change)
         involved = {upd.actor} | {e.get("seat") for e in upd.events if e.get("type") not in HIDDEN_EVENTS}
-        snap = publish.build(t, self._version(), self.user_lang, {s for s in involved if isinstance(s, int)})
-        t.snapshot = snap
+        t.touched |= {s for s in involved if isinstance(s, int)}
+        snap = None
+        if self.listeners or t.snapshot is None:
+            snap = self._build(t)
+        else:
+            t.snapshot_due = True  # nobody listens: built when first read (:meth:`snapshot`)
         notices = freeze({s: list(keys) for s, keys in upd.notices.items()})
         return Change(kind=upd.kind, snapshot=snap, events=publish.public_events(upd.events), actor=upd.actor,
                       notices=notices, prompt=frozenset(upd.seats_to_notify), hand_id=upd.hand_id,
                       match_id=upd.match_id)
+
+    def _build(self, t: Table) -> TableSnapshot:
+        """Build and keep the snapshot of ``t`` now (``service/publish.py``)."""
+        snap = publish.build(t, self._version(), self.user_lang, t.touched)
+        t.snapshot, t.snapshot_due, t.touched = snap, False, set()
+        return snap
 
     async def _notify(self, change: Change) -> None:
         for listener in list(self.listeners):

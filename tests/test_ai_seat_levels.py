@@ -68,7 +68,7 @@ async def test_levels_are_chosen_stored_shown_and_kept_through_a_restart(tmp_pat
         t2 = fd.bot.service.table_in(fd.channel_id)
         assert t2 is not t
         assert [s.ai_level for s in t2.seats] == [None, "easy", "strong", "normal"]
-        assert [sv.get("ai_level") for sv in t2.public_view("en")["seats"]] == [None, "easy", "strong", "normal"]
+        assert [sv.get("ai_level") for sv in fd.bot.service.snapshot(fd.channel_id).public.view["seats"]] == [None, "easy", "strong", "normal"]
         assert "AI levels: AI 1 easy, AI 2 strong, AI 3 normal" in embed_text(table_message(fd, fd.channel_id))
     finally:
         await fd.close()
@@ -158,7 +158,7 @@ async def test_auto_play_ai_plays_the_ais_move_for_a_seat_on_auto_play_and_is_sh
                 assert a == info.ai_move(hand, 0, "easy")
                 not_timeout += a != hand.timeout_action(0)
         assert mine > 0 and not_timeout > 0  # the AI's moves, not the timeout rule's
-        assert t.public_view("en")["auto_play_ai"] == "easy"
+        assert bot.service.snapshot(t.channel_id).public.view["auto_play_ai"] == "easy"
     finally:
         await fd.close()
 

@@ -141,7 +141,7 @@ async def test_the_panel_shows_the_viewer_their_own_face_down_groups(game, seed,
             if table.hand.is_over():
                 break
             for seat in users:
-                own = next(s for s in table.view(seat, "en")["seats"] if s["seat"] == seat)
+                own = next(s for s in table.hand.view(seat)["seats"] if s["seat"] == seat)
                 if any(m.get("concealed") for m in own["melds"]):
                     parts = panel_now(bot, table, seat)
                     shown = next(s for s in parts.image_view["seats"] if s["seat"] == seat)
@@ -172,7 +172,7 @@ async def test_the_panel_shows_the_viewer_their_own_opening_choice(game, seed, a
         await fd.settle()
         others = [s for s in table.hand.pending_seats() if s != seat]
         assert others, "the opening is over already"
-        own = next(s for s in table.view(seat, "en")["seats"] if s["seat"] == seat)
+        own = next(s for s in table.hand.view(seat)["seats"] if s["seat"] == seat)
         parts = panel_now(bot, table, seat)
         shown = next(s for s in parts.image_view["seats"] if s["seat"] == seat)
         for key in ("piao", "piao_chosen", "bought"):

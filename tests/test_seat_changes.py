@@ -96,7 +96,7 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
         assert words("ev.seated", "en", player="late", no=first + 1) in public_text(fd)
         # the finished hand still shows who played it: the seat's name and total, the log and
         # the result name the AI; the newcomer only as sitting down (until the next deal)
-        seen = table.public_view("en")["seats"][first]
+        seen = bot.service.snapshot(table.channel_id).public.view["seats"][first]
         assert (seen["name"], seen["score"], seen["is_ai"]) == (ai_name, points[first], True)
         board = table_message(fd, fd.channel_id)
         late_lines = [ln for ln in embed_text(board).splitlines() if "late" in ln]

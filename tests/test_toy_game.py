@@ -130,7 +130,7 @@ async def test_the_toy_plays_through_the_table_service_and_comes_back_from_the_s
     if result["winner"] is not None:
         assert sorted(result["points"]) == [-2, 2]  # the table's stake
     assert t.match.state["scores"] == result["points"]
-    view = t.view(0)
+    view = svc.snapshot(CHANNEL).parts[0].view
     check_view(TOY, t.hand, 0)
     assert view["variant"] == "toy" and [s["name"] for s in view["seats"]] == ["alice", "AI 1"]
 

@@ -250,7 +250,7 @@ async def test_act_with_a_shared_verb_that_cannot_be_done_says_why_as_its_comman
         await fd.slash(a, "mj table start")
         table = bot.service.table_in(fd.channel_id)
         mover = a if table.seat_of(a.id) == table.hand.pending_seats()[0] else b
-        assert "hu" not in {x.split()[1] for x in table.view(table.seat_of(mover.id))["me"]["legal"]}
+        assert "hu" not in {x.split()[1] for x in table.hand.view(table.seat_of(mover.id))["me"]["legal"]}
         before = list(table.actions)
         by_command = await fd.slash(mover, "hu")
         by_act = await fd.slash(mover, "act", {"action": "胡"})

@@ -1,0 +1,140 @@
+"""The table service's snapshots (``service/snapshot.py``), at the service's seam: a version that
+grows across restarts, parts for the human seats only, typed moves with stable keys, the
+game's facts resolved once, the seat's own part — and one reading of typed moves
+(``service/interpret.py``) for every front end."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from engine.errors import IllegalAction
+from engine.tiles import kind_str
+from engine.variants import find_variant
+from render.text import typed
+from service.clock import ManualClock
+from service.snapshot import Move
+from service.tables import ServiceError, TableService
+from store import Store
+
+CH, A, B = 5, 10, 11
+
+
+async def _service(url: str, seed: int = 3) -> TableService:
+    store = Store(url)
+    await store.init()
+    return TableService(store, ManualClock(), seed_source=lambda: seed, vocabulary=typed)
+
+
+async def _two_player(svc: TableService, ai: bool = False) -> None:
+    await svc.create_table(guild_id=1, channel_id=CH, user_id=A, name="a", variant="two_player")
+    if ai:
+        await svc.add_ai(CH, A, "normal")
+    else:
+        await svc.join(CH, B, "b")
+    await svc.start(CH, A)
+
+
+def test_versions_grow_across_restarts(tmp_path):
+    url = f"sqlite:///{tmp_path}/s.db"
+
+    async def run() -> list[int]:
+        versions = []
+        svc = await _service(url)
+        await svc.load()
+        await _two_player(svc)
+        versions.append(svc.snapshot(CH).version)
+        t = svc.table_in(CH)
+        seat = t.hand.pending_seats()[0]
+        a = t.hand.timeout_action(seat)
+        await svc.act(CH, t.seats[seat].user_id, a.type, a.kind)
+        versions.append(svc.snapshot(CH).version)
+        await svc.store.close()
+        for _ in range(2):  # two restarts, nothing played in between
+            svc = await _service(url)
+            await svc.load()
+            versions.append(svc.snapshot(CH).version)
+            await svc.store.close()
+        return versions
+
+    v = asyncio.run(run())
+    assert v == sorted(v) and len(set(v)) == len(v), v  # strictly growing, restarts included
+    assert v[2] >> 32 == (v[1] >> 32) + 1 and v[3] >> 32 == (v[2] >> 32) + 1  # one start each
+
+
+def test_a_snapshot_has_a_part_per_human_seat_with_typed_moves():
+    async def run():
+        svc = await _service("sqlite:///:memory:")
+        await _two_player(svc, ai=True)
+        snap = svc.snapshot(CH)
+        t = svc.table_in(CH)
+        await svc.store.close()
+        return snap, t
+
+    snap, t = asyncio.run(run())
+    info = find_variant("two_player")
+    assert snap.game is info.facts and snap.public.view["game"] is info.facts
+    human, ai = snap.seat_of(A), 1 - snap.seat_of(A)
+    assert snap.parts[ai] is None and snap.seats[ai].is_ai
+    part = snap.parts[human]
+    assert part.user_id == A and part.dealt and part.view["viewer"] == human
+    # the seat's own tiles are in its part, never in the public one
+    assert part.view["seats"][human]["concealed"] is not None
+    assert all(sv.get("concealed") is None for sv in snap.public.view["seats"])
+    if t.hand.pending_seats() == [human]:
+        legal = t.hand.legal_actions(human)
+        assert [m.action(human) for m in part.moves] == legal
+        assert part.decision == (snap.hand_id, t.decisions[human])
+        for m in part.moves:
+            assert part.move(m.key) is m and Move.from_key(m.key) == m
+    else:
+        assert part.moves == () and part.decision is None
+
+
+def test_one_reading_of_typed_moves():
+    """The same text reads as the same move for /act, a play verb and the local table: a
+    button's words, a tile, a shared verb the engine refuses with a reason, a word written like
+    a tile, a word that is neither."""
+
+    async def run():
+        svc = await _service("sqlite:///:memory:")
+        await _two_player(svc)
+        t = svc.table_in(CH)
+        seat = t.hand.pending_seats()[0]
+        user = t.seats[seat].user_id
+        other = t.seats[1 - seat].user_id
+        tile = kind_str(t.hand.timeout_action(seat).kind)
+        out = {}
+        out["tile"] = svc.interpret(CH, user, tile)[2]
+        out["verb"] = svc.interpret(CH, user, tile, verb="discard")[2]
+        out["zh"] = svc.interpret(CH, user, f"打 {tile}")[2]
+        out["pung"] = svc.interpret(CH, user, "碰")[2]  # not legal now: the engine will say why
+        for key, text in (("9z", "9z"), ("banana", "banana")):
+            try:
+                svc.interpret(CH, user, text)
+            except ServiceError as e:
+                out[key] = e.code
+        try:
+            svc.interpret(CH, other, tile)
+        except ServiceError as e:
+            out["other"] = e.code
+        try:
+            await svc.act_typed(CH, user, "碰")
+        except IllegalAction as e:
+            out["pung_refused"] = e.code
+        await svc.store.close()
+        return out, tile
+
+    out, tile = asyncio.run(run())
+    assert out["tile"] == out["verb"] == out["zh"] == Move("discard", tile)
+    assert out["pung"] == Move("pung")
+    assert out["9z"] == "unknown_tile" and out["banana"] == "unknown_action"
+    assert out["other"] == "not_your_turn"
+    assert out["pung_refused"] in ("cannot_claim", "action_not_available", "not_your_turn")
+
+
+def test_a_move_key_with_a_tampered_tile_is_refused():
+    with pytest.raises(ValueError):
+        Move.from_key("discard:banana")
+    assert Move.from_key("pass:-") == Move("pass") and Move("discard", "5m").key == "discard:5m"
