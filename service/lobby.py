@@ -61,7 +61,7 @@ class Lobby:
         async with t.lock:
             change = self._publish(t, Update("lobby"))
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> TableSnapshot:
         """Seat a player (``already_seated``, ``table_full`` refused).  A player whose seat is
@@ -73,7 +73,7 @@ class Lobby:
         seat_now = t.seat_of(user_id)
         if seat_now is not None and t.status == PLAYING and t.seats[seat_now].auto:
             await self.take_over(channel_id, user_id)
-            return t.snapshot
+            return self._snapshot_of(t)
         upd = Update("lobby")
         async with t.lock:
             t.check_open()
@@ -91,7 +91,7 @@ class Lobby:
                 await self._touch_lobby(t)
             change = self._publish(t, upd)
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> TableSnapshot:
         """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
@@ -123,7 +123,7 @@ class Lobby:
             await self._touch_lobby(t)
             change = self._publish(t, Update("lobby"))
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     async def leave(self, channel_id: int, user_id: int) -> TableSnapshot:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
@@ -161,7 +161,7 @@ class Lobby:
                     upd = await self._guarded(t, self._run_automatic(t, upd))
             change = self._publish(t, Update("closed") if closed else upd)
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     async def let_ai_play(self, channel_id: int, user_id: int, level: str) -> TableSnapshot:
         """The AI plays ``user_id``'s seat at ``level`` for the whole game (the local table's
@@ -182,7 +182,7 @@ class Lobby:
             await self._save_seats(t)
             change = self._publish(t, Update("lobby"))
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     async def take_over(self, channel_id: int, user_id: int) -> TableSnapshot:
         """A player on 托管 (auto-play) plays their seat again: their next decision is theirs.
@@ -205,7 +205,7 @@ class Lobby:
             self._public_event(t, upd, {"type": "back", "seat": seat})
             change = self._publish(t, upd)
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     def _announce_auto(self, t: Table, upd: Update, seat: int, start: int) -> None:
         """The public "on auto-play" event of a seat that timed out for the third time, placed
@@ -246,7 +246,7 @@ class Lobby:
                 await self._close(t)
             change = self._publish(t, Update("closed", match_id=t.match_id))
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
 
     async def _close(self, t: Table) -> None:
         """Close the table; a game that settled hands ends its match with the closing, in one
@@ -305,4 +305,4 @@ class Lobby:
                 raise
             change = self._publish(t, upd)
         await self._notify(change)
-        return t.snapshot
+        return self._snapshot_of(t)
