@@ -318,10 +318,10 @@ class CpuWindow:
 # ---------------------------------------------------------------------------- the load
 def decision_of(table: Any, seat: int) -> Optional[int]:
     """What a button of ``seat`` carries as ``seq``: its decision number
-    (``Table.decisions``) where the service checks that, else the hand's ``seq`` (older
-    trees)."""
+    (``Table.decisions``, a dict in older trees) where the service checks that, else the
+    hand's ``seq`` (older trees still)."""
     decisions = getattr(table, "decisions", None)
-    if isinstance(decisions, dict):
+    if decisions is not None and hasattr(decisions, "get"):
         return decisions.get(seat)
     return table.hand.seq
 

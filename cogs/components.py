@@ -5,7 +5,7 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
 
 * ``mj:<channel>:<hand>:<decision>:<action>:<tile or ->`` — an action button in a player's
   DM or private "my hand" message; ``hand`` is the stored id of the hand (unique) and
-  ``decision`` the action counter when the seat's decision began (``Table.decisions``); a
+  ``decision`` the number of the seat's current decision (``service.table.Decisions``); a
   click from another hand or decision is refused (``TableService.may_act``);
 * ``mjs:<channel>:<hand>:<decision>`` — an action menu, values ``<action>:<tile or ->``;
 * ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over

@@ -14,7 +14,7 @@ from . import seats, streaks
 from .interpret import interpret
 from .snapshot import Change, Move
 from .table import (CLOSED, HIDDEN_EVENTS, PLAYING, ServiceError, Table,
-                    TableFault, Update, note_decisions, public_log, replay)
+                    TableFault, Update, Decisions, public_log, replay)
 
 log = logging.getLogger("service.tables")
 
@@ -52,8 +52,8 @@ class Hands:
             raise
         t.hand, t.hand_id = hand, hand_id
         t.dealt_users = [s.user_id for s in t.seats]
-        t.decisions = {}
-        note_decisions(t.decisions, t.hand, None)
+        t.decisions = Decisions()
+        t.decisions.note(t.hand, None)
         t.actions = []
         t.unsaved = []
         t.last_result = None
@@ -199,7 +199,7 @@ class Hands:
         caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
         first = len(t.hand.events)
         events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
-        note_decisions(t.decisions, t.hand, action.seat)
+        t.decisions.note(t.hand, action.seat)
         t.unsaved.append(str(action))
         evs = [dict(e.to_json(), _n=first + i) for i, e in enumerate(events)]
         t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from engine.actions import Action
+from engine.frames import seen_by
 
 from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, frozendict)
 from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
@@ -201,12 +202,8 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: 
         v = dict(public)
         seats = []
         for pub, mine in zip(public["seats"], own["seats"]):
-            if mine.get("seat") == seat:
-                seats.append(frozendict({**pub, **mine}))
-            elif mine.get("concealed") is not None and pub.get("concealed") is None:
-                seats.append(frozendict({**pub, "concealed": mine["concealed"]}))  # what the rules show this viewer
-            else:
-                seats.append(pub)
+            seen = seen_by(pub, mine)  # what the public frame hides and the rules show this viewer
+            seats.append(pub if seen == pub else freeze(seen))
         v["seats"] = tuple(seats)
     v["me"] = own.get("me")
     v["viewer"] = seat

@@ -134,10 +134,10 @@ class Table:
     settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
     #: the stored id of the table's ended match (set when the table closed with settled hands)
     match_id: Optional[int] = None
-    #: per seat the hand waits for: the action counter when its current decision began (it
-    #: became pending, or acted itself); buttons carry it, so another seat's pass in the same
-    #: claim window does not make them stale, while a click from an earlier decision is
-    decisions: dict[int, int] = field(default_factory=dict)
+    #: per seat the hand waits for, the number of its current decision (:class:`Decisions`);
+    #: buttons carry it, so another seat's pass in the same claim window does not make them
+    #: stale, while a click from an earlier decision is
+    decisions: "Decisions" = field(default_factory=lambda: Decisions())
     recent: list[dict] = field(default_factory=list)  #: recent public events (the table log)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     extra: dict = field(default_factory=dict)  # front-end bookkeeping kept in memory only
@@ -200,10 +200,11 @@ class Table:
         """The current hand's action counter (0 when no hand was dealt)."""
         return self.hand.seq if self.hand is not None else 0
 
-    def decision(self, seat: int) -> int:
-        """The action counter when ``seat``'s current decision began: what its buttons
-        carry (``TableService.may_act`` refuses a click of an earlier decision)."""
-        return self.decisions.get(seat, self.seq)
+    def decision(self, seat: int) -> Optional[int]:
+        """The number of ``seat``'s current decision (:class:`Decisions`), ``None`` when the
+        hand does not wait for it: what its buttons carry (``TableService.may_act`` refuses a
+        click of another decision)."""
+        return self.decisions.get(seat)
 
     @property
     def match_hands(self) -> int:
@@ -294,31 +295,72 @@ def public_log(hand: Any, keep: int = 30) -> list[dict]:
             if e.get("type") not in HIDDEN_EVENTS][-keep:]
 
 
-def note_decisions(decisions: dict[int, int], hand: Any, actor: Optional[int]) -> None:
-    """Keep ``decisions`` (see ``Table.decisions``) after an action of ``actor`` (``None``:
-    the deal): a seat the hand waits for keeps the counter its decision began at, unless it is
-    new or it acted itself; seats no longer waited for are dropped."""
-    pending = [] if hand.is_over() else hand.pending_seats()
-    kept = {p: (hand.seq if p == actor or p not in decisions else decisions[p]) for p in pending}
-    decisions.clear()
-    decisions.update(kept)
+class Decisions:
+    """The decisions of a hand's seats: per seat the hand waits for, the number of its current
+    decision — how many decisions that seat has had in the hand so far, this one included (1
+    for its first).
+
+    A decision begins when the hand starts waiting for a seat, or waits for it again after it
+    acted itself (a kong, then its discard); another seat's action leaves it as it was (a pass
+    in the same claim window).  Only the seat's own decisions are counted, so the number its
+    buttons carry tells its player nothing of what other seats were asked: a claim window
+    another seat passed in leaves it the same as a discard nobody could claim.  The numbers
+    follow from the action log alone (:func:`replay` rebuilds them), so buttons drawn before a
+    restart keep theirs.
+    """
+
+    __slots__ = ("current", "count")
+
+    def __init__(self) -> None:
+        self.current: dict[int, int] = {}  #: seat → number of its current decision (pending seats)
+        self.count: dict[int, int] = {}  #: seat → decisions it had in this hand
+
+    def get(self, seat: int, default: Optional[int] = None) -> Optional[int]:
+        """The number of ``seat``'s current decision, ``default`` when the hand does not wait for it."""
+        return self.current.get(seat, default)
+
+    def __getitem__(self, seat: int) -> int:
+        return self.current[seat]
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.current
+
+    def items(self):
+        return self.current.items()
+
+    def __repr__(self) -> str:
+        return f"Decisions({self.current})"
+
+    def note(self, hand: Any, actor: Optional[int]) -> None:
+        """Keep the numbers after an action of ``actor`` (``None``: the deal): a seat the hand
+        waits for keeps its number, unless it is new or it acted itself (a new decision, the
+        next number); seats no longer waited for are dropped."""
+        pending = [] if hand.is_over() else hand.pending_seats()
+        kept = {}
+        for p in pending:
+            if p == actor or p not in self.current:
+                self.count[p] = self.count.get(p, 0) + 1
+                kept[p] = self.count[p]
+            else:
+                kept[p] = self.current[p]
+        self.current = kept
 
 
 def replay(match: Match, actions: list[str], context: Optional[dict],
-           seed: Optional[int] = None) -> tuple[Any, dict[int, int]]:
+           seed: Optional[int] = None) -> tuple[Any, Decisions]:
     """The hand rebuilt from its stored log (dealt with ``context``, and ``seed`` for a hand
     of an earlier number than the match's), and its decisions."""
     hand = match.new_hand(context=context, seed=seed)
-    decisions: dict[int, int] = {}
-    note_decisions(decisions, hand, None)
+    decisions = Decisions()
+    decisions.note(hand, None)
     for line in actions:
         a = Action.parse(line)
         hand.apply(a)
-        note_decisions(decisions, hand, a.seat)
+        decisions.note(hand, a.seat)
     return hand, decisions
 
 
 __all__ = ["LOBBY", "PLAYING", "CLOSED", "AUTO_AFTER_TIMEOUTS", "LOBBY_MINUTES", "HIDDEN_EVENTS", "WINDOW_PHASES",
            "OPENING_PHASES",
-           "ServiceError", "TableFault", "Seat", "Update", "Table", "Listener", "public_log", "note_decisions",
+           "ServiceError", "TableFault", "Seat", "Update", "Table", "Listener", "public_log", "Decisions",
            "replay"]

@@ -31,9 +31,11 @@ Who may act is decided in one place, :meth:`TableService.may_act` (seated, this 
 hand, this turn, a seat the hand waits for), used by every front end for commands, buttons,
 menus and clicks routed from another process.
 
-What the public may see is :meth:`Table.public_view`: the engine's public view without what
-tells a hidden decision (who the hand waits for during a claim window, the action counter,
-passes and claim timeouts), so every public message is a function of the public events.
+What the front ends may show is the snapshot the service publishes after every change
+(``service/snapshot.py``, built by ``service/publish.py``): its public part tells no hidden
+decision (who the hand waits for during a claim window, passes and claim timeouts), and the
+decision numbers a seat's buttons carry count that seat's own decisions only
+(:class:`service.table.Decisions`), so a claim window another seat passed in shows nowhere.
 
 Errors for users are :class:`ServiceError` (and the engine's ``IllegalAction``),
 each with a ``code`` that is a key of the message catalogues.
@@ -58,7 +60,7 @@ from . import publish
 from .seats import Seats
 from .snapshot import Change, TableSnapshot, freeze
 from .table import (AUTO_AFTER_TIMEOUTS, CLOSED, HIDDEN_EVENTS, LOBBY, OPENING_PHASES, PLAYING, WINDOW_PHASES,
-                    Listener, Seat, ServiceError, Table, TableFault, Update, note_decisions, public_log, replay)
+                    Listener, Seat, ServiceError, Table, TableFault, Update, public_log, replay)
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -140,9 +142,9 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
 
         :param hand_id: the stored id of the hand the request was drawn for (buttons carry
             it); another hand's: ``stale``.
-        :param seq: the decision the request was drawn for (``Table.decisions``: the action
-            counter when the seat's current decision began); another, or a seat the hand no
-            longer waits for: ``stale``.
+        :param seq: the decision the request was drawn for (``Table.decisions``: the number
+            of the seat's current decision); another, or a seat the hand no longer waits for:
+            ``stale``.
         :param waited: the seat must be one the hand waits for (``not_your_turn`` otherwise);
             ``False`` for requests that only look (the hand, the 听 menu).
         :raises ServiceError: ``not_seated``, ``no_hand``, ``stale``, ``not_your_turn``,
@@ -207,4 +209,4 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
 
 __all__ = ["TableService", "Table", "Seat", "Update", "ServiceError", "TableFault", "IllegalAction", "Listener",
            "LOBBY", "PLAYING", "CLOSED", "AUTO_AFTER_TIMEOUTS", "HIDDEN_EVENTS", "WINDOW_PHASES", "OPENING_PHASES",
-           "public_log", "note_decisions", "replay"]
+           "public_log", "replay"]

@@ -3,7 +3,8 @@ claim a discard (``tests/harness/privacy_twins.py``) give byte-identical public 
 table service's snapshot at that discard, and at every step after it (the hidden pass left
 out) — the same names, scores, ponds, melds, wall, turn and log.  What the public part shows
 then is the hand's public frame (``engine/frames.py``): the discard, and the next seat on
-turn, as after any discard nobody may claim."""
+turn, as after any discard nobody may claim.  Nor does it tell the other players anything:
+their parts (panels, moves, the decision numbers their buttons carry) are the same in both."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from service.tables import TableService
 from store import Store
 
 try:
-    from privacy_twins import TWINS
+    from privacy_twins import TWINS, first_hand_context
 except ImportError:  # pragma: no cover
-    from tests.harness.privacy_twins import TWINS
+    from tests.harness.privacy_twins import TWINS, first_hand_context
 
 CLAIM_TWINS = sorted(k for k in TWINS if k[1] == "claim_pass")
 
@@ -35,21 +36,28 @@ def public_bytes(part, version: bool = True) -> bytes:
     return json.dumps(data, sort_keys=True, default=repr, ensure_ascii=False).encode()
 
 
-async def _publics(twin, run) -> list[tuple[bytes, bytes]]:
-    """The public part after each action of ``run`` (with and without its version), played
-    through the table service with every seat a human (nothing plays by itself)."""
+def others_bytes(snap, hidden: int) -> bytes:
+    """Every seat's part but the hidden seat's, as bytes: its view, moves, decision number,
+    deadline and language (all a player's panel and buttons are drawn from), without the
+    versions (counts of the table's changes, never shown)."""
+    parts = []
+    for p in snap.parts:
+        if p is None or p.seat == hidden:
+            continue
+        data = dataclasses.asdict(p)
+        data.pop("version")
+        data.pop("picture")
+        parts.append(data)
+    return json.dumps(parts, sort_keys=True, default=repr, ensure_ascii=False).encode()
+
+
+async def _steps(twin, run, read) -> list:
+    """``read(snapshot)`` after each action of ``run``, played through the table service with
+    every seat a human (nothing plays by itself)."""
     store = Store("sqlite:///:memory:")
     await store.init()
     service = TableService(store, ManualClock(), seed_source=lambda: twin.table_seed)
-    dealt = []
-
-    def stack(table):
-        if dealt:
-            return {}
-        dealt.append(1)
-        return dict(run.extra)
-
-    service.deal_context = stack
+    service.deal_context = first_hand_context(run)
     users = [900 + i for i in range(twin.n_seats)]
     await service.create_table(guild_id=1, channel_id=5, user_id=users[0], name="p0", variant=twin.game,
                                options=dict(twin.options))
@@ -61,17 +69,22 @@ async def _publics(twin, run) -> list[tuple[bytes, bytes]]:
     for line in run.actions:
         a = Action.parse(line)
         await service.act(5, table.seats[a.seat].user_id, a.type, a.kind)
-        part = service.snapshot(5).public
-        out.append((public_bytes(part), public_bytes(part, version=False)))
+        out.append(read(service.snapshot(5)))
     await store.close()
     return out
+
+
+def _publics(twin, run) -> list[tuple[bytes, bytes]]:
+    """The public part after each action of ``run``, with and without its version."""
+    return asyncio.run(_steps(twin, run, lambda snap: (public_bytes(snap.public),
+                                                      public_bytes(snap.public, version=False))))
 
 
 @pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: k[0])
 def test_twins_give_byte_identical_public_parts_at_the_discard_and_after(key):
     twin = TWINS[key]
-    a = asyncio.run(_publics(twin, twin.a))
-    b = asyncio.run(_publics(twin, twin.b))
+    a = _publics(twin, twin.a)
+    b = _publics(twin, twin.b)
     # at the discard: run A's hidden seat may claim it (a window is open), run B's may not —
     # byte for byte, the version (the count of changes so far) included
     assert a[twin.moment_a][0] == b[twin.moment_b][0], key
@@ -80,3 +93,20 @@ def test_twins_give_byte_identical_public_parts_at_the_discard_and_after(key):
     # and every step after matches, the pass left out (run A has counted one change more)
     after_a = [x for _, x in a[:twin.moment_a + 1] + a[twin.moment_a + 2:]]
     assert after_a == [x for _, x in b], key
+
+
+@pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: k[0])
+def test_twins_give_every_other_seat_the_same_part(key):
+    """The other players learn nothing more than the pause: each of their parts — panel view,
+    moves and the decision number their buttons carry — is the same in both runs before the
+    discard and at every step once the window closed (in run A at the hidden seat's pass).
+    While it is open the next seat waits for its turn, which it would also see as the time
+    the window takes; nothing it is shown afterwards says more.  (A decision number counting
+    the hand's actions would be one higher in run A after the pass, and a player reading their
+    buttons' ids would learn that a seat had a claim to pass on.)"""
+    twin = TWINS[key]
+    a = asyncio.run(_steps(twin, twin.a, lambda snap: others_bytes(snap, twin.hidden_seat)))
+    b = asyncio.run(_steps(twin, twin.b, lambda snap: others_bytes(snap, twin.hidden_seat)))
+    assert a[:twin.moment_a] == b[:twin.moment_b], key
+    assert len(a) - (twin.moment_a + 1) == len(b) - twin.moment_b > 1, key
+    assert a[twin.moment_a + 1:] == b[twin.moment_b:], key

@@ -33,7 +33,7 @@ async def test_the_same_button_pressed_twice_at_once_applies_once(tmp_path):
     t = svc.table_in(5)
     seat = t.hand.pending_seats()[0]
     user = t.seats[seat].user_id
-    seq = t.hand.seq
+    seq = t.decisions[seat]  # the decision its button was drawn for
     a = t.hand.timeout_action(seat)
     results = await asyncio.gather(*(svc.act(5, user, a.type, a.kind, seq=seq) for _ in range(5)),
                                    return_exceptions=True)
@@ -51,7 +51,7 @@ async def test_a_discard_racing_its_timeout_is_applied_once(tmp_path):
     t = svc.table_in(5)
     seat = t.hand.pending_seats()[0]
     user = t.seats[seat].user_id
-    seq = t.hand.seq
+    seq = t.decisions[seat]  # the decision its button was drawn for
     a = t.hand.legal_actions(seat)[0]
     clock.advance(100)  # the timer is overdue: tick and the click race
     res = await asyncio.gather(svc.tick(), svc.act(5, user, a.type, a.kind, seq=seq), return_exceptions=True)
@@ -76,9 +76,10 @@ async def test_every_interleaving_of_two_players_gives_the_same_state(tmp_path):
         seat = t.hand.pending_seats()[0]
         other = 1 - seat
         good = t.hand.timeout_action(seat)
-        seq = t.hand.seq  # both pressed a button drawn at this moment
-        calls = [svc.act(5, t.seats[seat].user_id, good.type, good.kind, seq=seq),
-                 svc.act(5, t.seats[other].user_id, "discard", 0, seq=seq)]
+        # both pressed a button they were shown: the one on turn its decision's, the other one
+        # from before its first decision (number 0)
+        calls = [svc.act(5, t.seats[seat].user_id, good.type, good.kind, seq=t.decisions[seat]),
+                 svc.act(5, t.seats[other].user_id, "discard", 0, seq=0)]
         res = await asyncio.gather(*(calls[j] for j in order), return_exceptions=True)
         errors = [r for r in res if isinstance(r, (IllegalAction, ServiceError))]
         assert len(errors) == 1 and errors[0].code in ("not_your_turn", "tile_not_in_hand", "stale")

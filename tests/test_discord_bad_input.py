@@ -111,7 +111,8 @@ async def test_in_game_errors_leave_the_state_unchanged(game):
 
     # a forged button id only ever acts for the presser: the waiting player is refused
     seq = table.hand.seq
-    forged = f"mj:{fd.channel_id}:{table.hand_id}:{seq}:discard:{kind_str(table.hand.concealed_kinds(turn)[0])}"
+    forged = f"mj:{fd.channel_id}:{table.hand_id}:{table.decision(turn)}:discard:" \
+             f"{kind_str(table.hand.concealed_kinds(turn)[0])}"
     prompt = prompt_with(fd, player, forged)
     assert prompt is not None
     assert _snapshot(table) == snap

@@ -16,10 +16,10 @@ from engine.tiles import kind_str
 from service.clock import ManualClock
 
 try:
-    from discord_play import new_bot
+    from discord_play import action_id, new_bot
     from fakediscord import FakeDiscord
 except ImportError:  # pragma: no cover
-    from tests.harness.discord_play import new_bot
+    from tests.harness.discord_play import action_id, new_bot
     from tests.harness.fakediscord import FakeDiscord
 
 SEED = 31337
@@ -55,8 +55,7 @@ class Game:
         return seat, self.user_of(seat)
 
     def cid(self, action) -> str:
-        tile = kind_str(action.kind) if action.kind is not None else "-"
-        return f"mj:{self.ch}:{self.table.hand_id}:{self.table.hand.seq}:{action.type}:{tile}"
+        return action_id(self.table, action)
 
     def button_msg(self, user, cid: str):
         for m in sorted(self.fd.dms_to(user) + self.fd.ephemeral_replies_to(user), key=lambda m: -m.id):
@@ -70,7 +69,7 @@ class Game:
         action = self.table.hand.ai_action(seat)
         cid = self.cid(action)
         if action.type == "ting" and action.kind is not None:
-            menu = f"mj:{self.ch}:{self.table.hand_id}:{self.table.hand.seq}:ting_menu:-"
+            menu = action_id(self.table, action, menu="ting_menu")
             await self.fd.click(user, self.button_msg(user, menu), menu)
         msg = self.button_msg(user, cid)
         assert msg is not None, f"{user.name} has no button {cid}"

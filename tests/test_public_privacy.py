@@ -167,7 +167,7 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
     import cogs.messages as ui
     from engine.actions import Action
     from service import publish
-    from service.tables import public_log
+    from service.table import Decisions, public_log
     from render.table import render_table
 
     stored = await bot.store.get_hand(table.hand_id)
@@ -179,7 +179,7 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
 
     def snapshot() -> None:
         t = copy.copy(table)
-        t.hand, t.recent, t.decisions = hand, public_log(hand), {}
+        t.hand, t.recent, t.decisions = hand, public_log(hand), Decisions()
         t.last_result = table.last_result if hand.is_over() else None
         t.match = copy.copy(table.match)
         t.match.state = dict(table.match.state) if hand.is_over() else dict(before)
@@ -202,9 +202,9 @@ async def _rebuilt_payloads(bot, table) -> dict[str, tuple]:
 
 # ------------------------------------------------------------------ twins
 try:
-    from privacy_twins import TWINS
+    from privacy_twins import TWINS, first_hand_context
 except ImportError:  # pragma: no cover
-    from tests.harness.privacy_twins import TWINS
+    from tests.harness.privacy_twins import TWINS, first_hand_context
 
 
 async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
@@ -217,15 +217,7 @@ async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
     await fd.start()
     try:
         bot.service.seed_source = lambda: twin.table_seed
-        dealt = []
-
-        def stack(table):
-            if dealt:
-                return {}
-            dealt.append(1)
-            return dict(run.extra)
-
-        bot.service.deal_context = stack
+        bot.service.deal_context = first_hand_context(run)
         users = [fd.user(900 + i, f"p{i}") for i in range(twin.n_seats)]
         hidden = users[twin.hidden_seat]
         hidden.dms_open = False
@@ -244,9 +236,32 @@ async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
                 await fd.click(user, msg, cid)
             r = await press(fd, user, a)
             assert r.response_type is not None and not r.errors, (line, r.content)
-        return rec, public_events(table.hand), [m["pending"] for m in rec.mentions]
+        buttons = {u.id: _action_ids_seen(fd, u) for u in users if u is not hidden}
+        return rec, public_events(table.hand), buttons
     finally:
         await fd.close()
+
+
+def _action_ids_seen(fd, user) -> set[str]:
+    """Every action button and menu id ``user`` was ever shown privately (each version of each
+    DM and ephemeral answer): what a player can read of their buttons' ids."""
+    seen: set[str] = set()
+
+    def walk(items) -> None:
+        for c in items or ():
+            cid = c.get("custom_id") or ""
+            if cid.startswith(("mj:", "mjs:")):
+                seen.add(cid)
+            walk(c.get("components"))
+            if isinstance(c.get("accessory"), dict):
+                walk([c["accessory"]])
+
+    for m in list(fd.messages.values()):
+        if (user.dm_channel_id is not None and m.channel_id == user.dm_channel_id) \
+                or (m.ephemeral and m.recipient_id == user.id):
+            for data in [m.data] + list(m.history):
+                walk(data.get("components"))
+    return seen
 
 
 #: the twins of two games in the quick lane, all of them in the slow one
@@ -261,12 +276,16 @@ async def test_twins_publish_the_same(tmp_path, monkeypatch, key):
     passed, or could not; a 假听 instead of a real 听 — give the same public events, the same
     table messages for the same public states (the claim window shows no state of its own:
     it looks as the discard nobody may claim does; run A, which has one change more, may be
-    drawn at moments run B's messages skipped), the same final table message, and the same
-    channel mentions of the player whose DMs are closed."""
+    drawn at moments run B's messages skipped), the same final table message, the same
+    channel mentions of the player whose DMs are closed, and the same button ids in every other
+    player's DMs."""
     twin = TWINS[key]
-    rec_a, events_a, _ = await _run_twin(tmp_path, monkeypatch, twin, twin.a, "a")
-    rec_b, events_b, _ = await _run_twin(tmp_path, monkeypatch, twin, twin.b, "b")
+    rec_a, events_a, buttons_a = await _run_twin(tmp_path, monkeypatch, twin, twin.a, "a")
+    rec_b, events_b, buttons_b = await _run_twin(tmp_path, monkeypatch, twin, twin.b, "b")
     assert events_a == events_b
+    # the other players' buttons carry the same ids: their decision numbers count their own
+    # decisions, not the hand's actions (the hidden pass among them)
+    assert all(buttons_b.values()) and buttons_a == buttons_b
     shown_a: dict[str, set[str]] = {}
     for k, payload, _ in rec_a.sent:
         shown_a.setdefault(k, set()).add(payload)

@@ -138,3 +138,71 @@ def test_a_move_key_with_a_tampered_tile_is_refused():
     with pytest.raises(ValueError):
         Move.from_key("discard:banana")
     assert Move.from_key("pass:-") == Move("pass") and Move("discard", "5m").key == "discard:5m"
+
+
+class _Hand:
+    """A hand that waits for the seats it is told to (``Decisions`` reads no more)."""
+
+    def __init__(self):
+        self.waiting: list[int] = []
+        self.over = False
+
+    def pending_seats(self) -> list[int]:
+        return list(self.waiting)
+
+    def is_over(self) -> bool:
+        return self.over
+
+
+def test_decision_numbers_count_each_seats_own_decisions():
+    """A seat's decision number counts the decisions that seat had in the hand, so another
+    seat's pass (or a window it never saw) leaves it as it was."""
+    from service.table import Decisions
+
+    hand, d = _Hand(), Decisions()
+    hand.waiting = [0]
+    d.note(hand, None)  # the deal: seat 0 discards first
+    assert dict(d.items()) == {0: 1}
+    hand.waiting = [1, 2]
+    d.note(hand, 0)  # seat 0's discard opens a window for seats 1 and 2
+    assert dict(d.items()) == {1: 1, 2: 1}
+    hand.waiting = [2]
+    d.note(hand, 1)  # seat 1 passes: seat 2 decides what it was deciding
+    assert dict(d.items()) == {2: 1} and d.get(1) is None
+    hand.waiting = [2]
+    d.note(hand, 2)  # seat 2 pungs and must discard: its second decision
+    assert d[2] == 2
+    hand.waiting = [3]
+    d.note(hand, 2)  # seat 2 discards, nobody may claim: seat 3 draws
+    assert dict(d.items()) == {3: 1}
+    hand.waiting = [0]
+    d.note(hand, 3)  # seat 3 discards: seat 0's second decision (its first was the opening discard)
+    assert dict(d.items()) == {0: 2}
+    hand.over = True
+    d.note(hand, 0)
+    assert dict(d.items()) == {}
+
+
+def test_a_seat_the_hand_does_not_wait_for_sees_the_frame_with_its_own_tiles():
+    """``engine.frames.seen_by``: what the frame hides comes from the viewer's own view, what it
+    shows stays as the frame has it (the pond of a discarder whose window is still open)."""
+    from engine.frames import seen_by
+
+    frame = {"seat": 0, "discards": [], "concealed": None, "drawn": None, "hand_count": 13,
+             "melds": [{"type": "kong", "tiles": [None, None, None, None], "concealed": True}]}
+    own = {"seat": 0, "discards": ["9p"], "concealed": ["1m", "2m"], "drawn": None, "hand_count": 13,
+           "melds": [{"type": "kong", "tiles": ["5z"] * 4, "concealed": True}]}
+    assert seen_by(frame, own) == {"seat": 0, "discards": [], "concealed": ["1m", "2m"], "drawn": None,
+                                   "hand_count": 13, "melds": own["melds"]}
+    # the service hands it frozen views (frozendict, tuples): the same entry
+    from service.snapshot import freeze
+    assert freeze(seen_by(freeze(frame), freeze(own))) == freeze(seen_by(frame, own))
+    # a meld the viewer's own view already has otherwise (a 偎 become a 提) stays as the frame shows it
+    wei = {"type": "wei", "tiles": [None, None, "6x"], "huxi": None}
+    ti = {"type": "ti", "tiles": ["6x"] * 4, "huxi": 9}
+    assert seen_by({"melds": [wei]}, {"melds": [ti]}) == {"melds": [wei]}
+    assert seen_by({"melds": [wei]}, {"melds": [dict(wei, tiles=["6x"] * 3, huxi=3)]}) == \
+        {"melds": [{"type": "wei", "tiles": ["6x"] * 3, "huxi": 3}]}
+    # another seat the rules do not let the viewer see: the frame as it is
+    other = {"seat": 1, "discards": ["3s"], "concealed": None, "drawn": None}
+    assert seen_by(other, dict(other, discards=["3s", "4s"])) == other

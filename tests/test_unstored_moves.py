@@ -10,7 +10,7 @@
   awaits the store for its id; a prompt drawn meanwhile carries the previous hand's id
   (``messages.ActionButtons`` reads ``Table.hand_id``), so its buttons are refused as out of date.
   Worse, a prompt drawn from a refused move keeps its decision number: the same number is
-  given to the next real decision (``Table.decisions`` is the action counter), so the prompt
+  given to the next real decision (``Table.decisions`` counts decisions), so the prompt
   about a discard that never happened is taken for the prompt of the real one — which is
   therefore never sent (``TableFeed.prompted``: one prompt per decision) — and its buttons act
   on the real discard.

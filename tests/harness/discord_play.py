@@ -45,6 +45,17 @@ def custom_id(channel_id: int, seq: int, action: Action, hand_id: int | None = N
     return f"mj:{channel_id}:{hand_id}:{seq}:{action.type}:{tile}"
 
 
+def action_id(table, action: Action, menu: str | None = None) -> str:
+    """The id of the button that makes ``action`` for its seat's current decision at ``table``
+    (the service's table; ``menu``: the id of that decision's button of this name instead,
+    e.g. ``"ting_menu"``).  A seat the hand does not wait for has no decision: its id carries
+    0, which no decision has."""
+    dec = table.decision(action.seat) or 0
+    if menu is not None:
+        return f"mj:{table.channel_id}:{table.hand_id}:{dec}:{menu}:-"
+    return custom_id(table.channel_id, dec, action, table.hand_id)
+
+
 def prompt_with(fd: FakeDiscord, user, cid: str):
     """The newest DM or ephemeral message of ``user`` that carries button ``cid``."""
     msgs = fd.dms_to(user) + fd.ephemeral_replies_to(user)

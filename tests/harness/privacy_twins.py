@@ -56,6 +56,20 @@ class Twin:
     moment_b: int = 0
 
 
+def first_hand_context(run: Run):
+    """A ``TableService.deal_context`` that deals the table's first hand as ``run`` stacks it
+    (its extra context) and every later hand as usual."""
+    dealt = []
+
+    def context(table):
+        if dealt:
+            return {}
+        dealt.append(1)
+        return dict(run.extra)
+
+    return context
+
+
 def deal(t: Twin, run: Run):
     """The first hand of ``t``'s table, dealt with ``run.extra``."""
     from engine.match import Match

@@ -111,6 +111,7 @@ async def test_several_ways_to_chi_are_offered_in_a_select_menu(tmp_path):
     seat, chis = found
     table = Table(1, 1, 5, 1, info, options, seed, seats=[Seat(i, f"p{i}") for i in range(3)])
     table.hand = hand
+    table.decisions.note(hand, None)  # the seats it waits for decide: their first decision here
     table.status, table.hand_id = "playing", 1
     snap = publish.build(table, 1, lambda user: None)
     buttons = ActionButtons(snap, snap.parts[seat], "en")
