@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional
 from engine.actions import Action
 from engine.frames import seen_by
 
-from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, frozendict)
+from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, frozendict, refreeze)
 from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
 
 #: public events the table log keeps in a snapshot
@@ -25,13 +25,15 @@ RECENT = 8
 
 
 class ViewCache:
-    """The engine views of a table's current hand, frozen: its public frame at the hand's action
-    counter, and each seat's last view.  A seat's view is asked again only when the hand moved
-    and the public frame moved with it (every part shows it), or the seat took part in the
-    change or the hand waits (waited) for it; otherwise its last view stands (see the module
-    docstring).  Each view is frozen once, when the engine gives it."""
+    """The engine views of a table's current hand: its public frame at the hand's action
+    counter (frozen), and each seat's last view.  A seat's view is asked again only when the
+    hand moved and the public frame moved with it (every part shows it), or the seat took part
+    in the change or the hand waits (waited) for it; otherwise its last view stands (see the
+    module docstring).  A seat's view is kept as the engine gave it (nothing here changes it)
+    and frozen in the pieces a part shows, each once: all of it for a seat the hand waits
+    for, its ``me`` for the others."""
 
-    __slots__ = ("hand", "seq", "raw_frame", "frame", "seats")
+    __slots__ = ("hand", "seq", "raw_frame", "frame", "seats", "pieces", "old")
 
     def __init__(self, hand: Any):
         self.hand = hand
@@ -39,17 +41,21 @@ class ViewCache:
         self.raw_frame: dict = {}
         self.frame: tuple = ()
         self._take_frame(hand.public_frame())
-        self.seats: dict[int, Any] = {}
+        self.seats: dict[int, dict] = {}
+        #: (seat, piece) → (the piece as the engine gave it, frozen); ``old``: the same of the
+        #: views asked before, whose frozen parts a new view shares where it is equal
+        self.pieces: dict[tuple, tuple] = {}
+        self.old: dict[tuple, tuple] = {}
 
     def _take_frame(self, frame: tuple[dict, int]) -> bool:
         """Keep the engine's frame; ``True`` when it is another than the one kept."""
         view, n = frame
         if view is self.raw_frame and self.frame and n == self.frame[1]:
             return False
-        frozen = freeze(view)
-        moved = not self.frame or frozen != self.frame[0] or n != self.frame[1]
+        frozen = refreeze(view, self.raw_frame, self.frame[0] if self.frame else None)
+        moved = not self.frame or frozen is not self.frame[0] or n != self.frame[1]
         self.raw_frame = view
-        self.frame = (frozen if moved else self.frame[0], n)
+        self.frame = (frozen, n)
         return moved
 
     def moved(self, hand: Any, touched: set[int]) -> None:
@@ -57,22 +63,37 @@ class ViewCache:
         if hand.seq == self.seq:
             return
         if self._take_frame(hand.public_frame()):
-            self.seats.clear()  # a new public frame: every seat's part shows it
+            forget = set(self.seats)  # a new public frame: every seat's part shows it
         else:
-            for s in touched:
-                self.seats.pop(s, None)
+            forget = set(touched) & set(self.seats)
+        for s in forget:
+            del self.seats[s]
+        if forget:
+            self.old.update((k, v) for k, v in self.pieces.items() if k[0] in forget)
+            self.pieces = {k: v for k, v in self.pieces.items() if k[0] not in forget}
         self.seq = hand.seq
 
     def public(self) -> tuple:
         """``(frozen public frame, its number of events)``."""
         return self.frame
 
-    def seat(self, seat: int) -> Any:
-        """The seat's view, frozen."""
+    def seat(self, seat: int) -> dict:
+        """The seat's view as the engine gave it (read only)."""
         v = self.seats.get(seat)
         if v is None:
-            v = self.seats[seat] = freeze(self.hand.view(seat))
+            v = self.seats[seat] = self.hand.view(seat)
         return v
+
+    def piece(self, seat: int, key: Any, make: Callable[[], Any]) -> Any:
+        """A frozen piece of the seat's view (``make()`` once per view; what equals the same
+        piece of the seat's previous view is shared with it)."""
+        k = (seat, key)
+        got = self.pieces.get(k)
+        if got is None:
+            raw = make()
+            before = self.old.pop(k, None)
+            got = self.pieces[k] = (raw, freeze(raw) if before is None else refreeze(raw, *before))
+        return got[1]
 
 
 def views_of(t: Table, touched: set[int] = frozenset()) -> Optional[ViewCache]:
@@ -188,12 +209,13 @@ TABLE_KEYS = ("recent", "votes", "seed_hash", "auto_play_ai", "game", "table_nam
 
 def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: str) -> frozendict:
     """A human seat's view, frozen: the real table when the hand waits for it, else the public
-    one with its own seat (its tiles, its face-down groups, its opening choice) and ``me``."""
+    one with what it sees more of some seats (its own tiles, its face-down groups, its opening
+    choice; a hand the rules show it) and ``me``."""
     own = cache.seat(seat)
     pending = seat in t.pending()
     if pending:
-        v = {k: x for k, x in own.items() if k not in ("seq", "pending")}
-        v["seats"] = tuple(frozendict({**pub, **mine}) for pub, mine in zip(public["seats"], own["seats"]))
+        v = dict(cache.piece(seat, "all", lambda: {k: x for k, x in own.items() if k not in ("seq", "pending")}))
+        v["seats"] = tuple(frozendict({**pub, **mine}) for pub, mine in zip(public["seats"], v["seats"]))
         for k in TABLE_KEYS:
             v[k] = public.get(k)
         if v.get("phase") in WINDOW_PHASES:
@@ -201,15 +223,24 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: 
     else:
         v = dict(public)
         seats = []
-        for pub, mine in zip(public["seats"], own["seats"]):
-            seen = seen_by(pub, mine)  # what the public frame hides and the rules show this viewer
-            seats.append(pub if seen == pub else freeze(seen))
+        for i, (pub, mine) in enumerate(zip(public["seats"], own["seats"])):
+            if i != seat and mine.get("concealed") is None:
+                seats.append(pub)  # the viewer sees no more of this seat than the public
+                continue
+            seats.append(_seen(pub, mine))
         v["seats"] = tuple(seats)
-    v["me"] = own.get("me")
+    v["me"] = cache.piece(seat, "me", lambda: own.get("me"))
     v["viewer"] = seat
     v["pending"] = (seat,) if pending else ()
     v["lang"] = lang  # as the player's language is kept (the images read any of its forms)
     return frozendict(v)
+
+
+def _seen(pub: frozendict, mine: dict) -> Any:
+    """The public frame's seat entry ``pub`` as a viewer who sees ``mine`` of it sees it
+    (``engine.frames.seen_by``); ``pub`` itself when it shows all of that."""
+    seen = seen_by(pub, mine)
+    return pub if seen == pub else freeze(seen)
 
 
 def _part(t: Table, cache: Optional[ViewCache], seat: int, public: frozendict, lang: str, version: int,

@@ -52,6 +52,24 @@ def freeze(value: Any) -> Any:
     return value
 
 
+def refreeze(value: Any, before: Any, frozen: Any) -> Any:
+    """``freeze(value)``, reusing the frozen parts of ``frozen`` (``freeze(before)``) where
+    ``value`` equals ``before``: a view that changed in one seat's pond is frozen anew there
+    only, the rest shared with the previous snapshot.  (Comparing the engine's plain lists and
+    dicts is done in C; freezing is not.)"""
+    if frozen is None:
+        return freeze(value)
+    if value == before:
+        return frozen
+    kind = type(value)
+    if kind is dict and type(before) is dict:
+        return frozendict({k: refreeze(v, before.get(k), frozen.get(k) if k in before else None)
+                           for k, v in value.items()})
+    if (kind is list or kind is tuple) and type(before) in (list, tuple) and len(before) == len(value):
+        return tuple(refreeze(v, b, f) for v, b, f in zip(value, before, frozen))
+    return freeze(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One legal move of a seat: its action type and tile (notation, ``None`` without one).
@@ -247,4 +265,4 @@ class Change:
     match_id: Optional[int] = None
 
 
-__all__ = ["EMPTY", "freeze", "frozendict", "Move", "SeatInfo", "PublicPart", "SeatPart", "TableSnapshot", "Change"]
+__all__ = ["EMPTY", "freeze", "refreeze", "frozendict", "Move", "SeatInfo", "PublicPart", "SeatPart", "TableSnapshot", "Change"]

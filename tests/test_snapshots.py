@@ -206,3 +206,21 @@ def test_a_seat_the_hand_does_not_wait_for_sees_the_frame_with_its_own_tiles():
     # another seat the rules do not let the viewer see: the frame as it is
     other = {"seat": 1, "discards": ["3s"], "concealed": None, "drawn": None}
     assert seen_by(other, dict(other, discards=["3s", "4s"])) == other
+
+
+def test_refreeze_shares_what_did_not_change():
+    """``refreeze`` gives what ``freeze`` gives, sharing the frozen parts that did not change."""
+    from service.snapshot import freeze, refreeze
+
+    before = {"seats": [{"discards": ["1m"], "melds": []}, {"discards": [], "melds": []}], "wall": 40}
+    frozen = freeze(before)
+    after = {"seats": [{"discards": ["1m", "9p"], "melds": []}, {"discards": [], "melds": []}], "wall": 39}
+    got = refreeze(after, before, frozen)
+    assert got == freeze(after)
+    assert got["seats"][1] is frozen["seats"][1]  # the seat that did not move: the same object
+    assert got["seats"][0] is not frozen["seats"][0] and got["seats"][0]["melds"] is frozen["seats"][0]["melds"]
+    assert refreeze(after, after, got) is got
+    # a key that is new, a list that grew, and nothing frozen before: frozen anew
+    grown = {"seats": [{"discards": ["1m", "9p"], "melds": [], "flowers": ["1f"]}], "wall": 39}
+    assert refreeze(grown, after, got) == freeze(grown)
+    assert refreeze(after, None, None) == freeze(after)
