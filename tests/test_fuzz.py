@@ -309,7 +309,7 @@ def test_discord_forged_and_stale_button_ids(world):
     w = world
     ch = w.fd.channel_id
     ids = st.one_of(
-        # action buttons: this table or another channel, old/current/future seq, any action and tile
+        # action buttons: this table or another channel, old/current/future decision, any action and tile
         st.builds(lambda c, dseq, act, tile: ("action", c, dseq, act, tile),
                   st.sampled_from(["here", "other", "huge"]), st.integers(-30, 3), TYPES | st.sampled_from(
                       ["prompt", "ting_menu", "wdiscard"]),
@@ -330,7 +330,8 @@ def test_discord_forged_and_stale_button_ids(world):
 
     def custom_id(spec) -> str:
         kind, a, b, c, d = spec
-        seq = w.table.hand.seq
+        pending = w.table.hand.pending_seats()
+        seq = w.table.decision(pending[0]) if pending else 0  # the current decision's number, offset by b
         chan = {"here": ch, "other": w.spare, "huge": 2**64 + 5}
         if kind == "table":
             return f"mjt:{chan[a]}:{b}"
@@ -382,8 +383,9 @@ def test_discord_forged_and_stale_button_ids(world):
     _report("discord buttons")
     # hand-checked: a button of this table from an earlier turn is refused as stale
     t = w.table
-    user = w.users()[t.hand.pending_seats()[0]]
-    old = f"mj:{ch}:{t.hand_id}:{t.hand.seq - 1}:pass:-" if t.hand.seq else f"mj:{ch}:{t.hand_id - 1}:0:pass:-"
+    seat = t.hand.pending_seats()[0]
+    user = w.users()[seat]
+    old = f"mj:{ch}:{t.hand_id}:{t.decision(seat) - 1}:pass:-"  # the seat's decision before this one
     msg = w.fd.plant_message([old], user=user)
     r = w.run(w.fd.click(user, msg, old))
     assert r.ephemeral and "earlier turn" in r.content

@@ -129,8 +129,8 @@ def _copies_of_prompts(fd, user) -> list[str]:
 async def test_a_button_of_an_earlier_hand_does_not_act_in_a_later_one(tmp_path):
     """laosanfan, one human and three AI seats, table seed 5.  In hand 1 the human plays with
     /discard, so their DM prompts keep their buttons; a copy of every hand-1 button id is kept.
-    In hand 2, at the first decision where a hand-1 discard button of the same turn names a tile
-    the human holds, that copied button is pressed: a private refusal, hand 2 unchanged."""
+    In hand 2, at the first decision where a hand-1 discard button of the same decision number
+    names a tile the human holds, that copied button is pressed: a private refusal, hand 2 unchanged."""
     bot, fd, table, (alice,), users = await _open(tmp_path, "laosanfan", 5, ["alice"], 3)
     try:
         while not table.hand.is_over():
@@ -149,7 +149,7 @@ async def test_a_button_of_an_earlier_hand_does_not_act_in_a_later_one(tmp_path)
         pressed = False
         while not table.hand.is_over():
             seat = table.hand.pending_seats()[0]
-            seq = table.hand.seq
+            seq = table.decision(seat)  # the number its button carries (its decisions in this hand)
             held = {a.kind for a in table.hand.legal_actions(seat) if a.type == "discard" and a.kind is not None}
             old = [c for c in copied if c.startswith("mj:") and ":discard:" in c
                    and int(c.split(":")[-3]) == seq and c.split(":")[-1] != "-"
@@ -163,7 +163,7 @@ async def test_a_button_of_an_earlier_hand_does_not_act_in_a_later_one(tmp_path)
                 pressed = True
                 break
             await press(fd, alice, timeout_policy(table.hand, seat))
-        assert pressed, "no decision of hand 2 met a hand-1 button of the same turn"
+        assert pressed, "no decision of hand 2 met a hand-1 button of the same decision number"
     finally:
         await fd.close()
 
