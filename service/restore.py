@@ -102,7 +102,7 @@ class Restore:
         for t in loaded:
             async with t.lock:
                 self._publish(t, Update("resume", hand_id=t.hand_id))
-        return [t.snapshot for t in loaded]
+        return [self._snapshot_of(t) for t in loaded]
 
     async def reload(self, channel_id: int) -> None:
         """Rebuild a channel's table from the store (after an unexpected error)."""

@@ -177,17 +177,23 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
     def _publish(self, t: Table, upd: Update) -> Change:
         """The snapshot of ``t`` after ``upd`` and the change the front ends receive (the lock is
         held, or the table is not yet shared): ``service/publish.py``.  A service nobody listens
-        to (a benchmark, a test of the rules) builds no snapshot nobody reads: the change's
-        ``snapshot`` is ``None`` and :meth:`snapshot` builds one when it is asked."""
-        # who acted, and whom a public event names (a pass is recorded when its window closes:
-        # the seat that passed took part in an earlier change)
-        involved = {upd.actor} | {e.get("seat") for e in upd.events if e.get("type") not in HIDDEN_EVENTS}
-        t.touched |= {s for s in involved if isinstance(s, int)}
+        to (a benchmark, a test of the rules) builds no snapshot nobody reads and keeps no engine
+        views for it: the change's ``snapshot`` is ``None`` and :meth:`snapshot` builds one when
+        it is asked."""
         snap = None
-        if self.listeners or t.snapshot is None:
+        if self.listeners:
+            # who acted, and whom a public event names (a pass is recorded when its window
+            # closes: the seat that passed took part in an earlier change)
+            involved = {upd.actor} | {e.get("seat") for e in upd.events if e.get("type") not in HIDDEN_EVENTS}
+            t.touched |= {s for s in involved if isinstance(s, int)}
             snap = self._build(t)
         else:
-            t.snapshot_due = True  # nobody listens: built when first read (:meth:`snapshot`)
+            # nobody listens: built when first read (:meth:`snapshot`); the engine views kept for
+            # the next one would only be memory and work for the collector (the last snapshot
+            # stays: its parts keep their versions while they do not change)
+            t.snapshot_due = True
+            t.view_cache = None
+            t.touched = set()
         notices = freeze({s: list(keys) for s, keys in upd.notices.items()})
         return Change(kind=upd.kind, snapshot=snap, events=publish.public_events(upd.events), actor=upd.actor,
                       notices=notices, prompt=frozenset(upd.seats_to_notify), hand_id=upd.hand_id,
