@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional
 from engine.actions import Action
 from engine.frames import seen_by
 
-from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, frozendict, refreeze)
+from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, FrozenDict, refreeze)
 from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
 
 #: public events the table log keeps in a snapshot
@@ -173,7 +173,7 @@ def _lobby_view(t: Table) -> dict:
             "viewer": None, "me": None, "result": t.last_result, "last_out": None}
 
 
-def public_view(t: Table, cache: Optional[ViewCache]) -> frozendict:
+def public_view(t: Table, cache: Optional[ViewCache]) -> FrozenDict:
     """The public view of a snapshot, frozen: the hand's public frame with the table's names,
     scores and marks; ``to_act``: the seats the table publicly waits for."""
     if cache is None:
@@ -182,12 +182,12 @@ def public_view(t: Table, cache: Optional[ViewCache]) -> frozendict:
         frame, upto = cache.public()
         v = dict(frame)
         v["last_out"] = freeze(_last_out(t.hand, upto))
-    v["seats"] = tuple(frozendict({**sv, **extra}) for sv, extra in zip(v["seats"], _seat_overlay(t)))
+    v["seats"] = tuple(FrozenDict({**sv, **extra}) for sv, extra in zip(v["seats"], _seat_overlay(t)))
     v.update(freeze(_table_keys(t, upto)))
     phase = v.get("phase")
     shown = v.get("shown")
     if isinstance(shown, dict) and "waiting" in shown:
-        v["shown"] = frozendict({k: x for k, x in shown.items() if k != "waiting"})
+        v["shown"] = FrozenDict({k: x for k, x in shown.items() if k != "waiting"})
     if phase in WINDOW_PHASES:  # a frame never is; kept for a game that does not mark one
         v["turn"] = None
     if t.hand is None or t.hand.is_over():
@@ -199,7 +199,7 @@ def public_view(t: Table, cache: Optional[ViewCache]) -> frozendict:
     else:
         v["to_act"] = ()
     v["lang"] = t.lang
-    return frozendict(v)
+    return FrozenDict(v)
 
 
 #: the keys a waited-for seat's view takes from the public one (the table's own)
@@ -207,7 +207,7 @@ TABLE_KEYS = ("recent", "votes", "seed_hash", "auto_play_ai", "game", "table_nam
               "match_hands", "min_players", "max_players", "status", "last_out", "to_act")
 
 
-def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: str) -> frozendict:
+def _seat_view(t: Table, cache: ViewCache, seat: int, public: FrozenDict, lang: str) -> FrozenDict:
     """A human seat's view, frozen: the real table when the hand waits for it, else the public
     one with what it sees more of some seats (its own tiles, its face-down groups, its opening
     choice; a hand the rules show it) and ``me``."""
@@ -215,7 +215,7 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: 
     pending = seat in t.pending()
     if pending:
         v = dict(cache.piece(seat, "all", lambda: {k: x for k, x in own.items() if k not in ("seq", "pending")}))
-        v["seats"] = tuple(frozendict({**pub, **mine}) for pub, mine in zip(public["seats"], v["seats"]))
+        v["seats"] = tuple(FrozenDict({**pub, **mine}) for pub, mine in zip(public["seats"], v["seats"]))
         for k in TABLE_KEYS:
             v[k] = public.get(k)
         if v.get("phase") in WINDOW_PHASES:
@@ -233,24 +233,24 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: frozendict, lang: 
     v["viewer"] = seat
     v["pending"] = (seat,) if pending else ()
     v["lang"] = lang  # as the player's language is kept (the images read any of its forms)
-    return frozendict(v)
+    return FrozenDict(v)
 
 
-def _seen(pub: frozendict, mine: dict) -> Any:
+def _seen(pub: FrozenDict, mine: dict) -> Any:
     """The public frame's seat entry ``pub`` as a viewer who sees ``mine`` of it sees it
     (``engine.frames.seen_by``); ``pub`` itself when it shows all of that."""
     seen = seen_by(pub, mine)
     return pub if seen == pub else freeze(seen)
 
 
-def _part(t: Table, cache: Optional[ViewCache], seat: int, public: frozendict, lang: str, version: int,
+def _part(t: Table, cache: Optional[ViewCache], seat: int, public: FrozenDict, lang: str, version: int,
           before: Optional[SeatPart]) -> SeatPart:
     s = t.seats[seat]
     dealt = t.dealt_to(seat)
     moves: tuple[Move, ...] = ()
     decision = deadline = None
     if cache is None or not dealt:
-        view = frozendict({**public, "viewer": seat, "me": None, "pending": (), "lang": lang})
+        view = FrozenDict({**public, "viewer": seat, "me": None, "pending": (), "lang": lang})
     else:
         view = _seat_view(t, cache, seat, public, lang)
         if seat in t.pending() and not s.auto:

@@ -194,7 +194,7 @@ def test_a_seat_the_hand_does_not_wait_for_sees_the_frame_with_its_own_tiles():
            "melds": [{"type": "kong", "tiles": ["5z"] * 4, "concealed": True}]}
     assert seen_by(frame, own) == {"seat": 0, "discards": [], "concealed": ["1m", "2m"], "drawn": None,
                                    "hand_count": 13, "melds": own["melds"]}
-    # the service hands it frozen views (frozendict, tuples): the same entry
+    # the service hands it frozen views (FrozenDict, tuples): the same entry
     from service.snapshot import freeze
     assert freeze(seen_by(freeze(frame), freeze(own))) == freeze(seen_by(frame, own))
     # a meld the viewer's own view already has otherwise (a 偎 become a 提) stays as the frame shows it
@@ -224,3 +224,24 @@ def test_refreeze_shares_what_did_not_change():
     grown = {"seats": [{"discards": ["1m", "9p"], "melds": [], "flowers": ["1f"]}], "wall": 39}
     assert refreeze(grown, after, got) == freeze(grown)
     assert refreeze(after, None, None) == freeze(after)
+
+
+def test_a_frozen_mapping_refuses_every_change_and_reads_as_a_dict():
+    import copy
+    import json
+    import pickle
+
+    from service.snapshot import FrozenDict, freeze
+
+    d = freeze({"seats": [{"discards": ["1m"]}], "turn": 0})
+    assert isinstance(d, FrozenDict) and isinstance(d["seats"], tuple)
+    for change in (lambda: d.__setitem__("turn", 1), lambda: d.__delitem__("turn"), lambda: d.update(turn=1),
+                   lambda: d.setdefault("x", 1), lambda: d.pop("turn"), d.popitem, d.clear):
+        with pytest.raises(TypeError):
+            change()
+    with pytest.raises(TypeError):
+        d |= {"turn": 1}
+    assert d == {"seats": ({"discards": ("1m",)},), "turn": 0}
+    assert json.loads(json.dumps(d)) == {"seats": [{"discards": ["1m"]}], "turn": 0}
+    assert hash(d) == hash(freeze({"turn": 0, "seats": [{"discards": ["1m"]}]}))
+    assert pickle.loads(pickle.dumps(d)) == d and type(copy.deepcopy(d)) is FrozenDict
