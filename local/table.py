@@ -65,19 +65,21 @@ async def _open_table(service: TableService, args, lang: str):
         options = dict(args.option)
         if args.hands <= 100:  # the local game is a match of --hands hands (option match_hands)
             options["match_hands"] = args.hands
-        snap = await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
-                                          variant=args.variant, options=options, lang=lang)
-        seats = args.players or snap.game.max_players
-        if not snap.game.min_players <= seats <= snap.game.max_players:
-            raise StartupError(words.players(snap.game, lang))
+        # (nothing listens yet: each snapshot is read from the service)
+        await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
+                                   variant=args.variant, options=options, lang=lang)
+        game = service.snapshot(CHANNEL).game
+        seats = args.players or game.max_players
+        if not game.min_players <= seats <= game.max_players:
+            raise StartupError(words.players(game, lang))
         level = getattr(args, "ai_level", None) or new_seat_level([info])
         for _ in range(seats - 1):
-            snap = await service.add_ai(CHANNEL, ME, level)
+            await service.add_ai(CHANNEL, ME, level)
         if args.auto:  # --auto: the AI plays your seat too, at the same level
-            snap = await service.let_ai_play(CHANNEL, ME, level)
+            await service.let_ai_play(CHANNEL, ME, level)
     except ServiceError as e:
         raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
-    return snap
+    return service.snapshot(CHANNEL)
 
 
 def play(args) -> int:

@@ -45,6 +45,11 @@ class FrontEnds:
         """The latest snapshot of every open table of this process."""
         return [self._snapshot_of(t) for t in list(self.tables.values()) if t.status != "closed"]
 
+    def _after(self, t: Table) -> Optional[TableSnapshot]:
+        """What a request that changed ``t`` returns: the snapshot its change published, or
+        ``None`` from a service nobody listens to (:meth:`snapshot` builds one when asked)."""
+        return t.snapshot if self.listeners else None
+
     def _snapshot_of(self, t: Table) -> TableSnapshot:
         if t.snapshot is None or t.snapshot_due:  # nobody listened since the last change (or a
             return self._build(t)               # table made without the service's paths: tests)

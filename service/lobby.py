@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Optional
 
 from engine.ai_levels import LEVELS, new_seat_level, offered_levels
 from engine.errors import OptionError
@@ -18,12 +19,15 @@ log = logging.getLogger("service.tables")
 
 
 class Lobby:
-    """Part of :class:`service.tables.TableService` (opening, joining and leaving tables, auto-play (托管) on and off, ending a table)."""
+    """Part of :class:`service.tables.TableService` (opening, joining and leaving tables, auto-play (托管) on and off, ending a table).
+
+    Each request returns the table's snapshot after it (``None`` from a service nobody listens
+    to: ``TableService.snapshot`` builds one when asked)."""
 
     # ------------------------------------------------------------------ lobby
     async def create_table(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
                            variant: str, options: dict | None = None, lang: str = "zh",
-                           channel_name: str | None = None, lobby_minutes: int = LOBBY_MINUTES) -> TableSnapshot:
+                           channel_name: str | None = None, lobby_minutes: int = LOBBY_MINUTES) -> Optional[TableSnapshot]:
         """Open a table in a channel with its creator seated (``channel_name``: the channel's
         name, which names the table; ``lang``: the language of its public messages;
         ``lobby_minutes``: the lobby closes when nobody changed or started it for that long,
@@ -61,9 +65,9 @@ class Lobby:
         async with t.lock:
             change = self._publish(t, Update("lobby"))
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
-    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> TableSnapshot:
+    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Optional[TableSnapshot]:
         """Seat a player (``already_seated``, ``table_full`` refused).  A player whose seat is
         on 托管 (they left, or timed out) takes it back (:meth:`take_over`).  Once the game
         runs, a player who is not seated takes a free seat (``service/seats.py``:
@@ -73,7 +77,7 @@ class Lobby:
         seat_now = t.seat_of(user_id)
         if seat_now is not None and t.status == PLAYING and t.seats[seat_now].auto:
             await self.take_over(channel_id, user_id)
-            return self._snapshot_of(t)
+            return self._after(t)
         upd = Update("lobby")
         async with t.lock:
             t.check_open()
@@ -91,9 +95,9 @@ class Lobby:
                 await self._touch_lobby(t)
             change = self._publish(t, upd)
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
-    async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> TableSnapshot:
+    async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> Optional[TableSnapshot]:
         """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
         ``strong``: ``engine.ai_levels.LEVELS``; ``None``: the strongest level the game offers,
         ``engine.ai_levels.new_seat_level``; stored with the seat).  Only seated players may
@@ -123,9 +127,9 @@ class Lobby:
             await self._touch_lobby(t)
             change = self._publish(t, Update("lobby"))
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
-    async def leave(self, channel_id: int, user_id: int) -> TableSnapshot:
+    async def leave(self, channel_id: int, user_id: int) -> Optional[TableSnapshot]:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
         left); once the game runs the player's seat goes to 托管 (auto-play) and is marked
         ``left``: it stays theirs (``/mj table join`` or :meth:`take_over` gives it back) until
@@ -161,9 +165,9 @@ class Lobby:
                     upd = await self._guarded(t, self._run_automatic(t, upd))
             change = self._publish(t, Update("closed") if closed else upd)
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
-    async def let_ai_play(self, channel_id: int, user_id: int, level: str) -> TableSnapshot:
+    async def let_ai_play(self, channel_id: int, user_id: int, level: str) -> Optional[TableSnapshot]:
         """The AI plays ``user_id``'s seat at ``level`` for the whole game (the local table's
         ``--auto``: every seat plays itself); only in the lobby.
 
@@ -182,9 +186,9 @@ class Lobby:
             await self._save_seats(t)
             change = self._publish(t, Update("lobby"))
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
-    async def take_over(self, channel_id: int, user_id: int) -> TableSnapshot:
+    async def take_over(self, channel_id: int, user_id: int) -> Optional[TableSnapshot]:
         """A player on 托管 (auto-play) plays their seat again: their next decision is theirs.
 
         :raises ServiceError: ``not_seated``; ``not_on_auto`` when the seat is not on 托管."""
@@ -205,7 +209,7 @@ class Lobby:
             self._public_event(t, upd, {"type": "back", "seat": seat})
             change = self._publish(t, upd)
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
     def _announce_auto(self, t: Table, upd: Update, seat: int, start: int) -> None:
         """The public "on auto-play" event of a seat that timed out for the third time, placed
@@ -225,7 +229,7 @@ class Lobby:
         t.recent.append(event)
         del t.recent[:-30]
 
-    async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> TableSnapshot:
+    async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Optional[TableSnapshot]:
         """Close the table: its creator or a server admin; anyone when it is a lobby nobody
         changed for its ``lobby_minutes`` (:meth:`Table.lobby_idle`); ``not_creator`` (with
         ``minutes``) otherwise.  An unfinished hand is aborted: it pays nobody; a finished one
@@ -246,7 +250,7 @@ class Lobby:
                 await self._close(t)
             change = self._publish(t, Update("closed", match_id=t.match_id))
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)
 
     async def _close(self, t: Table) -> None:
         """Close the table; a game that settled hands ends its match with the closing, in one
@@ -284,7 +288,7 @@ class Lobby:
     async def _save_seats(self, t: Table) -> None:
         await self.store.set_seats(t.id, [s.record(i) for i, s in enumerate(t.seats)])
 
-    async def start(self, channel_id: int, user_id: int) -> TableSnapshot:
+    async def start(self, channel_id: int, user_id: int) -> Optional[TableSnapshot]:
         """Start the game (a seated player; ``too_few_players`` below the variant's minimum)."""
         t = self.table_in(channel_id)
         async with t.lock:
@@ -305,4 +309,4 @@ class Lobby:
                 raise
             change = self._publish(t, upd)
         await self._notify(change)
-        return self._snapshot_of(t)
+        return self._after(t)

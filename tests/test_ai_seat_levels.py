@@ -198,7 +198,7 @@ def test_the_local_table_seats_its_ai_at_ai_level(given, level, tmp_path, monkey
     async def spy(self, channel_id, user_id, level=None):
         seen.append(level)
         t = await add_ai(self, channel_id, user_id, level)
-        seen.append(t.seats[-1].ai_level)
+        seen.append(self.snapshot(channel_id).seats[-1].ai_level)
         return t
 
     monkeypatch.setattr(TableService, "add_ai", spy)
