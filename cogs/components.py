@@ -3,11 +3,13 @@
 Buttons carry everything they need in their ``custom_id`` so they keep working after a
 restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj``:
 
-* ``mj:<channel>:<hand>:<decision>:<action>:<tile or ->`` — an action button in a player's
+* ``mj:<channel>:<hand>:d<decision>:<action>:<tile or ->`` — an action button in a player's
   DM or private "my hand" message; ``hand`` is the stored id of the hand (unique) and
-  ``decision`` the number of the seat's current decision (``service.table.Decisions``); a
-  click from another hand or decision is refused (``TableService.may_act``);
-* ``mjs:<channel>:<hand>:<decision>`` — an action menu, values ``<action>:<tile or ->``;
+  ``decision`` the number of the seat's current decision (``service.table.Decisions``: the
+  seat's own decisions counted, marked ``d`` — ids without the mark counted the hand's
+  actions and are out of date); a click from another hand or decision is refused
+  (``TableService.may_act``);
+* ``mjs:<channel>:<hand>:d<decision>`` — an action menu, values ``<action>:<tile or ->``;
 * ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over
   button of a DM); **Next hand** carries the finished hand's id;
 * ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭);
@@ -31,8 +33,8 @@ from service.tables import ServiceError
 
 from .common import Guarded, reply_error
 
-ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
-SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):(?P<seq>\d+)"
+ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
+SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+)"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
@@ -40,6 +42,16 @@ PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
 #: every other id with the bot's prefix: an older format or a tampered id
 OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID, MATCH_ID, PAGE_ID))) + r")\Z)mj.*"
 REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
+
+
+def action_id(ch: int, hand: int, decision: int, act: str, tile: str = "-") -> str:
+    """The id of an action button (``ACTION_ID``)."""
+    return f"mj:{ch}:{hand}:d{decision}:{act}:{tile}"[:100]
+
+
+def select_id(ch: int, hand: int, decision: int) -> str:
+    """The id of an action menu (``SELECT_ID``)."""
+    return f"mjs:{ch}:{hand}:d{decision}"
 PAGE_LABELS = ("◀", "▶")
 
 
@@ -49,7 +61,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
     def __init__(self, ch: int, hand: int, seq: int, act: str, tile: str = "-", label: str = "?",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None):
         super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
-                                           custom_id=f"mj:{ch}:{hand}:{seq}:{act}:{tile}"[:100]))
+                                           custom_id=action_id(ch, hand, seq, act, tile)))
         self.ch, self.hand, self.seq, self.act, self.tile = ch, hand, seq, act, tile
 
     @classmethod
@@ -68,7 +80,7 @@ class ActionSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=
 
     def __init__(self, ch: int, hand: int, seq: int, options: list | None = None, placeholder: str = "…",
                  row: int | None = None):
-        super().__init__(discord.ui.Select(custom_id=f"mjs:{ch}:{hand}:{seq}", options=options or [
+        super().__init__(discord.ui.Select(custom_id=select_id(ch, hand, seq), options=options or [
             discord.SelectOption(label="-", value="pass:-")], placeholder=placeholder, row=row))
         self.ch, self.hand, self.seq = ch, hand, seq
 

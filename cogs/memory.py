@@ -73,17 +73,22 @@ class TableMemory:
         for seat, m in self.seats.items():
             d = asdict(replace(m, menu=None))
             out[str(seat)] = d
-        return {"v": 2, "seats": out}
+        return {"v": 3, "seats": out}
 
     @classmethod
     def from_json(cls, data: dict) -> "TableMemory":
-        """The memory stored by :meth:`to_json`, or by the earlier per-seat form
-        (``{"panel": {"hand", "channel", "message"}, "notice": {...}, "stale", "told",
-        "user"}``); what cannot be read is forgotten."""
+        """The memory stored by :meth:`to_json`, or by an earlier form: ``v`` 2, whose decisions
+        were numbered by the hand's actions (the decision prompted is forgotten: the current
+        one is prompted again rather than never), or the per-seat form (``{"panel": {"hand",
+        "channel", "message"}, "notice": {...}, "stale", "told", "user"}``); what cannot be
+        read is forgotten."""
         seats = {}
         for key, raw in (data.get("seats") or {}).items():
             try:
-                seats[int(key)] = _seat(raw, data.get("v") == 2)
+                memo = _seat(raw, data.get("v") in (2, 3))
+                if data.get("v") != 3:
+                    memo = replace(memo, prompted=None)
+                seats[int(key)] = memo
             except (TypeError, ValueError, KeyError):
                 continue
         return cls(seats)

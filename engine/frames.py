@@ -23,7 +23,6 @@ decision: the frame is taken at the same point of the same public state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Optional
 
 from .actions import PASS, Action
@@ -80,42 +79,9 @@ class PublicFrames:
         return view, n
 
 
-def seen_by(frame_seat: dict, own_seat: dict) -> dict:
-    """One seat's entry of the public frame as a viewer the hand does not wait for sees it:
-    what the frame hides (a ``None``: concealed tiles, a drawn tile, an opening choice, the
-    face-down cards of a meld) filled from the viewer's own view of that seat (``own_seat``, a
-    ``HandView`` seat entry), everything the frame shows kept as it shows it.
-
-    So the viewer's own seat shows its tiles, and a seat whose hand the rules let the viewer see
-    (二人麻将's 听) shows it, while nothing runs ahead of the frame: during a claim window
-    another seat passed in, the viewer's own pond and melds read as after a discard nobody may
-    claim.  (What it may see of itself does not change while the hand does not wait for it.)
-    """
-    out = {k: _fill(v, own_seat.get(k)) for k, v in frame_seat.items()}
-    out.update((k, v) for k, v in own_seat.items() if k not in frame_seat)
-    return out
-
-
-def _fill(shown: Any, mine: Any) -> Any:
-    """``shown`` with its ``None`` values taken from ``mine`` where both describe the same thing:
-    lists of one length element by element, mappings (a meld) whose shown values agree (a 偎
-    stays a 偎 even when the viewer's own view has it a 提 already)."""
-    if shown is None:
-        return mine
-    if isinstance(shown, (list, tuple)) and isinstance(mine, (list, tuple)) and len(shown) == len(mine):
-        return [_fill(a, b) for a, b in zip(shown, mine)]
-    if isinstance(shown, Mapping) and isinstance(mine, Mapping):
-        same = all(mine.get(k) == v for k, v in shown.items()
-                   if v is not None and not isinstance(v, (list, tuple, Mapping)))
-        if same:
-            return {k: _fill(v, mine.get(k)) for k, v in shown.items()} | \
-                {k: v for k, v in mine.items() if k not in shown}
-    return shown
-
-
 def frame_view(hand: Any) -> dict:
     """The public frame's view of ``hand`` (:meth:`PublicFrames.public_frame`)."""
     return hand.public_frame()[0]
 
 
-__all__ = ["PublicFrames", "PRIVATE_TIMING", "WINDOW_KEYS", "frame_view", "seen_by"]
+__all__ = ["PublicFrames", "PRIVATE_TIMING", "WINDOW_KEYS", "frame_view"]

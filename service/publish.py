@@ -3,10 +3,11 @@
 :func:`build` is called by the table service under the table's lock, once per accepted
 change.  It asks the engine for the hand's public frame once when the hand moved (none when
 the frame the engine keeps did not move), and for a seat's view only when that seat's part
-may have changed: every seat when the public frame moved (each part shows it), else the seats
-the change concerned or the hand waits or waited for (:class:`ViewCache`).  A seat outside
-all of these keeps its last view: nothing of its own moved, and the public frame it shows
-did not either.  Every part equal to the last one is kept as that very object, with its
+may have changed: every seat when the public frame moved (each part shows it) or a decision
+began (the hand went on, by itself too, behind the frame: a window closed and the next seat
+drew), else — a pass in a window still open — the seats that passed (:class:`ViewCache`).
+A seat outside these keeps its last view: nothing of its own moved, and the public frame it
+shows did not either.  Every part equal to the last one is kept as that very object, with its
 version: a front end redraws a message only when its part's version moved.
 """
 
@@ -15,7 +16,6 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from engine.actions import Action
-from engine.frames import seen_by
 
 from .snapshot import (EMPTY, Move, PublicPart, SeatInfo, SeatPart, TableSnapshot, freeze, FrozenDict, refreeze)
 from .table import HIDDEN_EVENTS, LOBBY, OPENING_PHASES, WINDOW_PHASES, Table
@@ -28,8 +28,8 @@ class ViewCache:
     """The engine views of a table's current hand: its public frame at the hand's action
     counter (frozen), and each seat's last view.  A seat's view is asked again only when the
     hand moved and the public frame moved with it (every part shows it), or the seat took part
-    in the change or the hand waits (waited) for it; otherwise its last view stands (see the
-    module docstring).  A seat's view is kept as the engine gave it (nothing here changes it)
+    in the change or the hand waits (waited) for it, or a decision began (the hand went on);
+    otherwise its last view stands — a pass in a window still open (see the module docstring).  A seat's view is kept as the engine gave it (nothing here changes it)
     and frozen in the pieces a part shows, each once: all of it for a seat the hand waits
     for, its ``me`` for the others."""
 
@@ -58,14 +58,18 @@ class ViewCache:
         self.frame = (frozen, n)
         return moved
 
-    def moved(self, hand: Any, touched: set[int]) -> None:
-        """The hand may have moved since: forget what it changed."""
+    def moved(self, hand: Any, touched: set[int], went_on: bool = False) -> None:
+        """The hand may have moved since: forget what it changed.  ``touched``: the seats the
+        change concerned (who acted, whom an event names, whose decision began or ended);
+        ``went_on``: a decision began — the hand went on, by itself too (a window closed and
+        the next seat drew behind the public frame), which may change what any seat sees of
+        its own (二人麻将's waits left to a ready player, 字牌's passed cards)."""
         if hand.seq == self.seq:
             return
-        if self._take_frame(hand.public_frame()):
-            forget = set(self.seats)  # a new public frame: every seat's part shows it
+        if self._take_frame(hand.public_frame()) or went_on:
+            forget = set(self.seats)  # every seat's part shows it, or may
         else:
-            forget = set(touched) & set(self.seats)
+            forget = set(touched) & set(self.seats)  # passes in a window still open
         for s in forget:
             del self.seats[s]
         if forget:
@@ -108,8 +112,9 @@ def views_of(t: Table, touched: set[int] = frozenset()) -> Optional[ViewCache]:
         before = t.snapshot
         was = {p.seat: p.decision for p in (before.parts if before is not None else ()) if p is not None}
         now = {s: (t.hand_id, t.decision(s)) for s in t.pending()}
-        decided = {s for s in set(was) | set(now) if was.get(s) != now.get(s)}  # a decision began or ended
-        cache.moved(t.hand, set(touched) | decided)
+        began = {s for s in now if was.get(s) != now[s]}
+        ended = {s for s in was if was[s] is not None and now.get(s) != was[s]}
+        cache.moved(t.hand, set(touched) | began | ended, went_on=bool(began))
     return cache
 
 
@@ -209,8 +214,8 @@ TABLE_KEYS = ("recent", "votes", "seed_hash", "auto_play_ai", "game", "table_nam
 
 def _seat_view(t: Table, cache: ViewCache, seat: int, public: FrozenDict, lang: str) -> FrozenDict:
     """A human seat's view, frozen: the real table when the hand waits for it, else the public
-    one with what it sees more of some seats (its own tiles, its face-down groups, its opening
-    choice; a hand the rules show it) and ``me``."""
+    one with its own seat as it is (its tiles, its face-down groups, its opening choice), the
+    concealed hand of a seat the rules let it see (二人麻将's 听), and ``me``."""
     own = cache.seat(seat)
     pending = seat in t.pending()
     if pending:
@@ -224,23 +229,18 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: FrozenDict, lang: 
         v = dict(public)
         seats = []
         for i, (pub, mine) in enumerate(zip(public["seats"], own["seats"])):
-            if i != seat and mine.get("concealed") is None:
-                seats.append(pub)  # the viewer sees no more of this seat than the public
-                continue
-            seats.append(_seen(pub, mine))
+            if i == seat:
+                seats.append(FrozenDict({**pub, **cache.piece(seat, i, lambda: mine)}))
+            elif mine.get("concealed") is not None and pub.get("concealed") is None:
+                seats.append(FrozenDict({**pub, "concealed": cache.piece(seat, i, lambda: mine["concealed"])}))
+            else:
+                seats.append(pub)
         v["seats"] = tuple(seats)
     v["me"] = cache.piece(seat, "me", lambda: own.get("me"))
     v["viewer"] = seat
     v["pending"] = (seat,) if pending else ()
     v["lang"] = lang  # as the player's language is kept (the images read any of its forms)
     return FrozenDict(v)
-
-
-def _seen(pub: FrozenDict, mine: dict) -> Any:
-    """The public frame's seat entry ``pub`` as a viewer who sees ``mine`` of it sees it
-    (``engine.frames.seen_by``); ``pub`` itself when it shows all of that."""
-    seen = seen_by(pub, mine)
-    return pub if seen == pub else freeze(seen)
 
 
 def _part(t: Table, cache: Optional[ViewCache], seat: int, public: FrozenDict, lang: str, version: int,

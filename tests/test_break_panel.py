@@ -410,7 +410,7 @@ async def test_a_panel_edit_lost_when_a_decision_comes_is_tried_again(tmp_path):
         await press(fd, users[seat], timeout_policy(table.hand, seat))
         await fd.settle()
         assert table.hand.pending_seats() == [other]
-        prefix = f"mj:{fd.channel_id}:{table.hand_id}:{table.decisions[other]}:"
+        prefix = f"mj:{fd.channel_id}:{table.hand_id}:d{table.decisions[other]}:"
         for _ in range(20):  # up to 5 s of real time (and timer ticks) for a retry
             if any(c.startswith(prefix) for c in fd.messages[panel.id].custom_ids):
                 break
@@ -451,7 +451,7 @@ async def test_a_click_whose_answer_failed_still_gets_the_panel_redrawn(last, tm
         seat = table.hand.pending_seats()[0]
         user = users[seat]
         (panel,) = panels_of(fd, user)
-        answered = f"mj:{fd.channel_id}:{table.hand_id}:{table.decisions[seat]}:"
+        answered = f"mj:{fd.channel_id}:{table.hand_id}:d{table.decisions[seat]}:"
         fd.fail_next(404, route=CALLBACK, code=10062)
         r = await press(fd, user, timeout_policy(table.hand, seat), check=False)
         await fd.settle()

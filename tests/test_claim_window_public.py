@@ -24,7 +24,9 @@ try:
 except ImportError:  # pragma: no cover
     from tests.harness.privacy_twins import TWINS, first_hand_context
 
-CLAIM_TWINS = sorted(k for k in TWINS if k[1] == "claim_pass")
+CLAIM_TWINS = sorted(k for k in TWINS if TWINS[k].kind == "claim_pass")
+#: with and without a front end listening (the views a snapshot keeps between changes, or none)
+LISTEN = [pytest.param(True, id="listened"), pytest.param(False, id="unlistened")]
 
 
 def public_bytes(part, version: bool = True) -> bytes:
@@ -51,13 +53,17 @@ def others_bytes(snap, hidden: int) -> bytes:
     return json.dumps(parts, sort_keys=True, default=repr, ensure_ascii=False).encode()
 
 
-async def _steps(twin, run, read) -> list:
+async def _steps(twin, run, read, listen: bool = False) -> list:
     """``read(snapshot)`` after each action of ``run``, played through the table service with
-    every seat a human (nothing plays by itself)."""
+    every seat a human (nothing plays by itself); ``listen``: a front end listens."""
     store = Store("sqlite:///:memory:")
     await store.init()
     service = TableService(store, ManualClock(), seed_source=lambda: twin.table_seed)
     service.deal_context = first_hand_context(run)
+    if listen:
+        async def listener(change):
+            pass
+        service.listeners.append(listener)
     users = [900 + i for i in range(twin.n_seats)]
     await service.create_table(guild_id=1, channel_id=5, user_id=users[0], name="p0", variant=twin.game,
                                options=dict(twin.options))
@@ -74,17 +80,18 @@ async def _steps(twin, run, read) -> list:
     return out
 
 
-def _publics(twin, run) -> list[tuple[bytes, bytes]]:
+def _publics(twin, run, listen: bool) -> list[tuple[bytes, bytes]]:
     """The public part after each action of ``run``, with and without its version."""
     return asyncio.run(_steps(twin, run, lambda snap: (public_bytes(snap.public),
-                                                      public_bytes(snap.public, version=False))))
+                                                      public_bytes(snap.public, version=False)), listen))
 
 
-@pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: k[0])
-def test_twins_give_byte_identical_public_parts_at_the_discard_and_after(key):
+@pytest.mark.parametrize("listen", LISTEN)
+@pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: "-".join(k))
+def test_twins_give_byte_identical_public_parts_at_the_discard_and_after(key, listen):
     twin = TWINS[key]
-    a = _publics(twin, twin.a)
-    b = _publics(twin, twin.b)
+    a = _publics(twin, twin.a, listen)
+    b = _publics(twin, twin.b, listen)
     # at the discard: run A's hidden seat may claim it (a window is open), run B's may not —
     # byte for byte, the version (the count of changes so far) included
     assert a[twin.moment_a][0] == b[twin.moment_b][0], key
@@ -95,8 +102,9 @@ def test_twins_give_byte_identical_public_parts_at_the_discard_and_after(key):
     assert after_a == [x for _, x in b], key
 
 
-@pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: k[0])
-def test_twins_give_every_other_seat_the_same_part(key):
+@pytest.mark.parametrize("listen", LISTEN)
+@pytest.mark.parametrize("key", CLAIM_TWINS, ids=lambda k: "-".join(k))
+def test_twins_give_every_other_seat_the_same_part(key, listen):
     """The other players learn nothing more than the pause: each of their parts — panel view,
     moves and the decision number their buttons carry — is the same in both runs before the
     discard and at every step once the window closed (in run A at the hidden seat's pass).
@@ -105,8 +113,8 @@ def test_twins_give_every_other_seat_the_same_part(key):
     the hand's actions would be one higher in run A after the pass, and a player reading their
     buttons' ids would learn that a seat had a claim to pass on.)"""
     twin = TWINS[key]
-    a = asyncio.run(_steps(twin, twin.a, lambda snap: others_bytes(snap, twin.hidden_seat)))
-    b = asyncio.run(_steps(twin, twin.b, lambda snap: others_bytes(snap, twin.hidden_seat)))
+    a = asyncio.run(_steps(twin, twin.a, lambda snap: others_bytes(snap, twin.hidden_seat), listen))
+    b = asyncio.run(_steps(twin, twin.b, lambda snap: others_bytes(snap, twin.hidden_seat), listen))
     assert a[:twin.moment_a] == b[:twin.moment_b], key
     assert len(a) - (twin.moment_a + 1) == len(b) - twin.moment_b > 1, key
     assert a[twin.moment_a + 1:] == b[twin.moment_b:], key

@@ -111,7 +111,7 @@ async def test_in_game_errors_leave_the_state_unchanged(game):
 
     # a forged button id only ever acts for the presser: the waiting player is refused
     seq = table.hand.seq
-    forged = f"mj:{fd.channel_id}:{table.hand_id}:{table.decision(turn)}:discard:" \
+    forged = f"mj:{fd.channel_id}:{table.hand_id}:d{table.decision(turn)}:discard:" \
              f"{kind_str(table.hand.concealed_kinds(turn)[0])}"
     prompt = prompt_with(fd, player, forged)
     assert prompt is not None

@@ -188,3 +188,28 @@ async def test_buttons_of_the_older_format_are_out_of_date(tmp_path):
         assert (table.hand.seq, list(table.actions)) == before
     finally:
         await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_buttons_whose_number_counted_the_hands_actions_are_out_of_date(tmp_path):
+    """Ids of the format before decisions were counted per seat (``mj:<channel>:<hand>:<n>:…``,
+    ``n`` the hand's action counter, no ``d`` mark): a number that happens to equal the seat's
+    decision now acts on nothing — the "out of date" answer — so a hand played across the
+    change never takes an earlier decision's button for the current one."""
+    bot, fd, table, users = await _two_player(tmp_path)
+    try:
+        seat = table.hand.pending_seats()[0]
+        user = users[seat]
+        a = timeout_policy(table.hand, seat)
+        before = (table.hand.seq, list(table.actions))
+        n = table.decision(seat)  # the number a button of this decision carries now, unmarked
+        old = f"mj:{fd.channel_id}:{table.hand_id}:{n}:{a.type}:{kind_str(a.kind) if a.kind is not None else '-'}"
+        r = await fd.click(user, fd.plant_message([old], user=user), old, check=False)
+        assert r.ephemeral and "out of date" in r.content, r.content
+        sel = f"mjs:{fd.channel_id}:{table.hand_id}:{n}"
+        r = await fd.select(user, fd.plant_message([sel], user=user, select_values=[f"{a.type}:-"]), sel,
+                            [f"{a.type}:-"], check=False)
+        assert r.ephemeral and "out of date" in r.content, r.content
+        assert (table.hand.seq, list(table.actions)) == before
+    finally:
+        await fd.close()

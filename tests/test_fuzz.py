@@ -339,8 +339,8 @@ def test_discord_forged_and_stale_button_ids(world):
             return a
         hid = w.table.hand_id
         if kind == "select":
-            return f"mjs:{chan[a]}:{hid}:{max(0, seq + b)}"
-        return f"mj:{chan[a]}:{hid}:{max(0, seq + b)}:{c}:{d}"
+            return f"mjs:{chan[a]}:{hid}:d{max(0, seq + b)}"
+        return f"mj:{chan[a]}:{hid}:d{max(0, seq + b)}:{c}:{d}"
 
     @FUZZ(300)
     @given(spec=ids, who=st.sampled_from(["turn", "other", "stranger"]), dm=st.booleans())
@@ -385,7 +385,7 @@ def test_discord_forged_and_stale_button_ids(world):
     t = w.table
     seat = t.hand.pending_seats()[0]
     user = w.users()[seat]
-    old = f"mj:{ch}:{t.hand_id}:{t.decision(seat) - 1}:pass:-"  # the seat's decision before this one
+    old = f"mj:{ch}:{t.hand_id}:d{t.decision(seat) - 1}:pass:-"  # the seat's decision before this one
     msg = w.fd.plant_message([old], user=user)
     r = w.run(w.fd.click(user, msg, old))
     assert r.ephemeral and "earlier turn" in r.content

@@ -30,7 +30,6 @@ import random
 import pytest
 
 import cogs.messages as ui_module
-from engine.frames import seen_by
 from engine.match import Match
 from engine.tiles import kind_str
 from engine.variants import all_variants, find_variant
@@ -215,12 +214,10 @@ class Audit:
         assert view.get("pending") in ([], [me]), view.get("pending")
         frame, _ = table.hand.public_frame()
         real = table.hand.view(me)
-        source = real if view.get("pending") == [me] else frame
-        # their own seat: as their own view has it when the hand waits for them, else the public
-        # frame's with what only they see of it (their tiles) filled in (``engine.frames.seen_by``)
-        own = real["seats"][me] if source is real else seen_by(frame["seats"][me], real["seats"][me])
+        own = real["seats"][me]
         assert {k: v for k, v in own.items() if k in view["seats"][me]} == \
             {k: view["seats"][me][k] for k in own}, ("the viewer's seat is not as they see it", view["variant"])
+        source = real if view.get("pending") == [me] else frame
         keys = [k for k in source if k not in ("seats", "viewer", "me", "pending", "seq", "turn", "last_discard",
                                               "rob", "shown")]
         assert {k: view.get(k) for k in keys} == {k: source[k] for k in keys}, \
@@ -401,7 +398,7 @@ async def test_only_seated_players_act_creator_or_admin_ends_admins_configure(tm
         actor_user = alice if table.seats[actor].user_id == alice.id else bob
         other_user = bob if actor_user is alice else alice
         action = table.hand.ai_action(actor)
-        cid = f"mj:{ch}:{table.hand_id}:{table.decision(actor)}:{action.type}:" \
+        cid = f"mj:{ch}:{table.hand_id}:d{table.decision(actor)}:{action.type}:" \
               f"{kind_str(action.kind) if action.kind is not None else '-'}"
         refused = 0
 

@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover
 
 def _prompts_for(fd, user, channel_id: int, hand_id: int, decision: int) -> list:
     """The user's DMs that carry buttons of that decision."""
-    pre = (f"mj:{channel_id}:{hand_id}:{decision}:", f"mjs:{channel_id}:{hand_id}:{decision}")
+    pre = (f"mj:{channel_id}:{hand_id}:d{decision}:", f"mjs:{channel_id}:{hand_id}:d{decision}")
     return [m for m in fd.dms_to(user) if any(c.startswith(pre) for c in m.custom_ids)]
 
 

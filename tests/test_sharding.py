@@ -91,7 +91,7 @@ async def test_a_dm_click_on_shard_0_is_applied_by_the_owner_on_shard_1(db):
         player = alice if table.seat_of(alice.id) == seat else bob
         action = table.hand.timeout_action(seat)
         seq = table.hand.seq
-        cid = f"mj:{ch}:{table.hand_id}:{table.decision(seat)}:{action.type}:{'-' if action.kind is None else kind_str(action.kind)}"
+        cid = f"mj:{ch}:{table.hand_id}:d{table.decision(seat)}:{action.type}:{'-' if action.kind is None else kind_str(action.kind)}"
         dm = prompt_with(fd, player, cid)
         assert dm is not None and fd.dms_to(player) and dm.channel_id == player.dm_channel_id
         edits_before = dm.edits

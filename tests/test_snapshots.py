@@ -183,31 +183,6 @@ def test_decision_numbers_count_each_seats_own_decisions():
     assert dict(d.items()) == {}
 
 
-def test_a_seat_the_hand_does_not_wait_for_sees_the_frame_with_its_own_tiles():
-    """``engine.frames.seen_by``: what the frame hides comes from the viewer's own view, what it
-    shows stays as the frame has it (the pond of a discarder whose window is still open)."""
-    from engine.frames import seen_by
-
-    frame = {"seat": 0, "discards": [], "concealed": None, "drawn": None, "hand_count": 13,
-             "melds": [{"type": "kong", "tiles": [None, None, None, None], "concealed": True}]}
-    own = {"seat": 0, "discards": ["9p"], "concealed": ["1m", "2m"], "drawn": None, "hand_count": 13,
-           "melds": [{"type": "kong", "tiles": ["5z"] * 4, "concealed": True}]}
-    assert seen_by(frame, own) == {"seat": 0, "discards": [], "concealed": ["1m", "2m"], "drawn": None,
-                                   "hand_count": 13, "melds": own["melds"]}
-    # the service hands it frozen views (FrozenDict, tuples): the same entry
-    from service.snapshot import freeze
-    assert freeze(seen_by(freeze(frame), freeze(own))) == freeze(seen_by(frame, own))
-    # a meld the viewer's own view already has otherwise (a 偎 become a 提) stays as the frame shows it
-    wei = {"type": "wei", "tiles": [None, None, "6x"], "huxi": None}
-    ti = {"type": "ti", "tiles": ["6x"] * 4, "huxi": 9}
-    assert seen_by({"melds": [wei]}, {"melds": [ti]}) == {"melds": [wei]}
-    assert seen_by({"melds": [wei]}, {"melds": [dict(wei, tiles=["6x"] * 3, huxi=3)]}) == \
-        {"melds": [{"type": "wei", "tiles": ["6x"] * 3, "huxi": 3}]}
-    # another seat the rules do not let the viewer see: the frame as it is
-    other = {"seat": 1, "discards": ["3s"], "concealed": None, "drawn": None}
-    assert seen_by(other, dict(other, discards=["3s", "4s"])) == other
-
-
 def test_refreeze_shares_what_did_not_change():
     """``refreeze`` gives what ``freeze`` gives, sharing the frozen parts that did not change."""
     from service.snapshot import freeze, refreeze
@@ -245,3 +220,125 @@ def test_a_frozen_mapping_refuses_every_change_and_reads_as_a_dict():
     assert json.loads(json.dumps(d)) == {"seats": [{"discards": ["1m"]}], "turn": 0}
     assert hash(d) == hash(freeze({"turn": 0, "seats": [{"discards": ["1m"]}]}))
     assert pickle.loads(pickle.dumps(d)) == d and type(copy.deepcopy(d)) is FrozenDict
+
+
+def _fresh_parts(svc: TableService, t) -> list:
+    """The table's seat parts built from nothing (no views kept, no earlier snapshot), without
+    their versions: what the snapshot kept step by step must equal."""
+    import dataclasses
+
+    from service import publish
+
+    saved = (t.view_cache, t.snapshot, t.touched)
+    t.view_cache, t.snapshot, t.touched = None, None, set()
+    try:
+        snap = publish.build(t, 0, svc.user_lang)
+    finally:
+        t.view_cache, t.snapshot, t.touched = saved
+    return [None if p is None else {k: v for k, v in dataclasses.asdict(p).items() if k not in ("version", "picture")}
+            for p in snap.parts]
+
+
+@pytest.mark.parametrize("game", [v.id for v in __import__("engine.variants", fromlist=["x"]).all_variants()])
+def test_the_kept_views_never_lag_a_fresh_build(game):
+    """Every seat a human, moves chosen at random among the legal ones (passes, claims, the
+    game's own actions), a listener reading every change: after each move each part of the
+    snapshot equals the part built from nothing.  (The views a snapshot keeps between changes
+    once missed a 字牌 seat's passed cards and a ready 二人麻将 player's waits when a window
+    closed behind the public frame.)"""
+    import dataclasses
+    import random
+
+    info = find_variant(game)
+
+    async def run() -> int:
+        checked = 0
+        for seed in (1, 2, 3):
+            svc = await _service("sqlite:///:memory:", seed=seed)
+
+            async def listen(change):
+                pass
+
+            svc.listeners.append(listen)
+            users = [100 + i for i in range(info.max_players)]
+            await svc.create_table(guild_id=1, channel_id=CH, user_id=users[0], name="p0", variant=game)
+            for i, u in enumerate(users[1:], 1):
+                await svc.join(CH, u, f"p{i}")
+            await svc.start(CH, users[0])
+            t = svc.table_in(CH)
+            rng = random.Random(seed)
+            while not t.hand.is_over():
+                seat = rng.choice(t.hand.pending_seats())
+                a = rng.choice(t.hand.legal_actions(seat))
+                await svc.act(CH, users[seat], a.type, a.kind)
+                kept = [None if p is None else {k: v for k, v in dataclasses.asdict(p).items()
+                                                if k not in ("version", "picture")}
+                        for p in svc.snapshot(CH).parts]
+                assert kept == _fresh_parts(svc, t), (game, seed, t.actions[-3:])
+                checked += 1
+            await svc.store.close()
+        return checked
+
+    assert asyncio.run(run()) >= 30
+
+
+async def _stacked(game: str, n: int, stacked: dict, actions: list[str], listen: bool = True):
+    """Snapshots after each of ``actions`` at a table of ``n`` humans dealt ``stacked``."""
+    from engine.actions import Action
+
+    svc = await _service("sqlite:///:memory:", seed=1)
+    svc.deal_context = lambda t: {"stacked": stacked}
+    if listen:
+        async def listener(change):
+            pass
+        svc.listeners.append(listener)
+    users = [100 + i for i in range(n)]
+    await svc.create_table(guild_id=1, channel_id=CH, user_id=users[0], name="p0", variant=game)
+    for i, u in enumerate(users[1:], 1):
+        await svc.join(CH, u, f"p{i}")
+    await svc.start(CH, users[0])
+    t = svc.table_in(CH)
+    out = []
+    for line in actions:
+        a = Action.parse(line)
+        await svc.act(CH, users[a.seat], a.type, a.kind)
+        out.append((svc.snapshot(CH), t.hand.view(a.seat)))
+    await svc.store.close()
+    return out
+
+
+def test_a_seat_not_waited_for_sees_its_own_groups_and_cards_as_they_are():
+    """字牌, three seats: seat 1 holds 10X×4 (a 提 at the deal) and 8X×3.  The dealer discards
+    9x (nobody may take it) and seat 1 shows 8X from the stock: a forced 提 (its second four).
+    Seat 2 must now decide; seat 1's panel shows both its 提 face up and its 7 cards left —
+    its own seat as it is, whatever the public frame still shows of it."""
+    from engine.tiles import parse_kinds
+
+    stacked = {"hands": [parse_kinds("9x1X1X5x5x9X2X6x6x8x7X3X4X6X7X"),
+                         parse_kinds("10X10X10X10X8X8X8X1x1x3x3x6x6x2X"),
+                         parse_kinds("3x4x9X9X8x8x7x10x1x2X4X5X7x10x")], "stock": parse_kinds("8X2x")}
+    for listen in (True, False):
+        snap, _ = asyncio.run(_stacked("zipai", 3, stacked, ["0 piao_none", "1 piao_none", "2 piao_none",
+                                                              "0 discard 9x"], listen))[-1]
+        part = snap.parts[1]
+        assert part.decision is None  # seat 1 does not decide now
+        own = part.view["seats"][1]
+        assert [(m["type"], tuple(m["tiles"])) for m in own["melds"]] == [("ti", ("10X",) * 4), ("ti", ("8X",) * 4)]
+        assert own["hand_count"] == len(own["concealed"]) == 7
+
+
+def test_a_ready_player_sees_the_other_hand_but_no_draw_before_the_table_does():
+    """二人麻将: a player who declared 听 sees the other hand (the rules), but not a tile drawn
+    behind the public frame: seat 1 (ready) discards 7z, nobody may claim it, seat 0 draws at
+    once — the table still shows the discard with seat 0 on turn and no tile drawn, and so
+    does seat 1's panel (seat 0's hand, no drawn tile)."""
+    from engine.tiles import parse_kinds
+
+    stacked = {"hands": [parse_kinds("4z4z4z1z2z3z2m2m5m5m8m8m3m7m"), parse_kinds("123456789m5z5z6z6z")],
+               "draws": parse_kinds("7z6m4z9m")}
+    for listen in (True, False):
+        snap, _ = asyncio.run(_stacked("two_player", 2, stacked, ["0 discard 1z", "1 ting", "1 discard 7z"],
+                                       listen))[-1]
+        other = snap.parts[1].view["seats"][0]
+        assert other["concealed"] is not None and len(other["concealed"]) == 13
+        assert other["drawn"] is None and other["has_drawn"] is False

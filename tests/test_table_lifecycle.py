@@ -152,7 +152,7 @@ async def test_a_button_of_an_earlier_hand_does_not_act_in_a_later_one(tmp_path)
             seq = table.decision(seat)  # the number its button carries (its decisions in this hand)
             held = {a.kind for a in table.hand.legal_actions(seat) if a.type == "discard" and a.kind is not None}
             old = [c for c in copied if c.startswith("mj:") and ":discard:" in c
-                   and int(c.split(":")[-3]) == seq and c.split(":")[-1] != "-"
+                   and c.split(":")[-3] == f"d{seq}" and c.split(":")[-1] != "-"
                    and parse_kind(c.split(":")[-1]) in held]
             if old:
                 before = (table.hand.seq, list(table.actions))

@@ -189,7 +189,7 @@ async def test_the_claim_prompt_names_the_discard_that_was_stored(tmp_path):
         assert not r.errors and table.actions[-1] == f"{sa} discard 5m" and table.hand.pending_seats() == [sb]
         await fd.settle()
         fd.latency = 0.0
-        pre = f"mj:{fd.channel_id}:{table.hand_id}:{table.decisions[sb]}:"
+        pre = f"mj:{fd.channel_id}:{table.hand_id}:d{table.decisions[sb]}:"
         prompts = [m for m in private_messages(fd, bob) if any(c.startswith(pre) for c in m.custom_ids)]
         assert prompts, "bob has no prompt for his decision"
         texts = [m.content for m in prompts]

@@ -38,6 +38,7 @@ for p in (str(ROOT), str(HERE)):
         sys.path.insert(0, p)
 
 from bot import make_bot  # noqa: E402
+from cogs import components  # noqa: E402
 from engine.actions import Action  # noqa: E402
 from engine.tiles import kind_str  # noqa: E402
 from engine.variants import find_variant  # noqa: E402
@@ -157,7 +158,7 @@ class Journal:
 
 def custom_id(ch: int, hand_id: int, seq: int, action: Action) -> str:
     tile = kind_str(action.kind) if action.kind is not None else "-"
-    return f"mj:{ch}:{hand_id}:{seq}:{action.type}:{tile}"
+    return components.action_id(ch, hand_id, seq, action.type, tile)
 
 
 class Player:
@@ -207,7 +208,7 @@ class Player:
         return None
 
     def _find_select(self, user, ch: int, hand_id: int, seq: int, value: str):
-        sid = f"mjs:{ch}:{hand_id}:{seq}"
+        sid = components.select_id(ch, hand_id, seq)
         msgs = self.fd.dms_to(user) + self.fd.ephemeral_replies_to(user)
         for m in sorted(msgs, key=lambda m: m.id, reverse=True):
             if sid in m.custom_ids and value in [o["value"] for o in m.component(sid).get("options", [])]:
@@ -221,7 +222,7 @@ class Player:
         table = self.bot.service.table_in(ch)
         seq, hid = table.decisions.get(table.seat_of(user.id), table.hand.seq), table.hand_id
         cid = custom_id(ch, hid, seq, action)
-        menu = f"mj:{ch}:{hid}:{seq}:ting_menu:-"
+        menu = components.action_id(ch, hid, seq, "ting_menu")
         for attempt in range(2):
             if action.type == "ting" and action.kind is not None and self._find(user, cid) is None:
                 m = self._find(user, menu)

@@ -14,6 +14,7 @@ except ImportError:  # pragma: no cover
     from tests.harness.fakediscord import FakeDiscord
 
 from bot import make_bot
+from cogs import components
 from service.clock import ManualClock
 
 
@@ -38,11 +39,17 @@ def find_seed(predicate, variant: str = "two_player", n_seats: int = 2, limit: i
 
 
 def custom_id(channel_id: int, seq: int, action: Action, hand_id: int | None = None) -> str:
-    """The id of the button that makes ``action`` (``hand_id``: the stored id of the hand)."""
+    """The id of the button that makes ``action`` at decision ``seq`` (``hand_id``: the stored
+    id of the hand; without it, the format before hands were in ids)."""
     tile = kind_str(action.kind) if action.kind is not None else "-"
     if hand_id is None:
         return f"mj:{channel_id}:{seq}:{action.type}:{tile}"  # the format before hands were in ids
-    return f"mj:{channel_id}:{hand_id}:{seq}:{action.type}:{tile}"
+    return components.action_id(channel_id, hand_id, seq, action.type, tile)
+
+
+def decision_prefixes(channel_id: int, hand_id: int, decision) -> tuple[str, str]:
+    """The start of the ids of every button and the id of the menu of one decision."""
+    return (f"mj:{channel_id}:{hand_id}:d{decision}:", components.select_id(channel_id, hand_id, decision))
 
 
 def action_id(table, action: Action, menu: str | None = None) -> str:
@@ -52,7 +59,7 @@ def action_id(table, action: Action, menu: str | None = None) -> str:
     0, which no decision has."""
     dec = table.decision(action.seat) or 0
     if menu is not None:
-        return f"mj:{table.channel_id}:{table.hand_id}:{dec}:{menu}:-"
+        return components.action_id(table.channel_id, table.hand_id, dec, menu)
     return custom_id(table.channel_id, dec, action, table.hand_id)
 
 
@@ -70,10 +77,9 @@ async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action)
     pressed must be one drawn for the current hand and turn."""
     table = bot.service.table_in(channel_id)
     seq = table.decisions.get(table.seat_of(user.id), table.hand.seq)
-    prefix = f"mj:{channel_id}:{table.hand_id}:{seq}:"
+    prefix, menu = decision_prefixes(channel_id, table.hand_id, seq)
     newest = latest_prompt(fd, user)
-    assert newest is not None and any(c.startswith(prefix) or c == f"mjs:{channel_id}:{table.hand_id}:{seq}"
-                                      for c in newest.custom_ids), \
+    assert newest is not None and any(c.startswith(prefix) or c == menu for c in newest.custom_ids), \
         f"{user.name} has no prompt for hand {table.hand_id} decision {seq}: " \
         f"{getattr(newest, 'custom_ids', None)}"
     return await press(fd, user, action)

@@ -124,8 +124,10 @@ def _claim_pass(game: str, n: int, seed: int, hidden: int, hands: list[str], dra
 TWINS: dict[tuple[str, str], Twin] = {}
 
 
-def _add(t: Twin) -> None:
-    TWINS[(t.game, t.kind)] = t
+def _add(t: Twin, name: str = "") -> None:
+    """Register ``t`` as ``(game, kind)``, or ``(game, kind:name)`` for a game's further twin
+    of a kind."""
+    TWINS[(t.game, f"{t.kind}:{name}" if name else t.kind)] = t
 
 
 # --- 二人麻将: the dealer (seat 0) discards 中; seat 1 holds 中中 in A (碰), 9m9m in B
@@ -227,6 +229,27 @@ _add(_claim_pass(
         0 discard 2X
         1 chi_h 8X
     """))
+
+# --- 字牌 (three seats), a card shown from the stock: the dealer (seat 0) discards 9x, which
+# nobody may take; seat 1 shows 5X from the stock; seat 2 holds 5X5X in A (碰), 1x7x in B.  When
+# nobody takes a card shown from the stock it is a passed card (过张) of the seat that showed
+# it: in A once seat 2 passed, in B at once — and only then does seat 1's part show it
+_add(_claim_pass(
+    "zipai", 3, 1, 2,
+    hands=["9x1X1X8X8X9X10X6x6x8x5x3X4X6X7X", "1x1x3x3x4x4x6x6x1X2X2X8X10X10X", "3x4x5X5X9X9X8x8x7x10x1x2X10X9x"],
+    draws="5X2x3x4X6X", a_only="5X5X", b_only="1x7x", draws_key="stock",
+    script="""
+        0 piao_none
+        1 piao_none
+        2 piao_none
+        0 discard 9x
+        * 2 pass
+        2 chi_l 2x
+        2 discard 9X
+        0 pass
+        1 pass
+        1 pass
+    """), "stock")
 
 # --- 金湖 假听: seat 2 draws 2s and declares 听 with it: in A its hand is not ready (3m 1s 4s
 # where B holds 3m 4m 5m) and the 听 is a 假听; in B it is ready (waits 6s 9s) and the 听 real

@@ -50,7 +50,7 @@ async def wait_for_prompt(fd, bot, user, channel_id: int, timeout: float = 20.0)
     current decision at the channel's table, as a player waits for their DM."""
     import asyncio
 
-    from discord_play import private_messages
+    from discord_play import decision_prefixes, private_messages
 
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -60,7 +60,7 @@ async def wait_for_prompt(fd, bot, user, channel_id: int, timeout: float = 20.0)
         if table.hand is None or table.hand.is_over() or seat not in table.hand.pending_seats():
             return False
         dec = table.decisions.get(seat, table.hand.seq)
-        pre = (f"mj:{channel_id}:{table.hand_id}:{dec}:", f"mjs:{channel_id}:{table.hand_id}:{dec}")
+        pre = decision_prefixes(channel_id, table.hand_id, dec)
         for m in private_messages(fd, user):
             if any(c.startswith(pre) for c in m.custom_ids):
                 return True

@@ -114,6 +114,14 @@ class ClaimWindow:
                 return
         self._close_window(best[2] if best and best[2].type != PASS else None)
 
+    def _note_passed(self, s: int) -> None:
+        """``s`` passes on the card of the open window: 过张 (1) when it could 吃 or 碰 it, kept
+        at once (whether the window closes now or another seat still decides: the seat's own
+        view must not tell which)."""
+        kinds = {x.type for x in self.claim_options[s]}
+        if PENG in kinds or any(t.startswith("chi_") for t in kinds):
+            self.passed[s].add(kind_of(self.pending[1]))  # 过张 (1): could 吃/碰 and did not
+
     def _close_window(self, taken: Action | None) -> None:
         owner, card, source = self.pending
         k = kind_of(card)
@@ -122,10 +130,7 @@ class ClaimWindow:
         for s, a in sorted(responses.items()):
             if a.type == PASS:
                 self._ev("pass", s)
-                kinds = {x.type for x in options[s]}
-                if PENG in kinds or any(t.startswith("chi_") for t in kinds):
-                    self.passed[s].add(k)  # 过张 (1): could 吃/碰 and did not
-                if PENG in kinds:
+                if PENG in {x.type for x in options[s]}:
                     self.declined_peng[s].add(k)
         if taken is not None and taken.type == HU:
             self._win(taken.seat, card, source)

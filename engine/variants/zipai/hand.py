@@ -360,6 +360,8 @@ class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
                 self._discard(s, action.kind)
         else:
             self.responses[s] = action
+            if action.type == PASS:
+                self._note_passed(s)
             self._try_resolve()
         self._frame_applied(start)
         return self.events[start:]

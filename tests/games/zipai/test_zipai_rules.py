@@ -395,3 +395,19 @@ def test_chi_codes_are_every_code_chi_choices_makes():
                 avail[k] = v
             made.update(code for code, _ in chi_choices(avail, i))
     assert made == set(CHI_CODES)
+
+
+def test_a_pass_is_a_passed_card_at_once_while_another_seat_still_decides():
+    """过张 (1) is kept when the seat passes, not when the window closes: the dealer discards
+    9x; seat 1 (吃 with 8x10x) and seat 2 (碰 with 9x9x) may take it; seat 1 passes first.  Its
+    own view lists 9x as passed while seat 2 still decides — as it would had nobody else been
+    able to take the card — so what it is shown tells it nothing of seat 2's hand."""
+    h = make(["9x1X1X5x5x9X2X6x6x3X4X6X7X7X8X", "8x10x1X1X5X5X6X6X8X8X9X9X10X10X",
+              "3x4x9x9x7x7x2X2X3X3X4X4X5X10x"], stock="2x")
+    act(h, 0, "discard", "9x")
+    assert sorted(h.pending_seats()) == [1, 2] and h.view(1)["me"]["passed"] == []
+    act(h, 1, "pass")
+    assert h.pending_seats() == [2]  # seat 2 still decides on 9x
+    assert h.view(1)["me"]["passed"] == ["9x"]
+    act(h, 2, "pass")
+    assert h.view(1)["me"]["passed"] == ["9x"] and h.view(2)["me"]["passed"] == ["9x"]
