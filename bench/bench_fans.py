@@ -8,7 +8,7 @@ Prints calls/second of ``calculate_fans`` and of ``MahjongGB.MahjongFanCalculato
 on the same random winning hands (万 and honours, melds, concealed kongs, seven
 pairs; every timed hand distinct and scored once), their ratio, and the time of a
 "ting hint" on 14-tile hands: for every possible discard, the winning tiles of the
-remaining 13 and the fans of each win (``rules/two_player.md``, "Play": the hint
+remaining 13 and the fans of each win (``docs/rules/two_player.md``, "Play": the hint
 shown before declaring 听).
 """
 

@@ -1,4 +1,4 @@
-"""老五对 figures (``rules/laowudui.md``).
+"""老五对 figures (``docs/rules/laowudui.md``).
 
     python bench/bench_laowudui.py
 

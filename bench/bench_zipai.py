@@ -1,4 +1,4 @@
-"""字牌 timings (rules/zipai.md §Winning, §胡息): the best-胡息 split of a 15-card hand (target
+"""字牌 timings (docs/rules/zipai.md §Winning, §胡息): the best-胡息 split of a 15-card hand (target
 ≤ 1 ms) and the winning-card computation of a 14-card hand (target ≤ 5 ms), over random hands
 dealt from the 80 cards; cold (memo cleared before each hand) and warm figures.
 

@@ -1,7 +1,7 @@
 """Win and ready-hand analysis over 34-long count arrays.
 
 Source: the standard mahjong hand shape shared by every variant with sets
-(``rules/README.md`` vocabulary): a complete hand is ``4 - n_melds`` concealed sets
+(``docs/rules/README.md`` vocabulary): a complete hand is ``4 - n_melds`` concealed sets
 (chow = three consecutive tiles of one suit, pung = three identical tiles) plus one
 pair, or, with no melds, seven pairs (七对; four identical tiles count as two pairs,
 as in the Chinese Official rules and ``pymahjonggb``).

@@ -1,6 +1,6 @@
 """Melds (副露): chow, pung and kong sets laid on the table.
 
-Source: ``rules/README.md`` (vocabulary: 吃 chow, 碰 pung, 杠 kong — 明杠 exposed,
+Source: ``docs/rules/README.md`` (vocabulary: 吃 chow, 碰 pung, 杠 kong — 明杠 exposed,
 暗杠 concealed, 加杠 added).
 """
 

@@ -1,6 +1,6 @@
 """Tile kinds, physical tiles and the text notation shared by every variant.
 
-Source: ``rules/README.md`` ("Tile text notation").
+Source: ``docs/rules/README.md`` ("Tile text notation").
 
 Two integer spaces are used throughout the engine:
 

@@ -1,4 +1,4 @@
-"""字牌 specifics of the table and hand images (``rules/zipai.md``).
+"""字牌 specifics of the table and hand images (``docs/rules/zipai.md``).
 
 The generic renderers draw 字牌 views once :func:`adapt` has reshaped them: the cards are
 long narrow paper cards (``render.tiles.card_drawers``, small and big cards on different

@@ -11,7 +11,7 @@ class SystemClock:
     def now(self) -> float:
         return time.monotonic()
 
-    def wall(self, t: float) -> float:
+    def unix_time(self, t: float) -> float:
         """The Unix time (seconds) of clock time ``t`` — for deadlines shown to players."""
         return time.time() + (t - time.monotonic())
 
@@ -28,7 +28,7 @@ class ManualClock:
     def now(self) -> float:
         return self.t
 
-    def wall(self, t: float) -> float:
+    def unix_time(self, t: float) -> float:
         """The Unix time (seconds) of clock time ``t`` (:data:`EPOCH` + ``t``)."""
         return self.EPOCH + t
 

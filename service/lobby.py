@@ -58,7 +58,7 @@ class Lobby:
             raise ServiceError("table_exists") from None
         t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang, channel_name=channel_name,
                   idle_since=now, lobby_minutes=lobby_minutes)
-        t.wall = getattr(self.clock, "wall", None)
+        t.unix_time = getattr(self.clock, "unix_time", None)
         t.seats.append(Seat(user_id, name))
         await self.store.set_seats(table_id, [s.record(i) for i, s in enumerate(t.seats)])
         self.tables[channel_id] = t
@@ -265,9 +265,9 @@ class Lobby:
 
     def _lobby_state(self, now: float, minutes: int) -> dict:
         """The stored ``state`` of a lobby: ``{"lobby": {"since": Unix seconds of its last
-        change (the clock's own time when it has no wall time), "minutes": lobby_minutes}}``."""
-        wall = getattr(self.clock, "wall", None)
-        return {"lobby": {"since": wall(now) if wall else now, "minutes": minutes}}
+        change (the clock's own time when it has no Unix time), "minutes": lobby_minutes}}``."""
+        unix_time = getattr(self.clock, "unix_time", None)
+        return {"lobby": {"since": unix_time(now) if unix_time else now, "minutes": minutes}}
 
     async def _touch_lobby(self, t: Table) -> None:
         """A lobby changed: its idle time starts again (stored)."""

@@ -30,7 +30,7 @@ class Restore:
             return None
         t = Table(rec.id, rec.guild_id, rec.channel_id, rec.creator_id, info, dict(rec.options), rec.seed,
                   lang=rec.lang, status=rec.status, message_id=rec.message_id)
-        t.wall = getattr(self.clock, "wall", None)
+        t.unix_time = getattr(self.clock, "unix_time", None)
         t.seats = [Seat(s.user_id, s.name, is_ai=s.is_ai, auto=s.auto, dms_open=s.dms_open, prompted=s.prompted,
                         left=s.left, ai_level=s.ai_level) for s in ot.seats]
         if rec.status == LOBBY:
@@ -70,7 +70,7 @@ class Restore:
         the Unix time brought back to the clock's time.  A lobby stored without them (before
         lobbies expired) is idle from now."""
         now = self.clock.now()
-        wall = getattr(self.clock, "wall", None)
+        unix_time = getattr(self.clock, "unix_time", None)
         kept = kept if isinstance(kept, dict) else {}
         since, minutes = kept.get("since"), kept.get("minutes")
         if isinstance(minutes, int) and minutes > 0:
@@ -78,7 +78,7 @@ class Restore:
         if not isinstance(since, (int, float)):
             t.idle_since = now
         else:
-            t.idle_since = now - (wall(now) - since) if wall else float(since)
+            t.idle_since = now - (unix_time(now) - since) if unix_time else float(since)
 
     async def load(self) -> list:
         """Resume every open table from the database (after a restart) and return their

@@ -128,8 +128,8 @@ class Table:
     next_hand_at: Optional[float] = None
     #: what the deadline was set for: ``(timer kind, {seat: decision})`` (see ``_arm_timer``)
     armed: Optional[tuple] = field(default=None, repr=False, compare=False)
-    #: the service clock's time → Unix seconds (``SystemClock.wall``), for deadlines shown to players
-    wall: Optional[Callable[[float], float]] = field(default=None, repr=False, compare=False)
+    #: the service clock's time → Unix seconds (``SystemClock.unix_time``), for deadlines shown to players
+    unix_time: Optional[Callable[[float], float]] = field(default=None, repr=False, compare=False)
     last_result: Optional[dict] = None
     settled_hand_id: Optional[int] = None  #: the hand whose settlement the store accepted last
     #: the stored id of the table's ended match (set when the table closed with settled hands)
@@ -279,9 +279,9 @@ class Table:
 
     def deadline_unix(self) -> Optional[int]:
         """The current decision's deadline as Unix seconds (``None`` without one)."""
-        if self.deadline is None or self.wall is None:
+        if self.deadline is None or self.unix_time is None:
             return None
-        return int(round(self.wall(self.deadline)))
+        return int(round(self.unix_time(self.deadline)))
 
 
 Listener = Callable[[Any], Awaitable[None]]

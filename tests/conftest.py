@@ -2,7 +2,7 @@
 
 ``stacked_hand`` builds a ``two_player`` hand whose deal, front draws and back draws
 (flower and kong replacements) are fixed, through the ``context["stacked"]`` hook of
-``engine.mahjong.MahjongHand`` (``rules/two_player.md`` set-up, laid out for tests).
+``engine.mahjong.MahjongHand`` (``docs/rules/two_player.md`` set-up, laid out for tests).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ``strong`` AI of 老三番, 金湖老三番 and 二人麻将 (engine/variants/*/strong.py):
 legal and deterministic over seeded play-outs at every seat, the route shanten worked by hand,
 and positions where it plays for value or refuses a discard that would pay for others
-(rules/laosanfan.md Part 1 §Fan, Part 2 §Waits, §包五家; rules/two_player.md)."""
+(docs/rules/laosanfan.md Part 1 §Fan, Part 2 §Waits, §包五家; docs/rules/two_player.md)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def _two_player(hands: list[str], treasure: str):
 
 
 def test_two_player_strong_keeps_the_treasure_tile():
-    """Seat 0 (dealer, 14 tiles): 123456789m 11m 1z 5z 7z, the 宝牌 is 1z (rules/two_player.md
+    """Seat 0 (dealer, 14 tiles): 123456789m 11m 1z 5z 7z, the 宝牌 is 1z (docs/rules/two_player.md
     §Set-up).  Throwing any honour leaves 123 456 789 11m and two honours: three sets and a pair,
     one tile from ready; the normal AI finds the three honours equally useful and equally
     isolated and throws the lowest kind, 1z — the 宝牌.  Held, that 1z doubles any win (one

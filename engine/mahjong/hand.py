@@ -5,7 +5,7 @@ dealer)``, advanced only by :meth:`MahjongHand.apply` with :class:`Action`
 objects.  Chance (shuffle, dice, draws, flower replacement) comes from the seeded
 RNG, so replaying the action log rebuilds the state exactly.
 
-Flow (``rules/README.md`` vocabulary; claim rules per variant file):
+Flow (``docs/rules/README.md`` vocabulary; claim rules per variant file):
 
 * ``phase == "discard"``: seat ``turn`` holds a drawn tile (or just claimed) and
   may discard, declare 听 with a discard, make a concealed/added kong, win

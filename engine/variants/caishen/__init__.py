@@ -1,7 +1,7 @@
 """财神麻将 (``caishen``): four players, 136 tiles, a turned tile makes its kind wild (财神).
 
 ``hand.py`` holds the hand (:class:`CaishenHand`) and the settlement, ``ai.py`` the AI seat.
-Rules: ``rules/caishen.md``.
+Rules: ``docs/rules/caishen.md``.
 """
 
 from ...ai_levels import ai_levels

@@ -1,7 +1,7 @@
 """``caishen`` — 财神麻将: four players, 136 tiles, a turned tile makes its kind wild (财神),
 白板 plays as that kind, special hands multiply.
 
-Source: ``rules/caishen.md`` (sections named in each docstring).
+Source: ``docs/rules/caishen.md`` (sections named in each docstring).
 
 Model of the wild and its stand-in.  Tiles keep their printed kind everywhere (actions,
 rivers, melds): a 白板 is ``5z`` in ``"0 discard 5z"``.  When the hand is read, the

@@ -1,6 +1,6 @@
 """The ``strong`` AI of 财神麻将: the normal AI, playing for the self-drawn win.
 
-Rules: ``rules/caishen.md`` §Scoring.  A self-drawn win is paid by all three others at twice
+Rules: ``docs/rules/caishen.md`` §Scoring.  A self-drawn win is paid by all three others at twice
 the multiplier; a win on a discard by the discarder alone (the default ``discard_pays``).  A
 non-dealer's plain win is therefore worth 1 on another non-dealer's discard and 8 self-drawn
 (2 + 2 and the dealer's 4), and a seat that waits with many live tiles does better to let a plain discard go by and draw

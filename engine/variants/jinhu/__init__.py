@@ -1,7 +1,7 @@
 """金湖老三番 (``jinhu``): 老三番 with 中发白 as flowers, pung only, 听 and 假听, 贼 tiles and 包五家.
 
 ``hand.py`` holds the hand (:class:`JinhuHand`, built on 老三番's), ``fans.py`` the fan count.
-Rules: ``rules/laosanfan.md`` Part 2.
+Rules: ``docs/rules/laosanfan.md`` Part 2.
 """
 
 from ...ai_levels import ai_levels

@@ -1,6 +1,6 @@
 """金湖老三番 fan and wait rule, as a pure function of the winning hand.
 
-Source: ``rules/laosanfan.md`` Part 2, "Fan (番) = points" and "Waits".
+Source: ``docs/rules/laosanfan.md`` Part 2, "Fan (番) = points" and "Waits".
 
 A win is read in every way the hand allows (each split into sets + pair, and where the
 winning tile sits in it; or seven pairs).  A reading is *allowed* if its wait is closed

@@ -1,7 +1,7 @@
 """``jinhu`` — 金湖老三番: four players, 128 tiles (中发白 are flowers), pung only, 听 and
 假听, 贼 tiles and 包五家; fan are points.
 
-Source: ``rules/laosanfan.md`` Part 2 (sections named in each docstring).
+Source: ``docs/rules/laosanfan.md`` Part 2 (sections named in each docstring).
 
 Decisions taken here where the rule file leaves the mechanics open:
 

@@ -1,5 +1,5 @@
 """The ``strong`` AI of 金湖老三番: 老三番's route planner (``laosanfan/strong.py``) with
-金湖's values (rules/laosanfan.md Part 2 §Fan (番) = points, §Waits, §贼 and 包五家).
+金湖's values (docs/rules/laosanfan.md Part 2 §Fan (番) = points, §Waits, §贼 and 包五家).
 
 * Routes: the plain hand, 七对 (10 fan), 对对胡 (5), 清一色 per suit (10), and 清一色 with
   对对胡 (15) or 七对 (20); every route adds the flowers held (1 each, 中发白 included) or

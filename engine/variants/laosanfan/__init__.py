@@ -1,7 +1,7 @@
 """老三番 (``laosanfan``): four players, 144 tiles, 胡 points × 2^fan with a 3-fan cap.
 
 ``hand.py`` holds the hand (:class:`LaoSanFanHand`), ``scoring.py`` the 胡 and fan count and
-``ai.py`` the AI seat.  Rules: ``rules/laosanfan.md`` Part 1.
+``ai.py`` the AI seat.  Rules: ``docs/rules/laosanfan.md`` Part 1.
 """
 
 from ...ai_levels import ai_levels

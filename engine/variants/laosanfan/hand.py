@@ -1,6 +1,6 @@
 """``laosanfan`` — 老三番: four players, 144 tiles, 胡 points × 2^fan with a 3-fan cap.
 
-Source: ``rules/laosanfan.md`` Part 1 (sections named in each docstring).
+Source: ``docs/rules/laosanfan.md`` Part 1 (sections named in each docstring).
 
 Decisions taken here where the rule file leaves the mechanics open:
 

@@ -1,6 +1,6 @@
 """老三番 scoring: 胡 points, fan and the four scoring styles, as pure functions.
 
-Source: ``rules/laosanfan.md`` Part 1, sections "Fan (番)", "胡 (points)" and
+Source: ``docs/rules/laosanfan.md`` Part 1, sections "Fan (番)", "胡 (points)" and
 "Scoring styles".  Kinds are ``engine.tiles`` kinds; melds are ``engine.melds.Meld``.
 """
 

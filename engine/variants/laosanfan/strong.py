@@ -13,7 +13,7 @@ missing tile; a route that needs more tiles than the seat still draws is nearly 
 A discard is chosen for the best ``E`` after it; discards within ``TIE`` of the best are
 told apart by the unseen tiles that advance their best route, then by the routes kept.
 Claims are taken when the hand after the claim (and its best discard) is worth more than
-passing.  Discards that make the seat liable (老三番 三摊, rules/laosanfan.md Part 1 §三摊)
+passing.  Discards that make the seat liable (老三番 三摊, docs/rules/laosanfan.md Part 1 §三摊)
 are refused unless every safe discard keeps less than ``Values.risk_keep`` of the best ``E``.
 
 Pure and deterministic: same state, same move; no clock, no randomness.
@@ -298,7 +298,7 @@ def choose_with(hand, seat: int, values: Values, sh: Callable = standard_shanten
 
 
 class LaoSanFanValues(Values):
-    """老三番's routes (rules/laosanfan.md Part 1 §Fan): plain, 混一色 (2) and 清一色 (3) per
+    """老三番's routes (docs/rules/laosanfan.md Part 1 §Fan): plain, 混一色 (2) and 清一色 (3) per
     suit, 对对胡 (1; 3 with 混一色); the seat flowers and dragon pungs held add their fan, the
     total capped at 3, and a win pays ``style_total`` of the table's style with ``HU_GUESS`` 胡."""
 

@@ -3,7 +3,7 @@ passed on.
 
 ``hand.py`` holds the hand (:class:`LaoWuDuiHand`: deal, turns), with its claim window
 (``claims.py``), scoring (``scoring.py``) and views (``view.py``); ``shapes.py`` reads a hand
-into pairs and fours with the wilds, ``ai.py`` is the AI seat.  Rules: ``rules/laowudui.md``.
+into pairs and fours with the wilds, ``ai.py`` is the AI seat.  Rules: ``docs/rules/laowudui.md``.
 """
 
 from __future__ import annotations

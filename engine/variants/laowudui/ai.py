@@ -4,7 +4,7 @@ The hand is judged by the number of unpaired real tiles (singles) minus the 百�
 the AI wins whenever it may, declares 折庄 when offered, never buys 庄, claims (吃 / 堆 /
 杠) whenever the claim pairs up a single or completes a four, keeps every dealt 百搭 and
 discards the single with the fewest unseen copies.  Deterministic: same state, same move.
-Source: ``rules/laowudui.md`` (legal moves come from the hand).
+Source: ``docs/rules/laowudui.md`` (legal moves come from the hand).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The claim window of 老五对 (``rules/laowudui.md`` §Claims): 胡 (several winners on one
+"""The claim window of 老五对 (``docs/rules/laowudui.md`` §Claims): 胡 (several winners on one
 discard), 杠 and 吃 of a discard, their priority, and the tile dealt to the next seat when
 nobody takes it.
 

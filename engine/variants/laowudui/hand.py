@@ -1,6 +1,6 @@
 """``laowudui`` — 老五对: the pairs game with 百搭 wilds and the dealt tile that is passed on.
 
-Source: ``rules/laowudui.md`` (sections named in each docstring).  The turn structure is
+Source: ``docs/rules/laowudui.md`` (sections named in each docstring).  The turn structure is
 not draw/discard mahjong, so :class:`LaoWuDuiHand` implements ``engine.protocol.Hand``
 itself.
 

@@ -1,4 +1,4 @@
-"""The table options of 老五对 (``rules/laowudui.md``)."""
+"""The table options of 老五对 (``docs/rules/laowudui.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The settlement of 老五对 (``rules/laowudui.md`` §Scoring): the fans, the payment between
+"""The settlement of 老五对 (``docs/rules/laowudui.md`` §Scoring): the fans, the payment between
 the winner and each loser with the 买庄 factor, the best reading of the wilds for a win, and the
 result of a finished hand (one or several winners, or an exhaustive draw).
 

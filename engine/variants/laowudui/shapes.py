@@ -1,6 +1,6 @@
 """老五对 tile set, 百搭 (wild) kinds and the pairs-and-fours reading of a hand.
 
-Source: ``rules/laowudui.md`` §Tiles, §百搭, §Winning, §Scoring.
+Source: ``docs/rules/laowudui.md`` §Tiles, §百搭, §Winning, §Scoring.
 
 Kinds used: 1m..9m, 1p..9p, 1s..9s (×4), the "tenth" tiles ``Tm`` 千子, ``Tp`` 白花,
 ``Ts`` 红花 (×4) and the five 喜牌 ``1h..5h`` 福禄寿喜财 (×1): 125 tiles.

@@ -1,6 +1,6 @@
 """The ``strong`` AI of 老五对: the normal pair collector, going for what the win pays.
 
-Rules: ``rules/laowudui.md``.  The 对 of a win count the meld area only (§Scoring: a melded
+Rules: ``docs/rules/laowudui.md``.  The 对 of a win count the meld area only (§Scoring: a melded
 pair 1 or 2, a four 10 or 20) and each fan doubles the payment, so on top of the normal AI
 (:mod:`engine.variants.laowudui.ai`) this level
 

@@ -2,7 +2,7 @@
 
 ``hand.py`` holds the hand (:class:`TwoPlayerHand`) and the settlement; the fan count is
 ``fans.py`` (the calculator) with ``fan_table.py`` (the table as data), ``fan_sets.py`` (what
-sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``rules/two_player.md``.
+sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``docs/rules/two_player.md``.
 """
 
 from ...ai_levels import ai_levels

@@ -1,4 +1,4 @@
-"""The fan table of 二人麻将 as data (``rules/two_player.md``, "Fan table"): every fan's names,
+"""The fan table of 二人麻将 as data (``docs/rules/two_player.md``, "Fan table"): every fan's names,
 value and exclusions (:data:`FAN_ROWS`), the index of each fan, and the public types of a
 fan count (:class:`WinContext`, :class:`Fan`, :class:`FanResult`, :class:`NotAWin`).
 """
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ...melds import Meld
 
 # ---------------------------------------------------------------------------
-# the table (rules/two_player.md, "Fan table"), one row per fan:
+# the table (docs/rules/two_player.md, "Fan table"), one row per fan:
 #   (zh, en, value per occurrence, excluded fans (zh))
 # The exclusions are applied top-down: a fan still present removes the fans it
 # excludes.  Two rows act specially (see _apply_exclusions): 三风刻 removes only the
@@ -108,7 +108,7 @@ assert FAN_ROWS[SELF_DRAWN][0] == "自摸" and FAN_ROWS[PURE_DOUBLE_CHOW][0] == 
 
 def fan_table() -> list[tuple[str, str, int]]:
     """The fan table for a rules display: ``[(zh, en, value), ...]`` in table order
-    (``rules/two_player.md``, "Fan table")."""
+    (``docs/rules/two_player.md``, "Fan table")."""
     return [(zh, en, v) for zh, en, v, _ex in FAN_ROWS]
 
 
@@ -123,7 +123,7 @@ class NotAWin(ValueError):
 
 @dataclass(frozen=True)
 class WinContext:
-    """Everything the fan count needs about one win (``rules/two_player.md``).
+    """Everything the fan count needs about one win (``docs/rules/two_player.md``).
 
     :ivar concealed: kinds of the concealed hand *without* the winning tile;
         ``len(concealed) + 3 * len(melds) == 13``.

@@ -1,6 +1,6 @@
 """Fan calculator of the ``two_player`` variant (二人麻将, Chinese Official fans).
 
-Source: ``rules/two_player.md`` — "Fan table" (values and exclusions) and its two
+Source: ``docs/rules/two_player.md`` — "Fan table" (values and exclusions) and its two
 **Decisions**: MCR's account principles apply exactly as ``pymahjonggb`` applies
 them (the oracle); 天胡/地胡/人胡/天听 exclude only what their rows say; fans of MCR
 not listed in the table do not exist, and a listed fan excluded in MCR only by an
@@ -100,7 +100,7 @@ def _counts34(tiles) -> list[int]:
 
 
 def calculate_fans(ctx: WinContext) -> FanResult:
-    """Score a win of the ``two_player`` variant (``rules/two_player.md``, "Fan table").
+    """Score a win of the ``two_player`` variant (``docs/rules/two_player.md``, "Fan table").
 
     :param ctx: the win (see :class:`WinContext`).
     :returns: a :class:`FanResult` with the fans of the best reading of the hand

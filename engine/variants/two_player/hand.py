@@ -1,7 +1,7 @@
 """``two_player`` — 二人麻将: 72 tiles, Chinese Official fans, 15-fan minimum,
 宝牌, 听 and 加倍.
 
-Source: ``rules/two_player.md`` (sections named in each docstring).
+Source: ``docs/rules/two_player.md`` (sections named in each docstring).
 
 Decisions taken here where the rule file leaves the mechanics open:
 

@@ -1,6 +1,6 @@
 """The ``strong`` AI of 二人麻将: 老三番's route planner (``laosanfan/strong.py``) with the
 Chinese Official fans this game pays, its 15-fan minimum and its 宝牌
-(rules/two_player.md §Fan table, §Minimum to win, §Set-up 宝牌).
+(docs/rules/two_player.md §Fan table, §Minimum to win, §Set-up 宝牌).
 
 * Routes and the fan a win on each is reckoned at (万 and honours only, so a hand with an
   honour is 混一色, 6): the plain hand 8, 碰碰和 14 (with 混一色 and a 幺九刻), 七对 30 (with

@@ -2,7 +2,7 @@
 
 ``hand.py`` holds the hand (:class:`ZipaiHand`: deal, turns, forced moves), with its claim
 window (``claims.py``), scoring (``scoring.py``), AI seat (``ai.py``) and views (``view.py``);
-``huxi.py`` counts 胡息 and finds wins.  Rules: ``rules/zipai.md``.
+``huxi.py`` counts 胡息 and finds wins.  Rules: ``docs/rules/zipai.md``.
 """
 
 from ...ai_levels import ai_levels

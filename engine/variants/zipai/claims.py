@@ -1,4 +1,4 @@
-"""The window on a discarded or shown card in 字牌 (``rules/zipai.md`` §Actions): who may 胡,
+"""The window on a discarded or shown card in 字牌 (``docs/rules/zipai.md`` §Actions): who may 胡,
 碰 or 吃 it (with 比牌), how the answers resolve, 过张, and the forced 跑.
 
 :class:`ClaimWindow` is mixed into :class:`engine.variants.zipai.hand.ZipaiHand`.

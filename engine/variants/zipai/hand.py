@@ -1,6 +1,6 @@
 """``zipai`` — 字牌, the 80-card game of the 跑胡子 family, for 2–4 players.
 
-Source: ``rules/zipai.md`` (sections named in each docstring).  Not a draw/discard mahjong:
+Source: ``docs/rules/zipai.md`` (sections named in each docstring).  Not a draw/discard mahjong:
 a drawn card is shown (示众) and only enters play when someone uses it, and the 偎/提/跑
 moves are forced — the hand applies them itself as events; nobody is asked.
 

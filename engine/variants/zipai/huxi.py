@@ -1,4 +1,4 @@
-"""字牌 groups, 胡息 and the best split of a hand (``rules/zipai.md`` §Groups, §Winning, §胡息).
+"""字牌 groups, 胡息 and the best split of a hand (``docs/rules/zipai.md`` §Groups, §Winning, §胡息).
 
 Cards are counted in 20-long arrays indexed ``kind - 50``: ``0..9`` = small 一..十
 (``1x..10x``), ``10..19`` = big 壹..拾 (``1X..10X``).  A group is a tuple

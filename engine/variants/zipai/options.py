@@ -1,4 +1,4 @@
-"""The table options of 字牌 (``rules/zipai.md``)."""
+"""The table options of 字牌 (``docs/rules/zipai.md``)."""
 
 from __future__ import annotations
 

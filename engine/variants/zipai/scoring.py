@@ -1,4 +1,4 @@
-"""The settlement of 字牌 (``rules/zipai.md`` §Scoring): 囤 and 番, who pays, and the result
+"""The settlement of 字牌 (``docs/rules/zipai.md`` §Scoring): 囤 and 番, who pays, and the result
 of a finished hand (a win or an exhaustive draw).
 
 :class:`Scoring` is mixed into :class:`engine.variants.zipai.hand.ZipaiHand`.

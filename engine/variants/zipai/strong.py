@@ -1,6 +1,6 @@
 """The ``strong`` AI of 字牌: the normal AI, keeping the cards whose groups pay more 胡息.
 
-Rules: ``rules/zipai.md``.  The win pays 囤 from its 胡息 (§胡息, §Scoring), and a big card's
+Rules: ``docs/rules/zipai.md``.  The win pays 囤 from its 胡息 (§胡息, §Scoring), and a big card's
 group is worth twice a small one's (碰 3 vs 1, 坎/偎 6 vs 3, 跑 9 vs 6, 提 12 vs 9, 壹贰叁 and
 贰柒拾 6 vs 3).  So when it discards, this level values a card as normal does (its partners:
 copies, the other case's copies, sentence neighbours, 一二三 / 二七十 cards — see

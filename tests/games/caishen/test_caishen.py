@@ -1,4 +1,4 @@
-"""财神麻将 (``rules/caishen.md``): worked examples, the 财神 and its 白板 stand-in, claims,
+"""财神麻将 (``docs/rules/caishen.md``): worked examples, the 财神 and its 白板 stand-in, claims,
 special hands and settlement.
 
 Hands are either dealt from a stacked wall (``context["stacked"]``, ``engine.mahjong``)

@@ -1,4 +1,4 @@
-"""Random play-outs of seeded 财神麻将 hands (``rules/caishen.md``) with invariants after
+"""Random play-outs of seeded 财神麻将 hands (``docs/rules/caishen.md``) with invariants after
 every action.
 
 Decisions come from the AI (``CaishenHand.ai_action``), from the timeout rule, or from

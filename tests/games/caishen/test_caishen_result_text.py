@@ -1,4 +1,4 @@
-"""财神麻将 results in words (``rules/caishen.md`` §Winning hands and multipliers, §Scoring):
+"""财神麻将 results in words (``docs/rules/caishen.md`` §Winning hands and multipliers, §Scoring):
 the multiplying special hands with their values, self-drawn ×2, the cap of 40, the stake, the
 财神 held, and each payment with the dealer's double.  Values from the rule file's worked
 examples, worked out in the comments."""

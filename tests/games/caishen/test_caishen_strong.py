@@ -1,5 +1,5 @@
 """The ``strong`` AI of 财神麻将 (engine/variants/caishen/strong.py): it lets a win on a discard
-go by when the self-drawn win it can expect is worth more (rules/caishen.md §Scoring: a
+go by when the self-drawn win it can expect is worth more (docs/rules/caishen.md §Scoring: a
 self-drawn win is paid by all three at twice the multiplier, a discard win by the discarder
 alone), and takes it otherwise.  Values worked by hand in each test."""
 

@@ -1,4 +1,4 @@
-"""金湖老三番 rules (``rules/laosanfan.md`` Part 2): the wait examples, the fan table,
+"""金湖老三番 rules (``docs/rules/laosanfan.md`` Part 2): the wait examples, the fan table,
 听 / 假听, 包五家 and its streak, pung-only play, one winner per discard."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""金湖老三番 results in words (``rules/laosanfan.md`` Part 2: fan = points, a share = the
+"""金湖老三番 results in words (``docs/rules/laosanfan.md`` Part 2: fan = points, a share = the
 winner's fan, 包五家, the ×2 after 包五家): the fans with their values, the ×2 when it applies,
 包五家 with its reason, and every payment in shares.  Values worked out in the comments."""
 

@@ -1,4 +1,4 @@
-"""老三番 rules (``rules/laosanfan.md`` Part 1): worked examples, styles, options, 三摊.
+"""老三番 rules (``docs/rules/laosanfan.md`` Part 1): worked examples, styles, options, 三摊.
 
 Hands are dealt from stacked walls (``context["stacked"]``): seat 0 deals (14 tiles),
 ``draws`` come off the front in turn order, ``back`` feeds kong/flower replacements.

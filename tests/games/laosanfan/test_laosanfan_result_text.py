@@ -1,4 +1,4 @@
-"""老三番 results in words (``rules/laosanfan.md`` §胡 (points), §Fan, §Scoring styles, §三摊):
+"""老三番 results in words (``docs/rules/laosanfan.md`` §胡 (points), §Fan, §Scoring styles, §三摊):
 the result text lists the 胡 of every set, the pair, the wait, the flowers and a self-draw, the
 fans, the style's formula and cap, the 三摊 liability and who paid whom — with the values of
 the rule file's worked example and of hands worked out below.

@@ -1,4 +1,4 @@
-"""A whole three-player 老五对 hand through Discord (``rules/laowudui.md``): two players
+"""A whole three-player 老五对 hand through Discord (``docs/rules/laowudui.md``): two players
 press the buttons the bot sends them (chosen with the hand's own AI), the third seat is
 an AI; the settlement lands in the database and /score shows it."""
 

@@ -1,5 +1,5 @@
 """Random play-outs of seeded 老五对 hands (2, 3 and 4 players, each 百搭 option, with and
-without ``wild_discard``) with invariant checks after every action (``rules/laowudui.md``).
+without ``wild_discard``) with invariant checks after every action (``docs/rules/laowudui.md``).
 
 Decisions come from the AI, the timeout rule or a seeded ``random.Random`` choice among
 the legal actions.  After every action:

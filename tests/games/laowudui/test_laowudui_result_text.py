@@ -1,4 +1,4 @@
-"""老五对 results in words (``rules/laowudui.md`` §Scoring): the 对 of every meld (a pair 1 or
+"""老五对 results in words (``docs/rules/laowudui.md`` §Scoring): the 对 of every meld (a pair 1 or
 2, a four 10 or 20), the fans, the payment formula (对 + 1) × 2^番 and each payment with its
 买庄 factor, for one winner and for several on one discard.  Values from the rule file's worked
 examples, worked out in the comments."""

@@ -1,4 +1,4 @@
-"""老五对 rules: every worked example of ``rules/laowudui.md`` and the turn structure.
+"""老五对 rules: every worked example of ``docs/rules/laowudui.md`` and the turn structure.
 
 Hands are dealt from stacked walls (``context["stacked"]``): ``hands`` per seat (the
 dealer's twelve), ``draws`` = the tiles dealt in turn after the deal, ``indicator`` /

@@ -1,6 +1,6 @@
 """Random play-outs of seeded ``two_player`` hands with invariant checks after every action.
 
-Each hand is a ``Match`` hand (``rules/two_player.md``: 72 tiles, dealer 14 / other 13,
+Each hand is a ``Match`` hand (``docs/rules/two_player.md``: 72 tiles, dealer 14 / other 13,
 flowers replaced from the back).  Decisions come from ``engine.ai.choose_action``, from
 the timeout rule, or from a seeded ``random.Random`` choosing among the legal actions,
 so claims, kongs, 听, 加倍 and refusals all occur.  After every action:

@@ -1,4 +1,4 @@
-"""Unit tests of the two_player fan calculator (``rules/two_player.md``, "Fan table").
+"""Unit tests of the two_player fan calculator (``docs/rules/two_player.md``, "Fan table").
 
 Every case below is a hand worked by hand: the comment lists the sets, why each fan
 scores, what the exclusions remove and the sum.  Notation: ``123m`` 万, ``1z``..``7z``
@@ -382,7 +382,7 @@ def test_not_a_win_is_a_value_error():
 
 def test_fan_table_rows():
     rows = fan_table()
-    # 59 rows as in rules/two_player.md; first and last rows, values of a few.
+    # 59 rows as in docs/rules/two_player.md; first and last rows, values of a few.
     assert len(rows) == 59
     assert rows[0] == ("天胡", "Heavenly Hand", 48)
     assert rows[-1] == ("自摸", "Self-Drawn", 1)

@@ -1,6 +1,6 @@
 """Oracle test of the two_player fan calculator against ``pymahjonggb``.
 
-Source: ``rules/two_player.md``, "Oracle": random winning hands of 万 and honours
+Source: ``docs/rules/two_player.md``, "Oracle": random winning hands of 万 and honours
 are scored by ``MahjongGB.MahjongFanCalculator`` and by ours; wherever every fan the
 oracle reports is in our table, totals (and the fan multisets) must be equal.
 

@@ -1,4 +1,4 @@
-"""二人麻将 results in words (``rules/two_player.md`` §Fan table, §Settlement): the Chinese
+"""二人麻将 results in words (``docs/rules/two_player.md`` §Fan table, §Settlement): the Chinese
 Official fans with their values, the formula 胡牌番数 × 加倍 × 宝牌 × 连庄 × 底分 when a
 multiplier is not 1, and the payment of the loser.  Values worked out in the comments."""
 
@@ -43,7 +43,7 @@ def test_discard_win_in_chinese():
 
 
 def test_worked_example_192_shows_the_multipliers():
-    # rules/two_player.md worked example: a dealer who kept the deal twice wins 16 fan, 加倍
+    # docs/rules/two_player.md worked example: a dealer who kept the deal twice wins 16 fan, 加倍
     # once, one 宝牌: 16 × 2 × 2 × 3 × 1 = 192.  The hand (test_two_player_rules): 混一色 6 +
     # 不求人 4 + 箭刻 2 + 花牌 4 (four flowers, 1 each) = 16; 宝牌 1m once in hand.
     h = stacked_hand(["1f2f3f4f1235676799m", IDLE], draws="1z8m1z8m", back="5z5z5z1z", treasure="1m", streak=2)

@@ -1,4 +1,4 @@
-"""Rule tests of the ``two_player`` hand (二人麻将), from ``rules/two_player.md``.
+"""Rule tests of the ``two_player`` hand (二人麻将), from ``docs/rules/two_player.md``.
 
 Every situation is dealt from a stacked wall (``conftest.stacked_hand``): seat 0 deals
 unless a test says otherwise, so seat 0 holds 14 tiles and discards first.  Expected
@@ -61,7 +61,7 @@ def twelve_fan_hand(**kw) -> TwoPlayerHand:
 
 
 # ---------------------------------------------------------------------------
-# worked examples (rules/two_player.md "Worked examples")
+# worked examples (docs/rules/two_player.md "Worked examples")
 # ---------------------------------------------------------------------------
 
 

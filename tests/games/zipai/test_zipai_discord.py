@@ -1,4 +1,4 @@
-"""A full three-player 字牌 hand through Discord (rules/zipai.md): two players press the buttons
+"""A full three-player 字牌 hand through Discord (docs/rules/zipai.md): two players press the buttons
 the bot sends them (chosen with the hand's own AI), the third seat is an AI; the hand is played
 to settlement, the settlement is stored and /score shows it."""
 

@@ -1,4 +1,4 @@
-"""Random play-outs of 字牌 (rules/zipai.md) for 2, 3 and 4 players with invariants checked after
+"""Random play-outs of 字牌 (docs/rules/zipai.md) for 2, 3 and 4 players with invariants checked after
 every action: the 80 cards accounted for, each player's card count as the groups say, groups
 well formed, nothing concealed in the public view, and replay from the action log."""
 

@@ -1,4 +1,4 @@
-"""字牌 results in words (``rules/zipai.md`` §胡息, §Scoring): the headline says 胡息 and 囤,
+"""字牌 results in words (``docs/rules/zipai.md`` §胡息, §Scoring): the headline says 胡息 and 囤,
 every group is listed with its 胡息, then the 名堂 (自摸 2, 放炮 n, a shown card 1), the 囤
 formula and each payment with its 飘.  Values from the rule file's worked example, worked out
 in the comments."""

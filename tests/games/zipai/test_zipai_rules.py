@@ -1,4 +1,4 @@
-"""字牌 rules (rules/zipai.md): the worked examples, every 胡息 row, the best split, the starting
+"""字牌 rules (docs/rules/zipai.md): the worked examples, every 胡息 row, the best split, the starting
 提 card counts, the three kinds of 过张, forced moves, priorities and the scoring."""
 
 from __future__ import annotations
