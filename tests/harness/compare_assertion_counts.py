@@ -1,12 +1,15 @@
 """Compare two assertion-count files of the test suite (``tests/harness/assertion_counts.py``).
 
-    python tests/harness/compare_assertion_counts.py BEFORE.json AFTER.json [--allow FILE]
+    python tests/harness/compare_assertion_counts.py BEFORE.json AFTER.json [--allow FILE] [--moved FILE]
 
 Prints the tests of BEFORE missing from AFTER, the tests whose count went down (before and
 after), the new tests of AFTER, and the totals of both files.
 
 ``--allow FILE``: node ids, one a line (a line starting with ``#`` is a comment), whose count varies from run
 to run; a lower count for them is listed but is no failure (a missing one still is).
+
+``--moved FILE``: test files that moved, ``OLD NEW`` paths a line (``#`` comments); BEFORE's node
+ids under OLD are compared as if they had been under NEW (the allow file names the new paths).
 
 Exit status: 0 when no test was lost and none lost assertions, 1 otherwise, 2 for an
 unreadable file.
@@ -41,6 +44,32 @@ def load_allowed(path: Path) -> set[str]:
     return ids
 
 
+def load_moves(path: Path) -> dict[str, str]:
+    """``{old path: new path}`` from a moves file: ``OLD NEW`` a line; blank lines and lines
+    starting with ``#`` are skipped.
+
+    :raises ValueError: a line that is not two paths."""
+    moves = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise ValueError(f"{path}: not 'OLD NEW': {line!r}")
+        moves[parts[0]] = parts[1]
+    return moves
+
+
+def moved(counts: dict[str, int], moves: dict[str, str]) -> dict[str, int]:
+    """``counts`` with each node id's file renamed by ``moves`` (``path::name`` ids)."""
+    out = {}
+    for nodeid, n in counts.items():
+        path, sep, rest = nodeid.partition("::")
+        out[moves.get(path, path) + sep + rest] = n
+    return out
+
+
 def compare(before: dict[str, int], after: dict[str, int], allowed: set[str] = frozenset()) -> dict:
     """What changed from ``before`` to ``after``.
 
@@ -67,10 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path)
     ap.add_argument("--allow", type=Path, default=None, help="node ids whose counts vary, one a line")
+    ap.add_argument("--moved", type=Path, default=None, help="test files that moved, OLD NEW a line")
     args = ap.parse_args(argv)
     try:
         before, after = load_counts(args.before), load_counts(args.after)
         allowed = load_allowed(args.allow) if args.allow else set()
+        if args.moved:
+            before = moved(before, load_moves(args.moved))
     except (OSError, ValueError) as e:
         print(f"compare_assertion_counts: {e}", file=sys.stderr)
         return 2
