@@ -6,7 +6,7 @@
 
 Every game of ``engine.variants.all_variants()`` is played from fixed seeds, and what the
 store kept of each hand is recorded, so two versions of the bot can be compared byte for
-byte (``tests/test_playout_logs.py`` compares with ``tests/data/playout_logs.json``).
+byte (``tests/service/test_playout_logs.py`` compares with ``tests/data/playout_logs.json``).
 
 The document is ``{"service": [table, …], "local": [run, …]}``:
 

@@ -10,7 +10,7 @@ Nothing outside ``engine/`` looks at anything else of a hand.
 The shapes are ``TypedDict``\\ s of JSON-ready values (lists, never tuples; tiles as notation
 strings like ``"5m"``).  They are *open*: a game may add keys of its own (老三番's ``santan``,
 字牌's ``options`` …), but a front end reads only the keys declared here, and every key
-declared here has the declared type in every game — ``tests/test_protocol_conformance.py``
+declared here has the declared type in every game — ``tests/engine/test_protocol_conformance.py``
 checks it over play-outs of every game with :func:`engine.shape_check.check`.
 """
 

@@ -59,7 +59,7 @@ The file runs in WAL mode with ``synchronous=FULL`` (default, see :class:`Store`
 
 * every commit has been written to the WAL file by SQLite before ``commit`` returns, so an
   acknowledged action survives a kill of the bot process in any mode other than ``OFF``
-  (``tests/test_store.py`` kills a writing process with SIGKILL and checks every acknowledged
+  (``tests/store/test_store.py`` kills a writing process with SIGKILL and checks every acknowledged
   action);
 * ``FULL`` also syncs the WAL to disk (fsync) on every commit, so the action survives an
   operating-system crash or power loss too.  ``NORMAL`` syncs only at checkpoints and may lose

@@ -44,7 +44,7 @@ The schema is created and upgraded by the Alembic revisions in ``store/migration
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
 ``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``; ``0012_guild_settings``;
 ``0013_seat_level``); a change to these models needs
-a new revision, and ``tests/test_migrations.py`` checks that the head revision matches them.
+a new revision, and ``tests/store/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
 ``BIGINT`` columns.  Every timestamp is stored in UTC (:class:`UTCDateTime`).

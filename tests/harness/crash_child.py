@@ -1,4 +1,4 @@
-"""The bot process of the crash-recovery test (``tests/test_crash_recovery.py``).
+"""The bot process of the crash-recovery test (``tests/discord/test_crash_recovery.py``).
 
 Runs the real bot (``bot.make_bot``) against the recorded-HTTP fake Discord on a database
 that survives it, with one table per game in its own channel: AI seats and scripted human

@@ -21,7 +21,7 @@ card shown by another seat's draw) from stacked walls (``context["stacked"]``: s
 ``engine.variants.zipai.ZipaiHand``).  For a stacked wall the table seed is one whose first
 dealer (``engine.match.Match``) is the seat the stack was laid out for.
 
-``tests/test_result_scenarios.py`` replays every scenario and checks its result.
+``tests/engine/test_result_scenarios.py`` replays every scenario and checks its result.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from engine.variants import all_variants, find_variant
 from service.clock import ManualClock
 from store import HandNotPlaying, SeatRecord, SettlementRecord, Store
 from service.tables import TableService
-from test_store import ALICE, BOB, GUILD, GUILD2, backend, new_hand, new_table  # noqa: F401 (backend: fixture)
+from tests.store.test_store import ALICE, BOB, GUILD, GUILD2, backend, new_hand, new_table  # noqa: F401 (backend: fixture)
 
 TP = find_variant("two_player")
 OPTS = TP.resolve_options(None)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent / "harness"  # crash_child and the fake Discord
+HERE = Path(__file__).resolve().parents[1] / "harness"  # crash_child and the fake Discord
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 

@@ -1,7 +1,7 @@
 """The ``strong`` AI of 老五对 and 字牌 (engine/variants/laowudui/strong.py,
 engine/variants/zipai/strong.py): positions where it plays for value and the normal AI does
 not (docs/rules/laowudui.md §Claims, §Scoring; docs/rules/zipai.md §胡息).  Legality and determinism over
-seeded play-outs are in tests/test_strong_ai.py."""
+seeded play-outs are in tests/engine/test_strong_ai.py."""
 
 from __future__ import annotations
 

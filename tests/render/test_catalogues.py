@@ -13,7 +13,7 @@ from pathlib import Path
 
 from render.text.build_catalogues import build_zh_tw
 
-DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+DIR = Path(__file__).resolve().parents[2] / "data" / "i18n"
 LANGS = ("en", "zh-CN", "zh-TW")
 
 

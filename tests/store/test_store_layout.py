@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STORE = ROOT / "store"
 MAX_LINES = 700
 FORBIDDEN = ("service", "cogs", "render", "local", "bot", "terminal", "discord", "PIL")

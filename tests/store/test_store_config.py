@@ -1,6 +1,6 @@
 """Guild configuration, player history and statistics of the store package (SQLite and PostgreSQL).
 
-Uses the ``backend``/``store`` fixtures of ``tests/test_store.py``: every test runs on a SQLite
+Uses the ``backend``/``store`` fixtures of ``tests/store/test_store.py``: every test runs on a SQLite
 file and on a fresh PostgreSQL schema.
 """
 

@@ -1,6 +1,6 @@
 """Alembic migrations of the store (store/migrations), on SQLite and PostgreSQL.
 
-Uses the ``backend`` fixture of ``tests/test_store.py`` (a SQLite file, or a fresh PostgreSQL
+Uses the ``backend`` fixture of ``tests/store/test_store.py`` (a SQLite file, or a fresh PostgreSQL
 schema dropped after the test).  A database at revision ``0001_initial`` is built either by the
 ``alembic`` command line or, for a database made before the bot had migrations, by the 0001 DDL
 without a version table; rows are then written with plain SQL the way the first schema allows,

@@ -15,7 +15,7 @@ from render import samples, tiles
 from render.hand import hand_image, render_hand
 from render.table import WIDTH, render_table, seat_positions, table_image
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PNG_BYTES = 1_000_000
 MIN_TABLE_HEIGHT = 250  # two seats, the table line and the log
@@ -281,7 +281,7 @@ def test_traditional_chinese_labels_for_zh_tw_views():
     from render.common import label, lang_of
     from render.tiles import font  # noqa: F401  (the shipped subset must carry the glyphs)
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     assert lang_of({"lang": "zh-TW"}) == "zh-TW" and lang_of({"lang": "zh-CN"}) == "zh"
     assert label({"lang": "zh-TW"}, "dealer") == "莊" and label({"lang": "zh"}, "dealer") == "庄"
     labels = json.loads((root / "data/i18n/messages.zh-TW.json").read_text(encoding="utf-8"))["zh-TW"]["img"]
@@ -311,7 +311,7 @@ def test_the_font_subset_draws_the_games_own_words_in_traditional_chinese():
     from render.text.catalogue import zh_tw
     from render.tiles import charset
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     cs = charset()
     texts = set()
     for path in (root / "engine").rglob("*.py"):
@@ -326,7 +326,7 @@ def test_the_font_subset_draws_the_games_own_words_in_traditional_chinese():
 def test_render_may_not_look_a_game_up():
     """The registry's look-ups raise when render/ calls them (``tests/conftest.py``), so every
     image and word test here proves the images take a game's facts from their view."""
-    probe = Path(__file__).resolve().parents[1] / "render" / "_probe_lookup.py"
+    probe = Path(__file__).resolve().parents[2] / "render" / "_probe_lookup.py"
     probe.write_text("def look():\n    from engine.variants import find_variant\n\n    return find_variant('two_player')\n",
                      encoding="utf-8")
     try:

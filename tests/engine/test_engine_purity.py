@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 _GREP = re.compile(r"(?<![\w.])random\.(random|shuffle|choice|choices|randint|randrange|seed|sample|"
                    r"uniform|getrandbits|gauss)\(")

@@ -10,7 +10,7 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run from any directory, with or without a pytest.ini
     sys.path.insert(0, str(ROOT))
 

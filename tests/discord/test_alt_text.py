@@ -12,7 +12,7 @@ Each upload is checked when Discord receives it, beside the table as it is then:
   each seat's name with its score; once the hand is over the winner, how they won (self-drawn
   or from whom) and their points (``result["points"]``), or the exhaustive draw;
 * a tile named in a description is one the public may see then (as
-  ``tests/test_privacy.py`` checks the public texts);
+  ``tests/discord/test_privacy.py`` checks the public texts);
 * p1's panels are described in zh-TW, the others' in English.
 """
 
@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover
     from tests.harness.discord_play import new_bot, press, timeout_policy
     from tests.harness.fakediscord import FakeDiscord
     from tests.harness.panel_checks import panels_of
-    from tests.test_privacy import LABELS, _strings
+    from tests.discord.test_privacy import LABELS, _strings
 
 #: seats and table seed of the hand played per game
 SEATS = {"two_player": (2, 3), "laosanfan": (4, 5), "jinhu": (4, 5), "caishen": (4, 5), "laowudui": (3, 5),

@@ -18,7 +18,7 @@ from render.common import label, with_drawable_names
 from render.hand import hand_image
 from render.table import table_image
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOLD = ROOT / "data/fonts/NotoSansCJKsc-Bold-subset.otf"
 REGULAR = ROOT / "data/fonts/NotoSansCJKsc-Regular-subset.otf"
 

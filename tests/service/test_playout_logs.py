@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = importlib.util.spec_from_file_location("playout_logs", ROOT / "bench" / "playout_logs.py")
 playouts = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(playouts)
 
-STORED = Path(__file__).resolve().parent / "data" / "playout_logs.json"
+STORED = Path(__file__).resolve().parents[1] / "data" / "playout_logs.json"
 
 
 def stored(part: str) -> list[dict]:

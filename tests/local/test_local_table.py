@@ -20,7 +20,7 @@ from engine.tiles import parse_kind
 from engine.variants import all_variants
 from local.table import CHANNEL, GUILD, ME, _human_turn
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("variant", [v.id for v in all_variants()])
