@@ -54,3 +54,14 @@ class Action:
             raise ValueError(f"malformed action: {text!r}")
         kind = parse_kind(parts[2]) if len(parts) == 3 else None
         return cls(int(parts[0]), parts[1], kind)
+
+
+def pending_moves(hand, seat: int) -> tuple[list[Action], set[str]]:
+    """An AI's first look at a pending seat: ``(hand.legal_actions(seat), their types)``.
+
+    :raises ValueError: the seat has nothing to do."""
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    return legal, {a.type for a in legal}
+

@@ -10,8 +10,10 @@ the most unseen useful copies.  Deterministic: same state, same move.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from . import hand_shapes
-from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
+from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action, pending_moves
 from .tiles import kind_of
 
 
@@ -116,10 +118,7 @@ def _unseen_counts(hand, seat: int) -> dict[int, int]:
 def choose_action(hand, seat: int) -> Action:
     """The AI's choice for ``seat`` (which must be pending); raises ``ValueError`` if it has
     no legal action."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if HU in types:
         return Action(seat, HU)
     if hand.win_offered(seat) and DOUBLE in types:
@@ -131,7 +130,7 @@ def choose_action(hand, seat: int) -> Action:
         kongs = [a for a in legal if a.type == KONG]
         if kongs and not hand.ting[seat]:
             # a concealed/added kong that keeps the shanten is free fan and a fresh tile
-            best_discard = _best_discard_shanten(counts, n_melds, sh)
+            best_discard = best_after_discard(counts, n_melds, sh)
             for a in kongs:
                 c = list(counts)
                 c[a.kind] -= 4 if c[a.kind] == 4 else 1
@@ -154,7 +153,7 @@ def choose_action(hand, seat: int) -> Action:
             continue
         c = counts_after_claim(counts, a, k)
         # after a pung/chow the hand must still discard: best shanten after that discard
-        v = _best_discard_shanten(c, n_melds + 1, sh) if a.type != KONG else sh(c, n_melds + 1)
+        v = best_after_discard(c, n_melds + 1, sh) if a.type != KONG else sh(c, n_melds + 1)
         if v < best_sh:
             best, best_sh = a, v
     return best
@@ -175,15 +174,18 @@ def counts_after_claim(counts: list[int], action: Action, kind: int) -> list[int
     return c
 
 
-def _best_discard_shanten(counts: list[int], n_melds: int, sh=hand_shapes.shanten) -> int:
+def best_after_discard(counts: list[int], n_melds: int, sh=hand_shapes.shanten,
+                       wild: Callable[[int], bool] | None = None) -> int:
+    """The lowest ``sh(counts, n_melds)`` after discarding one tile of ``counts`` (kinds for
+    which ``wild`` holds are kept while another tile remains; 99 for no tile).  ``counts`` is
+    restored before returning."""
+    kinds = [k for k in range(len(counts)) if counts[k] and not (wild and wild(k))] or \
+        [k for k in range(len(counts)) if counts[k]]
     best = 99
-    for k in range(34):
-        if counts[k]:
-            counts[k] -= 1
-            v = sh(counts, n_melds)
-            counts[k] += 1
-            if v < best:
-                best = v
+    for k in kinds:
+        counts[k] -= 1
+        best = min(best, sh(counts, n_melds))
+        counts[k] += 1
     return best
 
 

@@ -18,23 +18,11 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from .actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
-from .ai import counts_after_claim
+from .ai import best_after_discard, counts_after_claim
 from .tiles import kind_of
+from .actions import pending_moves
 
 ShantenFn = Callable[[list[int], int], int]
-
-
-def best_after_discard(counts: list[int], n_melds: int, sh: ShantenFn, wild: Callable[[int], bool]) -> int:
-    """The lowest ``sh`` after discarding one tile of ``counts`` (wild tiles are kept while
-    another tile remains).  ``counts`` is restored before returning."""
-    kinds = [k for k in range(len(counts)) if counts[k] and not wild(k)] or \
-        [k for k in range(len(counts)) if counts[k]]
-    best = 99
-    for k in kinds:
-        counts[k] -= 1
-        best = min(best, sh(counts, n_melds))
-        counts[k] += 1
-    return best
 
 
 def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
@@ -45,9 +33,7 @@ def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
     :param wins: the action types that win, in the order they are preferred.
     :param wild: ``kind -> bool``: kinds kept on a tie (wild tiles).
     :raises ValueError: the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal, _ = pending_moves(hand, seat)
     for w in wins:
         for a in legal:
             if a.type == w:

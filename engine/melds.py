@@ -63,3 +63,18 @@ class Meld:
             "from_seat": self.from_seat,
             "added": self.added,
         }
+
+
+def chow_bases(counts: list[int], kind: int) -> list[int]:
+    """The chows a claimed suited ``kind`` (0–26) completes from ``counts`` (per kind, the
+    claimer's concealed tiles): the lowest kind of each, lowest first (吃 of ``4m`` with
+    ``2m 3m 5m 6m`` held: ``2m``, ``3m``, ``4m``)."""
+    n = kind % 9
+    bases = []
+    for start in (n - 2, n - 1, n):
+        if 0 <= start <= 6:
+            base = kind - n + start
+            if all(counts[base + i] >= 1 for i in range(3) if base + i != kind):
+                bases.append(base)
+    return bases
+

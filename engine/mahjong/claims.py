@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..actions import CHOW, DOUBLE, HU, KONG, PASS, PUNG, Action
 from ..events import Event
-from ..melds import Meld
+from ..melds import Meld, chow_bases
 from ..tiles import kind_of, kind_str
 from .phases import CLAIM_PHASE, DISCARD_PHASE, ROB_PHASE
 
@@ -48,13 +48,7 @@ class ClaimWindow:
         if counts[kind] >= 2:
             acts.append(Action(seat, PUNG))
         if kind < 27 and self.can_chow(seat, discarder):
-            n = kind % 9
-            for start in (n - 2, n - 1, n):
-                if 0 <= start <= 6:
-                    base = kind - n + start
-                    need = [base + i for i in range(3) if base + i != kind]
-                    if all(counts[k] >= 1 for k in need):
-                        acts.append(Action(seat, CHOW, base))
+            acts += [Action(seat, CHOW, base) for base in chow_bases(counts, kind)]
         return acts
 
     def _try_resolve(self) -> None:

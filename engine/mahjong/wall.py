@@ -11,6 +11,32 @@ from ..tiles import kind_of, kind_str, make_tiles
 from .phases import DISCARD_PHASE
 
 
+
+class StackedWall:
+    """A wall laid out for a fixed deal (tests, puzzles, bug reports), from the seeded shuffle
+    ``shuffled`` (tile ids): copies are taken by kind (:meth:`take`) into the front and the back,
+    and every other tile follows in the shuffled order (:meth:`laid_out`)."""
+
+    def __init__(self, shuffled: list[int]):
+        self.shuffled = shuffled
+        self.pool: dict[int, list[int]] = {}
+        for t in shuffled:
+            self.pool.setdefault(kind_of(t), []).append(t)
+
+    def take(self, kind: int) -> int:
+        """A copy of ``kind`` not taken yet.
+
+        :raises ValueError: every copy of ``kind`` was taken."""
+        if not self.pool.get(kind):
+            raise ValueError(f"stacked wall: no copy of {kind_str(kind)} left")
+        return self.pool[kind].pop()
+
+    def laid_out(self, front: list[int], back: list[int]) -> list[int]:
+        """The wall: ``front``, the tiles not taken in shuffled order, then ``back`` reversed
+        (its first tile is the first drawn from the back)."""
+        used = set(front) | set(back)
+        return front + [t for t in self.shuffled if t not in used] + back[::-1]
+
 class Wall:
     """Set-up of :class:`~engine.mahjong.hand.MahjongHand`: wall, deal, flower replacement."""
 
@@ -33,15 +59,7 @@ class Wall:
         drawn from the front after the deal], "back": [kinds drawn from the back, first
         first]}``; every other tile follows in the seeded shuffled order.
         Raises ``ValueError`` if the spec asks for more copies than the set has."""
-        pool: dict[int, list[int]] = {}
-        for t in shuffled:
-            pool.setdefault(kind_of(t), []).append(t)
-
-        def take(k: int) -> int:
-            if not pool.get(k):
-                raise ValueError(f"stacked wall: no copy of {kind_str(k)} left")
-            return pool[k].pop()
-
+        stack = StackedWall(shuffled)
         hands = [list(h) for h in spec["hands"]]
         order = [(self.dealer + i) % self.n for i in range(self.n)]
         sizes = [self.DEAL_DEALER if s == self.dealer else self.DEAL_OTHER for s in range(self.n)]
@@ -52,12 +70,11 @@ class Wall:
         plan = [(s, 4) for _ in range(3) for s in order] + [(s, 1) for s in order] + [(self.dealer, 1)]
         for s, n in plan:
             for _ in range(n):
-                front.append(take(hands[s][pos[s]]))
+                front.append(stack.take(hands[s][pos[s]]))
                 pos[s] += 1
-        front += [take(k) for k in spec.get("draws", [])]
-        back = [take(k) for k in spec.get("back", [])]
-        rest = [t for t in shuffled if t not in set(front) | set(back)]
-        return front + rest + back[::-1]
+        front += [stack.take(k) for k in spec.get("draws", [])]
+        back = [stack.take(k) for k in spec.get("back", [])]
+        return stack.laid_out(front, back)
 
     @property
     def wall_remaining(self) -> int:

@@ -19,6 +19,7 @@ from ...ai import counts_after_claim
 from ...easy_ai import easy_action as easy_mahjong
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...tiles import kind_of
+from ...actions import pending_moves
 
 CAISHEN_HUI = "caishen_hui"
 
@@ -62,10 +63,7 @@ def choose_action(hand, seat: int, danger=None) -> Action:
     (which must be pending); raises ``ValueError`` if it has no legal action.  ``danger``
     (``kind -> int``, lower is safer), when given, ranks the discards that leave the lowest
     shanten before the unseen useful tiles do (the strong level's defence)."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if HU in types:
         return Action(seat, HU)
     if CAISHEN_HUI in types:

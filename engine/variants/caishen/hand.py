@@ -43,7 +43,7 @@ from __future__ import annotations
 from ... import wilds as W
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
-from ...melds import Meld
+from ...melds import Meld, chow_bases
 from ...options import TIMEOUT_OPTIONS, Option
 from ...tiles import HONOR, WHITE, kind_of, kind_str
 
@@ -330,13 +330,7 @@ class CaishenHand(MahjongHand):
         if c[ek] >= 2:
             acts.append(Action(seat, PUNG))
         if ek < HONOR and self.can_chow(seat, discarder):
-            n = ek % 9
-            for start in (n - 2, n - 1, n):
-                if 0 <= start <= 6:
-                    base = ek - n + start
-                    need = [base + i for i in range(3) if base + i != ek]
-                    if all(c[k] >= 1 for k in need):
-                        acts.append(Action(seat, CHOW, base))
+            acts += [Action(seat, CHOW, base) for base in chow_bases(c, ek)]
         return acts
 
     def _claim_meld(self, seat: int, discarder: int, tile: int, mtype: str, kinds: list[int]) -> None:

@@ -30,6 +30,7 @@ from ...mahjong.phases import CLAIM_PHASE
 from ...tiles import kind_of
 from .ai import choose_action as normal_action
 from .hand import settlement
+from ...actions import pending_moves
 
 #: the chance per round that the hand ends otherwise than by this seat's draw (another seat's
 #: win, or this seat's own win on a later discard); fitted on all-AI tables over 1,000 walls:
@@ -141,10 +142,7 @@ def danger_of(hand, seat: int):
 def choose_action(hand, seat: int) -> Action:
     """The strong AI's choice for ``seat`` of a pending :class:`CaishenHand`: one of
     ``hand.legal_actions(seat)``; raises ``ValueError`` if the seat has no legal action."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if HU in types and hand.phase == CLAIM_PHASE:
         take, wait = pass_value(hand, seat)
         if wait > take:

@@ -12,25 +12,14 @@ from __future__ import annotations
 from typing import Callable
 
 from ... import hand_shapes
-from ...ai import counts_after_claim, lowest_shanten_discards
+from ...ai import best_after_discard, counts_after_claim, lowest_shanten_discards
 from ...easy_ai import easy_action as easy_mahjong
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import kind_of, kind_str
+from ...actions import pending_moves
 
 ShantenFn = Callable[[list[int], int], int]
-
-
-def _best_after_discard(counts: list[int], n_melds: int, sh: ShantenFn) -> int:
-    best = 99
-    for k in range(34):
-        if counts[k]:
-            counts[k] -= 1
-            v = sh(counts, n_melds)
-            counts[k] += 1
-            if v < best:
-                best = v
-    return best
 
 
 def _useful(hand, seat: int, counts: list[int], n_melds: int, base: int, sh: ShantenFn, vis) -> int:
@@ -66,10 +55,7 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
     :param risky: ``kind -> bool``: discards to avoid when another is as good.
     Raises ``ValueError`` when the seat has nothing to do.
     """
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if HU in types:
         return Action(seat, HU)
     counts = hand.counts(seat)
@@ -110,7 +96,7 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
         if a.type not in (PUNG, CHOW, KONG):
             continue
         c = counts_after_claim(counts, a, k)
-        v = sh(c, n_melds + 1) if a.type == KONG else _best_after_discard(c, n_melds + 1, sh)
+        v = sh(c, n_melds + 1) if a.type == KONG else best_after_discard(c, n_melds + 1, sh)
         if v < best_sh:
             best, best_sh = a, v
     return best
@@ -129,7 +115,7 @@ def free_kong(hand, seat: int, legal: list[Action], sh: Callable) -> Action | No
         return None
     counts = hand.counts(seat)
     n_melds = len(hand.melds[seat])
-    best = _best_after_discard(counts, n_melds, sh)
+    best = best_after_discard(counts, n_melds, sh)
     for a in kongs:
         c = list(counts)
         own = c[a.kind] == 4

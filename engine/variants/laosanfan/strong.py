@@ -31,6 +31,7 @@ from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import HONOR, kind_of, kind_str
 from .ai import _isolation, _useful, free_kong, standard_shanten
 from .scoring import DRAGONS, FAN_CAP, seat_flower_fan, style_total
+from ...actions import pending_moves
 
 #: share of the best hand value within which discards count as equally good
 TIE = 0.04
@@ -282,10 +283,7 @@ def choose_with(hand, seat: int, values: Values, sh: Callable = standard_shanten
     """The strong move of ``seat`` with the game's ``values``; ``sh`` is the game's plain
     shanten, used for the normal AI's kong rule.  ``ValueError`` when the seat has nothing to
     do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if HU in types:
         return Action(seat, HU)
     p = Planner(hand, seat, values)

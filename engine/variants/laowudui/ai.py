@@ -14,6 +14,7 @@ from collections import Counter
 from ...actions import DISCARD, HU, KONG, PASS, Action
 from ...tiles import kind_of
 from .actions import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
+from ...actions import pending_moves
 
 
 def _best_discard(hand, seat: int, kinds: list[int]) -> int:
@@ -44,10 +45,7 @@ def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
     number, a single to pair); ``discard(hand, seat, kinds) -> kind``: the discard among
     ``kinds`` (default :func:`_best_discard`).  The strong level passes its own."""
     discard = discard or _best_discard
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if NO_BUY in types or BUY in types:
         return Action(seat, NO_BUY)
     if ZHE in types or NO_ZHE in types:
@@ -93,10 +91,7 @@ def easy_action(hand, seat: int) -> Action:
     the claim pairs a single or completes a four; keeps a dealt 百搭 (discarding from the hand
     the unpaired real tile of the lowest kind); otherwise passes the dealt tile on.
     ``ValueError`` when the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     for no in (NO_BUY, NO_ZHE):
         if no in types:
             return Action(seat, no)

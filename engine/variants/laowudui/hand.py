@@ -49,6 +49,7 @@ from ...actions import DISCARD, HU, KONG, PASS, Action
 from ...errors import IllegalAction
 from ...events import Event
 from ...frames import PublicFrames
+from ...mahjong.wall import StackedWall
 from ...melds import Meld
 from ...rng import make_rng
 from ...tiles import kind_of, kind_str, make_tiles
@@ -127,15 +128,8 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
     def _stack(self, shuffled: list[int], spec: dict) -> list[int]:
         """Wall for a fixed deal: hands (seat order from the dealer; the dealer's 12 tiles),
         dealt tiles, and the turned tile at the back.  ``ValueError`` on impossible specs."""
-        pool: dict[int, list[int]] = {}
-        for t in shuffled:
-            pool.setdefault(kind_of(t), []).append(t)
-
-        def take(k: int) -> int:
-            if not pool.get(k):
-                raise ValueError(f"stacked wall: no copy of {kind_str(k)} left")
-            return pool[k].pop()
-
+        stack = StackedWall(shuffled)
+        take = stack.take
         front: list[int] = []
         for i in range(self.n):
             s = (self.dealer + i) % self.n
@@ -147,8 +141,7 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
         front += [take(k) for k in spec.get("draws", [])]
         turned = spec.get("turned") or ([spec["indicator"]] if "indicator" in spec else [])
         back = [take(k) for k in turned]  # turned from the back, first first
-        used = set(front) | set(back)
-        return front + [t for t in shuffled if t not in used] + back[::-1]
+        return stack.laid_out(front, back)
 
     @property
     def wall_remaining(self) -> int:

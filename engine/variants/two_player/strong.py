@@ -26,9 +26,10 @@ from ... import hand_shapes
 from ...actions import DISCARD, DOUBLE, HU, KONG, PASS, TING, Action
 from ...ai import _unseen_counts, _useful
 from ...tiles import HONOR, kind_of
-from ..laosanfan.ai import _best_after_discard
+from ...ai import best_after_discard
 from ..laosanfan.strong import Planner, Route, Values, choose_claim, choose_discard, route_shanten, suit_keep
 from .hand import treasure_multiplier
+from ...actions import pending_moves
 
 SPEED = 0.3
 DENY = 20.0
@@ -151,10 +152,7 @@ def choose_action(hand, seat: int) -> Action:
     """The ``strong`` move of 二人麻将 for a pending ``seat`` of a
     :class:`~engine.variants.two_player.TwoPlayerHand`: one of ``hand.legal_actions(seat)``;
     ``ValueError`` when the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    types = {a.type for a in legal}
+    legal, types = pending_moves(hand, seat)
     if HU in types:
         return Action(seat, HU)
     if DOUBLE in types and hand.win_offered(seat):
@@ -166,7 +164,7 @@ def choose_action(hand, seat: int) -> Action:
         if kongs and not hand.ting[seat]:
             counts = hand.counts(seat)
             n_melds = len(hand.melds[seat])
-            best = _best_after_discard(counts, n_melds, hand_shapes.shanten)
+            best = best_after_discard(counts, n_melds, hand_shapes.shanten)
             for a in kongs:
                 c = list(counts)
                 own = c[a.kind] == 4

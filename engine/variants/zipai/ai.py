@@ -11,6 +11,7 @@ from functools import lru_cache
 from ...actions import Action
 from .actions import DISCARD, DISCARD_PHASE, HU, PASS, PENG, PIAO_PHASE
 from .huxi import N_IDX, chi_shapes, group_huxi, idx_of, num, other_case
+from ...actions import pending_moves
 
 
 def keep_value(hand, seat: int, k: int) -> int:
@@ -30,9 +31,7 @@ def keep_value(hand, seat: int, k: int) -> int:
 def choose_action(hand, seat: int) -> Action:
     """The AI's choice: win when it may; no 飘; 碰 always; 吃 when the groups bring 胡息 or
     the hand stays large; discard the card with the fewest partners."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal, _ = pending_moves(hand, seat)
     for a in legal:
         if a.type == HU:
             return a
@@ -107,9 +106,7 @@ def easy_action(hand, seat: int) -> Action:
     groups (laid down and in the hand, :func:`formed`) than passing, else 过; on its turn it
     discards the card whose removal leaves the best reading (ties: the lowest card).
     ``ValueError`` when the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal, _ = pending_moves(hand, seat)
     for a in legal:
         if a.type == HU:
             return a

@@ -17,6 +17,7 @@ from ...actions import Action
 from .ai import choose_action as normal_action, keep_value as normal_keep_value
 from .actions import DISCARD, DISCARD_PHASE, HU
 from .huxi import idx_of
+from ...actions import pending_moves
 
 BIG_FIRST = 10  #: the first big card's index in :meth:`ZipaiHand.counts` (壹 … 拾 are 10 … 19)
 
@@ -36,9 +37,7 @@ def keep_value(hand, seat: int, k: int) -> int:
 def choose_action(hand, seat: int) -> Action:
     """The strong AI's move for ``seat`` (which must be pending): an :class:`Action` among
     ``hand.legal_actions(seat)``; ``ValueError`` if the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal, _ = pending_moves(hand, seat)
     if hand.phase == DISCARD_PHASE and not any(a.type == HU for a in legal):
         discards = [a for a in legal if a.type == DISCARD]
         if discards:
