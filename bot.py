@@ -59,6 +59,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from discord.ext import commands
 
     from cogs import components
+    from cogs.common import DEFER_AFTER
     from cogs.fanout import Fanout
     from service.routing import Router, Sharding
     from service.guilds import GuildSettings
@@ -88,6 +89,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.router = Router(self.store, sharding) if sharding else None
             #: seconds between two edits of a table message (Discord's pace: about one a second)
             self.public_edit_interval = 1.0
+            #: seconds of work after which an interaction is acknowledged before its answer
+            #: (``None``: never), and what waits for them (``cogs/common.py`` ``within``)
+            self.defer_after: float | None = DEFER_AFTER
+            self.defer_timer = asyncio.sleep
             self._timer_task: asyncio.Task | None = None
             #: what each table shows (public message, DMs), in the table's own task
             self.fanout = Fanout(self)

@@ -4,7 +4,8 @@ one error path, which table a command is about.
 Answering in time (Discord gives 3 seconds for the first response of an interaction):
 the cheap checks run first and a refusal is answered at once; the work (the table's lock,
 the engine, the database write) runs next, and :func:`within` defers the interaction —
-privately — only when the work is not done after :data:`DEFER_AFTER` seconds.  An action is
+privately — only when the work is not done after the bot's ``defer_after`` seconds (default
+:data:`DEFER_AFTER`; waited for by its ``defer_timer``, ``asyncio.sleep``).  An action is
 never shown as accepted before the store accepted it: the answer is built from the state
 after the write.  The fan-out to the table message and the other players' DMs happens after,
 in the table's own task (``cogs/fanout.py``).
@@ -32,7 +33,8 @@ from service.tables import ServiceError, TableFault, TableService
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: seconds of work after which an interaction is deferred before it is answered
+#: seconds of work after which an interaction is deferred before it is answered (the bot's
+#: ``defer_after`` setting; ``None`` there: never deferred for time)
 DEFER_AFTER = 1.5
 
 
@@ -71,12 +73,21 @@ async def edit_clicked(interaction: discord.Interaction, **kwargs) -> None:
 
 
 async def within(interaction: discord.Interaction, work: Awaitable[T], *, update: bool = False) -> T:
-    """Await ``work``; when it takes longer than :data:`DEFER_AFTER` seconds, acknowledge the
-    interaction first so its answer may come later: privately ("thinking…", only the user
-    sees it) for a command, a deferred update for a click (``update=True``)."""
+    """Await ``work``; when it takes longer than the bot's ``defer_after`` seconds
+    (:data:`DEFER_AFTER` unless set; ``None``: never), acknowledge the interaction first so its
+    answer may come later: privately ("thinking…", only the user sees it) for a command, a
+    deferred update for a click (``update=True``).  The seconds pass on the bot's
+    ``defer_timer`` (``asyncio.sleep`` unless set: ``(seconds) -> awaitable``)."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
+    after = getattr(interaction.client, "defer_after", DEFER_AFTER)
+    if after is None:
+        return await task
+    timer = asyncio.ensure_future(getattr(interaction.client, "defer_timer", asyncio.sleep)(after))
+    try:
+        await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+    if not task.done() and not interaction.response.is_done():
         try:
             if update:
                 await interaction.response.defer()

@@ -86,11 +86,14 @@ async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action)
 
 
 def new_bot(db_url: str, clock: ManualClock, *, public_edit_interval: float = 0.0):
-    """The real bot on ``db_url`` with the timer task off (tests call ``service.tick()``) and
-    the table message edited after every change (``public_edit_interval`` 0; Discord's pace,
-    one edit a second, is what a bot in production uses)."""
+    """The real bot on ``db_url`` with the timer task off (tests call ``service.tick()``), the
+    table message edited after every change (``public_edit_interval`` 0; Discord's pace, one
+    edit a second, is what a bot in production uses) and no interaction deferred for time
+    (``defer_after`` None: what a test sees does not depend on how fast the machine is; the
+    deferral itself is tested with a manual timer, ``tests/discord/test_deferral.py``)."""
     bot = make_bot(db_url, clock=clock, timer_interval=0)
     bot.public_edit_interval = public_edit_interval
+    bot.defer_after = None
     return bot
 
 
