@@ -138,6 +138,7 @@ def pytest_configure(config):
                     config._postgres_left_out = tuple(found)
 
         config.pluginmanager.register(_LeftOut(), "postgres-left-out")
+    config.pluginmanager.register(_EveryGame(), "every-game")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
@@ -170,3 +171,27 @@ def no_game_lookup_in_render(monkeypatch):
             return _real(*args, **kwargs)
 
         monkeypatch.setattr(registry, name, guarded)
+
+
+# ------------------------------------------------------------ cross-game tests cover every game
+class _EveryGame:
+    """Cross-game tests cover every game: a plugin of its own (``tests/conftest.py`` has its one
+    ``pytest_collection_modifyitems`` for the PostgreSQL tests)."""
+
+    @staticmethod
+    @pytest.hookimpl(tryfirst=True)  # before -m/-k deselect: every parameter collected is seen
+    def pytest_collection_modifyitems(config, items):
+        """A test parametrized by game runs every registered game (``engine.variants``), so a game
+        added to the registry gets every cross-game check; a test meant for some games only says so
+        with ``@pytest.mark.some_games("why")`` (tests of one game live in ``tests/games/<game>/``).
+        Not checked when node ids were chosen on the command line."""
+        if any("::" in str(a) for a in config.args):
+            return
+        from games import game_ids, games_left_out
+
+        short = [f"{path.relative_to(ROOT)}::{name}: {missing}"
+                 for (path, name), missing in games_left_out(items, set(game_ids())).items()]
+        if short:
+            raise pytest.UsageError("tests parametrized by game that leave out registered games "
+                                    "(take the games from engine.variants, or mark some_games):\n  "
+                                    + "\n  ".join(short))

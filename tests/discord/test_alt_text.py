@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import pytest
 
+from games import game_params, per_game
+
 from engine.outcome import outcome
-from engine.variants import all_variants
 from engine.variants import find_variant
 from render.text import game_name, tile_label
 from service.clock import ManualClock
@@ -118,10 +119,9 @@ class Uploads:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", [v.id if v.id in ("two_player", "zipai") else pytest.param(v.id, marks=pytest.mark.slow)
-                                  for v in all_variants()])  # two games in the quick lane, all in the slow one
+@pytest.mark.parametrize("game", game_params(quick=("two_player", "zipai")))  # two games in the quick lane
 async def test_every_image_has_a_description_of_the_public_state(game, tmp_path, monkeypatch):
-    n, seed = SEATS[game]
+    n, seed = per_game(SEATS, game)
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()

@@ -35,6 +35,7 @@ def channel_mentions(fd, user) -> list:
 # the table ends mid-hand
 # ------------------------------------------------------------------------------------------
 
+@pytest.mark.some_games("a hand of 字牌 and one of 老三番 stand for the rest: the end is the same code in every game")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game,seed,ais", [("laosanfan", 5, 2), ("zipai", 3, 1)])
 async def test_ending_the_table_mid_hand_deletes_the_notice_and_the_panels_buttons(game, seed, ais, tmp_path):
@@ -124,6 +125,7 @@ async def test_a_restart_that_changes_nothing_uploads_no_panel_image_again(tmp_p
 # what a panel shows the viewer of their own seat
 # ------------------------------------------------------------------------------------------
 
+@pytest.mark.some_games("face-down groups: 字牌 偎/提 and 二人麻将 暗杠")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game,seed,ais", [("zipai", 4, 1), ("zipai", 3, 1), ("two_player", 25, 0)])
 async def test_the_panel_shows_the_viewer_their_own_face_down_groups(game, seed, ais, tmp_path):
@@ -157,6 +159,7 @@ async def test_the_panel_shows_the_viewer_their_own_face_down_groups(game, seed,
         await fd.close()
 
 
+@pytest.mark.some_games("字牌 飘, a choice each seat makes before the first turn, kept secret until all chose")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game,seed,ais", [("zipai", 5, 1)])
 async def test_the_panel_shows_the_viewer_their_own_opening_choice(game, seed, ais, tmp_path):
@@ -185,6 +188,7 @@ async def test_the_panel_shows_the_viewer_their_own_opening_choice(game, seed, a
 # the notice
 # ------------------------------------------------------------------------------------------
 
+@pytest.mark.some_games("the games with a decision before the first turn: 字牌 飘 and 老五对 买庄")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game,word", [("zipai", "飘"), ("laowudui", "买庄")])
 async def test_the_notice_of_an_opening_decision_says_what_is_asked(game, word, tmp_path):
@@ -264,6 +268,7 @@ async def test_a_notice_kept_through_a_restart_shows_the_restarted_deadline(tmp_
 # privacy
 # ------------------------------------------------------------------------------------------
 
+@pytest.mark.some_games("a situation found by seed in two games; every game has it in tests/service/test_privacy_twins.py")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game,seed", [("laosanfan", 23), ("caishen", 9)])
 async def test_another_players_pass_in_a_claim_window_does_not_change_my_panel(game, seed, tmp_path):
@@ -334,6 +339,7 @@ async def test_act_with_a_small_zipai_card_never_plays_the_big_one(tmp_path):
         await fd.close()
 
 
+@pytest.mark.some_games("字牌 and 老五对, whose 吃 a typed command may give without tiles")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game,seed", [("zipai", 1), ("laowudui", 1)])
 async def test_chow_without_tiles_makes_the_games_only_chi(game, seed, tmp_path):

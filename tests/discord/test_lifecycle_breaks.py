@@ -11,17 +11,16 @@ from fakediscord import FakeDiscord
 from service.clock import ManualClock
 from panel_checks import restarted_bot, seated_table
 from test_match import open_match, standings_messages
+from games import fewest_seats, game_params
 
 
-SEATS = {"two_player": 2, "zipai": 2, "laowudui": 2, "laosanfan": 4, "jinhu": 4, "caishen": 4}
-GAMES = ["two_player", "zipai"] + [pytest.param(g, marks=pytest.mark.slow) for g in ("laowudui", "laosanfan",
-                                                                                    "jinhu", "caishen")]
+GAMES = game_params(quick=("two_player", "zipai"))
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("game", GAMES)
 async def test_next_hand_after_a_refused_last_settlement_ends_the_match_instead_of_dealing(game, tmp_path):
-    bot, fd, table, seats, users = await open_match(tmp_path, 1, game=game, humans=1, ais=SEATS[game] - 1)
+    bot, fd, table, seats, users = await open_match(tmp_path, 1, game=game, humans=1, ais=fewest_seats(game) - 1)
     real = bot.store.finish_hand
 
     async def refused(*a, **k):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import game_ids, game_params, per_game
+
 from cogs import messages
 from render.table import render_table
 from service.clock import ManualClock
@@ -25,11 +27,11 @@ except ImportError:  # pragma: no cover
 SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),
            "laowudui": (2, 1), "zipai": (2, 1)}
 #: every game, 字牌 and 财神麻将 in the quick lane (the others in the slow one: whole hands)
-GAMES = [g if g in ("zipai", "caishen") else pytest.param(g, marks=pytest.mark.slow) for g in SEATING]
+GAMES = game_params(quick=("zipai", "caishen"))
 
 
 async def _table(tmp_path, game: str, seed: int = 7, closed: tuple = ()):
-    humans, ais = SEATING[game]
+    humans, ais = per_game(SEATING, game)
     return await seated_table(tmp_path, game, seed, humans=humans, ais=ais, closed=closed)
 
 
@@ -116,7 +118,7 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", list(SEATING))
+@pytest.mark.parametrize("game", game_ids())
 async def test_after_a_restart_each_panel_is_edited_to_the_current_view(game, tmp_path):
     bot, fd, table, users = await _table(tmp_path, game, seed=3)
     try:

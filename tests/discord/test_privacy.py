@@ -29,10 +29,12 @@ import random
 
 import pytest
 
+from games import game_params, per_game
+
 import cogs.messages as ui_module
 from engine.match import Match
 from engine.tiles import kind_str
-from engine.variants import all_variants, find_variant
+from engine.variants import find_variant
 from service.clock import ManualClock
 from render.text import tile_label
 
@@ -315,7 +317,7 @@ class Audit:
 
 
 async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
-    humans, ais = SEATING[game]
+    humans, ais = per_game(SEATING, game)
     n = humans + ais
     if game == "two_player":
         # a hand where a player declares 听: the opponent's hand is then shown to them (§听)
@@ -365,8 +367,7 @@ async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", [v.id if v.id in ("two_player", "zipai") else pytest.param(v.id, marks=pytest.mark.slow)
-                                  for v in all_variants()])  # two games in the quick lane, all in the slow one
+@pytest.mark.parametrize("game", game_params(quick=("two_player", "zipai")))  # two games in the quick lane
 async def test_nothing_concealed_leaks(game, tmp_path, monkeypatch):
     c = await _play_hand(game, tmp_path, monkeypatch)
     print(f"\n[{game}] {c['steps']} clicks, {c['calls']} REST calls: {c['table_views']} table views and "

@@ -22,6 +22,8 @@ import json
 
 import pytest
 
+from games import game_ids, per_game
+
 from service.clock import ManualClock
 
 try:
@@ -106,10 +108,10 @@ async def _play(fd, bot, users, closed) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", game_ids())
 @pytest.mark.asyncio
 async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatch, game):
-    n, seed = GAMES[game]
+    n, seed = per_game(GAMES, game)
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()

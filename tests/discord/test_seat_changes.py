@@ -11,6 +11,7 @@ import pytest
 
 from engine.rng import dealer_draw_seed, make_rng
 from render.text.catalogue import error_text, t as words
+from games import fewest_seats, game_params
 
 try:
     from discord_play import table_button, table_message
@@ -21,9 +22,6 @@ except ImportError:  # pragma: no cover
     from tests.harness.panel_checks import panels_of, restarted_bot, seated_table
     from tests.harness.table_helpers import embed_text
 
-QUICK = ("two_player", "zipai")
-SLOW = ("laosanfan", "jinhu", "caishen", "laowudui")
-SEATS = {"two_player": 2, "laosanfan": 4, "jinhu": 4, "caishen": 4, "laowudui": 2, "zipai": 2}
 
 
 async def finish_hand(fd, bot) -> None:
@@ -69,7 +67,7 @@ def redrawn_dealer(seed: int, hand_no: int, n: int) -> int:
 # ------------------------------------------------------------------------------------------
 
 async def _joins_an_ai_seat(tmp_path, game: str) -> None:
-    n = SEATS[game]
+    n = fewest_seats(game)
     seed = 11
     bot, fd, table, users = await seated_table(tmp_path, game, seed, humans=1, ais=n - 1)
     try:
@@ -124,15 +122,8 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("game", QUICK)
+@pytest.mark.parametrize("game", game_params(quick=("two_player", "zipai")))
 async def test_a_late_player_takes_an_ai_seat_between_hands(game, tmp_path):
-    await _joins_an_ai_seat(tmp_path, game)
-
-
-@pytest.mark.slow
-@pytest.mark.asyncio
-@pytest.mark.parametrize("game", SLOW)
-async def test_a_late_player_takes_an_ai_seat_between_hands_in_every_game(game, tmp_path):
     await _joins_an_ai_seat(tmp_path, game)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import game_ids
+
 from conftest import kinds
 from engine.actions import DISCARD, TING, Action
 from engine.match import Match
@@ -17,7 +19,7 @@ from engine.variants.laosanfan import LaoSanFanHand
 from engine.variants.two_player import TwoPlayerHand
 from engine.variants.laosanfan.strong import Route, pungs_shanten, route_shanten, suit_keep
 
-GAMES = ("laosanfan", "jinhu", "caishen", "laowudui", "zipai", "two_player")
+GAMES = game_ids()
 
 
 def _stacked(cls, game: str, hands: list[str]):

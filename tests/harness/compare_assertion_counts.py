@@ -8,8 +8,9 @@ after), the new tests of AFTER, and the totals of both files.
 ``--allow FILE``: node ids, one a line (a line starting with ``#`` is a comment), whose count varies from run
 to run; a lower count for them is listed but is no failure (a missing one still is).
 
-``--moved FILE``: test files that moved, ``OLD NEW`` paths a line (``#`` comments); BEFORE's node
-ids under OLD are compared as if they had been under NEW (the allow file names the new paths).
+``--moved FILE``: test files or tests that moved, ``OLD NEW`` paths or node ids a line (``#``
+comments); BEFORE's node ids under OLD (or equal to it) are compared as if they had been under NEW
+(the allow file names the new paths).
 
 Exit status: 0 when no test was lost and none lost assertions, 1 otherwise, 2 for an
 unreadable file.
@@ -62,9 +63,13 @@ def load_moves(path: Path) -> dict[str, str]:
 
 
 def moved(counts: dict[str, int], moves: dict[str, str]) -> dict[str, int]:
-    """``counts`` with each node id's file renamed by ``moves`` (``path::name`` ids)."""
+    """``counts`` with each node id renamed by ``moves``: the whole id where it is listed, else
+    its file (``path::name`` ids)."""
     out = {}
     for nodeid, n in counts.items():
+        if nodeid in moves:
+            out[moves[nodeid]] = n
+            continue
         path, sep, rest = nodeid.partition("::")
         out[moves.get(path, path) + sep + rest] = n
     return out

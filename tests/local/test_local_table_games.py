@@ -96,6 +96,7 @@ def test_laowudui_buy_typed_wilds_marked_and_the_opening_verb(monkeypatch, tmp_p
     assert not RAW_IDS.search(out)
 
 
+@pytest.mark.some_games("the games a hand of draw, discard and pass plays through; 老五对 and 字牌 prompt differently")
 @pytest.mark.parametrize("variant,players,seed", [("jinhu", 4, 2), ("caishen", 4, 3), ("laosanfan", 4, 4),
                                                   ("two_player", 2, 4)])
 def test_mahjong_prompts_name_the_games_own_actions(variant, players, seed, monkeypatch, tmp_path, capsys):

@@ -87,6 +87,7 @@ def test_the_box_says_who_how_the_total_the_items_and_the_payments(monkeypatch, 
         assert pay in texts
 
 
+@pytest.mark.some_games("字牌 alone counts 胡息 and 囤")
 @pytest.mark.parametrize("key", [k for k in WINS if k[0] == "zipai"], ids=lambda k: k[1])
 def test_zipai_headline_says_huxi_and_tun(monkeypatch, key):
     view = finished_view(key)

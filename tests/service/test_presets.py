@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from games import game_ids
+
 from engine.variants import find_variant
 from service.presets import PRESET_DIR, check_options, find_preset, shipped_presets, table_options
 from service.tables import ServiceError
@@ -52,7 +54,7 @@ def test_bad_values_and_unknown_presets_are_refused():
     assert find_preset("two_player", "relaxed", {})["options"]["discard_timeout"] == 60
 
 
-@pytest.mark.parametrize("variant", ["two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai"])
+@pytest.mark.parametrize("variant", game_ids())
 def test_a_relaxed_preset_loads_for_every_game(variant):
     info = find_variant(variant)
     relaxed = find_preset(variant, "relaxed", {})
@@ -109,6 +111,7 @@ async def test_pace_chosen_at_create_through_discord(tmp_path):
     ("two_player", "min_fan", "99", "1–88"),
     ("two_player", "min_fan", "abc", "1–88"),
 ])
+@pytest.mark.some_games("one option of each kind of value")
 def test_a_bad_option_value_names_the_values_allowed(game, option, value, allowed):
     from engine.errors import OptionError
     from render.text.catalogue import error_text

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import game_ids
+
 from engine.actions import Action
 
 try:
@@ -18,7 +20,7 @@ try:
 except ImportError:  # pragma: no cover
     from tests.harness.privacy_twins import TWINS, Run, Twin, deal
 
-GAMES = ("two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai")
+GAMES = game_ids()
 CLAIM_PHASES = ("claim", "rob")
 
 

@@ -97,6 +97,7 @@ def test_the_standings_image_draws_for_every_game(info):
     ("zipai", "en", "(3 hu xi)"), ("zipai", "zh-TW", "（3 胡息）"),
     ("caishen", "en", "(×3)"), ("caishen", "zh-CN", "（×3）"),
 ])
+@pytest.mark.some_games("one game of each unit: fan, 胡息, multiplier")
 def test_the_best_hand_is_counted_in_the_games_own_unit(variant, lang, unit):
     data = {"players": [{"rank": 1, "name": "a", "total": 12, "wins": 1, "hands": 2, "paid": None,
                          "best": {"no": 2, "points": 12, "fan": 3, "hand_id": 9}}], "hands": []}

@@ -36,6 +36,7 @@ def _seed_with_human_win(variant: str, options: dict) -> int:
     raise AssertionError("no seed found")
 
 
+@pytest.mark.some_games("老三番 and 金湖老三番, the games of this folder")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("variant,options", [("laosanfan", "style=tuidaoba discard_pays=all"),
                                              ("jinhu", "min_fan_for_open_wait=2")])
