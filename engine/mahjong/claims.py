@@ -113,10 +113,16 @@ class ClaimWindow:
         for k in kinds:
             t = max(x for x in self.hands[seat] if kind_of(x) == k and x not in used)
             used.append(t)
+        self._lay_claimed_meld(seat, discarder, tile, mtype, used, tuple(sorted(used + [tile])))
+
+    def _lay_claimed_meld(self, seat: int, discarder: int, tile: int, mtype: str, used: list[int],
+                          tiles: tuple[int, ...]) -> None:
+        """Show ``seat``'s claimed meld ``tiles`` (``used`` from its hand, and ``discarder``'s
+        ``tile``); the claimer discards next."""
         for t in used:
             self.hands[seat].remove(t)
         self.claimed_discards.add(tile)
-        meld = Meld(mtype, tuple(sorted(used + [tile])), False, tile, discarder)
+        meld = Meld(mtype, tiles, False, tile, discarder)
         self.melds[seat].append(meld)
         self.claims_made += 1
         self.events.append(Event(mtype, seat, kind_of(tile), {"from": discarder,

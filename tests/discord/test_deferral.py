@@ -54,6 +54,12 @@ def _hold(obj, name: str) -> asyncio.Event:
     return gate
 
 
+def _token_edits(r) -> list:
+    """The edits of ``r``'s original response through its interaction token."""
+    return [c for c in r.calls if c.key == "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+            and c.interaction_id == r.id]
+
+
 async def _setup(tmp_path):
     bot, fd, table, users = await seated_table(tmp_path, "two_player", 3, humans=2)
     timer = ManualTimer()
@@ -88,8 +94,7 @@ async def test_a_click_whose_store_write_outlasts_defer_after_is_acknowledged_fi
         r = await click
         assert r.response_type == 6 and table.actions[before] == str(action)
         # the answer came after, as an edit of the original response through the token
-        edits = [c for c in r.calls if c.key == "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
-                 and c.interaction_id == r.id]
+        edits = _token_edits(r)
         assert len(edits) == 1 and edits[0].status == 200
         assert cid not in fd.message(dm.id).custom_ids
     finally:
@@ -105,8 +110,7 @@ async def test_a_click_done_before_defer_after_is_answered_in_one_response(tmp_p
         assert r.response_type == 7  # the clicked message updated in the response itself
         assert timer.asked == [1.5] and timer.waits[0].cancelled()  # the wait was given up
         assert table.actions[before] == str(action)
-        assert not [c for c in r.calls if c.key == "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
-                    and c.interaction_id == r.id]
+        assert _token_edits(r) == []
     finally:
         await fd.close()
 

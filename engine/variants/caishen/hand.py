@@ -345,19 +345,8 @@ class CaishenHand(MahjongHand):
             pk = self.phys(k)
             t = max(x for x in self.hands[seat] if kind_of(x) == pk and x not in used)
             used.append(t)
-        for t in used:
-            self.hands[seat].remove(t)
-        self.claimed_discards.add(tile)
         ordered = tuple(sorted(used + [tile], key=lambda t: (self.eff(kind_of(t)), t)))
-        meld = Meld(mtype, ordered, False, tile, discarder)
-        self.melds[seat].append(meld)
-        self.claims_made += 1
-        self.events.append(Event(mtype, seat, kind_of(tile), {"from": discarder,
-                                                                "tiles": [kind_str(kind_of(t)) for t in meld.tiles]}))
-        self.turn = seat
-        self.phase = DISCARD_PHASE
-        self.drawn = [None] * self.n
-        self.after_kong = False
+        self._lay_claimed_meld(seat, discarder, tile, mtype, used, ordered)
 
     # --- winning and multipliers (§Winning hands and multipliers)
     def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_) -> dict:
