@@ -269,3 +269,117 @@ def test_a_published_change_holds_nothing_the_service_owns_and_cannot_be_changed
     with pytest.raises(FrontEndReachedIn):
         aio.run(check_published(planted))
     del VIOLATIONS[before:]
+
+
+# ------------------------------------------------------------------ module sizes and import cycles
+MAX_PRODUCT_LINES = 700
+MAX_TEST_LINES = 800
+
+
+def test_modules_are_small():
+    """Product modules stay under 700 lines and test modules under 800: a module that outgrows
+    that holds more than one thing."""
+    product = [p for p in project_files() if "migrations" not in p.parts]  # generated migrations aside
+    tests = sorted(p for p in (ROOT / "tests").rglob("*.py") if "__pycache__" not in p.parts)
+    assert len(product) > 100 and len(tests) > 80  # the walk found the project
+    over = [f"{p.relative_to(ROOT)}: {n}" for p, n, limit in
+            [(p, len(p.read_text(encoding="utf-8").splitlines()), MAX_PRODUCT_LINES) for p in product] +
+            [(p, len(p.read_text(encoding="utf-8").splitlines()), MAX_TEST_LINES) for p in tests]
+            if n > limit]
+    assert over == []
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def module_imports(path: Path, known: set[str]) -> set[str]:
+    """The project modules ``path`` imports when it is imported: its module-level imports (an
+    import inside a function runs later and closes no cycle), ``from . import x`` resolved."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.If):  # TYPE_CHECKING blocks do not run
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                found.add(t)
+    return found
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The cycles of ``graph`` (module -> modules it imports): each strongly connected group of
+    more than one module, sorted (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def test_no_import_cycles():
+    files = [p for p in project_files() if "migrations" not in p.parts]
+    known = {module_name(p) for p in files}
+    graph = {module_name(p): module_imports(p, known) for p in files}
+    assert sum(len(v) for v in graph.values()) > 300  # the imports were read
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_check_sees_a_cycle(tmp_path):
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .x import f\n")
+    (pkg / "x.py").write_text("from . import y\n\ndef f():\n    from pkg import z\n")
+    (pkg / "y.py").write_text("import pkg.x\n")
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        known = {"pkg", "pkg.x", "pkg.y", "pkg.z"}
+        assert module_imports(pkg / "__init__.py", known) == {"pkg.x"}
+        assert module_imports(pkg / "x.py", known) == {"pkg", "pkg.y"}  # the import in f runs later
+        assert module_imports(pkg / "y.py", known) == {"pkg.x"}
+    finally:
+        ROOT = saved
