@@ -4,6 +4,7 @@ taken one at a time (see "Schema migrations" in :mod:`store`).
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -24,6 +25,10 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 INITIAL_REVISION = "0001_initial"
 _INITIAL_TABLES = frozenset({"game_table", "seat", "hand", "hand_action", "settlement"})
 _VERSION_TABLE = "alembic_version"
+#: Alembic's commands work through module globals (``alembic.context``, ``alembic.op``): two
+#: threads of one process migrating at once (two stores, each on its own event loop) would
+#: tear down each other's (``KeyError: 'script'``), so a process migrates one store at a time.
+_ALEMBIC = threading.Lock()
 
 
 def alembic_config(connection: Optional[Connection] = None, schema: Optional[str] = None) -> Config:
@@ -108,6 +113,10 @@ class MigrateMixin(StoreBase):
             await conn.run_sync(self._migrate_sync, run)
 
     def _migrate_sync(self, conn: Connection, run: Callable[[Config], None]) -> None:
+        with _ALEMBIC:
+            self._migrate_locked(conn, run)
+
+    def _migrate_locked(self, conn: Connection, run: Callable[[Config], None]) -> None:
         cfg = alembic_config(conn, self._schema)
         names = set(inspect(conn).get_table_names(schema=self._schema))
         if _VERSION_TABLE not in names:

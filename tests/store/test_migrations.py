@@ -520,3 +520,34 @@ async def test_0012_moves_the_server_settings_into_their_own_column_and_back(bac
     assert defaults == {"laosanfan": {"style": "tuidaoba"}, "@server": {"language": "en", "repost_after": 20}}
     await store.upgrade("head")
     assert (await store.get_guild_config(GUILD)).settings == {"language": "en", "repost_after": 20}
+
+
+def test_stores_migrated_from_several_threads_at_once_all_reach_head(tmp_path):
+    """Alembic's commands share module globals: stores of one process migrated from several
+    threads at once (each with its own event loop, as ``bench/playout_logs.py`` reads its runs)
+    once failed with ``KeyError: 'script'``; a process now migrates one store at a time."""
+    import concurrent.futures
+    import threading
+
+    start = threading.Barrier(4)
+
+    async def migrate(i: int) -> str:
+        store = Store(f"sqlite:///{tmp_path}/t{i}.db")
+        try:
+            await store.init()
+            return await store.current_revision()
+        finally:
+            await store.close()
+
+    def in_thread(i: int) -> str:
+        start.wait()  # the four start their migrations together
+        return asyncio.run(migrate(i))
+
+    pool = concurrent.futures.ThreadPoolExecutor(4)
+    runs = [pool.submit(in_thread, i) for i in range(4)]
+    # a migration torn down by another thread leaves its store's loop waiting for ever: the
+    # bound turns that hang into a failure (a passing run takes about a second)
+    done, hung = concurrent.futures.wait(runs, timeout=120)
+    pool.shutdown(wait=not hung, cancel_futures=True)
+    assert not hung, f"{len(hung)} of 4 migrations never finished"
+    assert [r.result() for r in runs] == [head_revision()] * 4
