@@ -13,6 +13,10 @@ import sys
 import pytest
 from pathlib import Path
 
+#: harness modules whose checks are asserts: rewritten like the tests' (their failures say the
+#: values, and they count as the tests' assertions)
+pytest.register_assert_rewrite("two_player_deals")
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from any directory, with or without a pytest.ini
     sys.path.insert(0, str(ROOT))
