@@ -291,6 +291,10 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
                 "avatar": None, "bot": True, "verified": True, "mfa_enabled": False, "flags": 0, "public_flags": 0,
                 "locale": "en-US"}
 
+    def dm_owner(self, channel_id: int) -> Optional[int]:
+        """The user whose DM channel ``channel_id`` is, or ``None`` (not a DM channel)."""
+        return self._dm_owner.get(int(channel_id))
+
     def user(self, id: int, name: str, *, locale: str = "en-US", dms_open: bool = True, admin: bool = False) -> FakeUser:
         """Register (or return) a user."""
         if id in self.users:
