@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import json
 import time
 from typing import List
@@ -169,6 +170,17 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
     @app_commands.command(name="broken", description="Raises")
     async def broken(self, interaction: discord.Interaction) -> None:
         raise RuntimeError("demo failure")
+
+    @app_commands.command(name="later", description="Answers, then logs an error in a task of its own")
+    async def later(self, interaction: discord.Interaction) -> None:
+        async def fanout() -> None:
+            try:
+                raise RuntimeError("demo fan-out failure")
+            except RuntimeError:
+                logging.getLogger("cogs.demo").exception("fan-out failed")
+
+        await interaction.response.send_message("ok", ephemeral=True)
+        asyncio.get_running_loop().create_task(fanout())
 
 
 class DemoBot(commands.Bot):
@@ -352,6 +364,21 @@ async def test_bot_errors_and_bad_requests_are_reported(fd: FakeDiscord) -> None
     with pytest.raises(discord.HTTPException) as exc:
         await channel.send("x" * 2001)
     assert exc.value.code == 50035
+
+
+@pytest.mark.asyncio
+async def test_an_error_the_bot_logs_in_its_own_task_fails_the_interaction_unless_tolerated(fd: FakeDiscord) -> None:
+    """The bot's own loggers count, not only discord.py's: an exception a fan-out task logged
+    (and would retry) fails the strict interaction; one the test causes on purpose may be
+    tolerated by its text, and is still reported in the result."""
+    alice = fd.user(101, "alice")
+    with pytest.raises(BotHandlingError, match="demo fan-out failure"):
+        await fd.slash(alice, "demo later")
+    with fd.tolerating("demo fan-out"):
+        r = await fd.slash(alice, "demo later")
+    assert r.content == "ok" and [str(e) for e in r.errors] == ["demo fan-out failure"]
+    with pytest.raises(BotHandlingError):  # the block is over: a failure again
+        await fd.slash(alice, "demo later")
 
 
 @pytest.mark.asyncio
