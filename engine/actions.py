@@ -64,4 +64,3 @@ def pending_moves(hand, seat: int) -> tuple[list[Action], set[str]]:
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")
     return legal, {a.type for a in legal}
-

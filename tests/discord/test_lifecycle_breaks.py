@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-from discord_play import new_bot, play_humans, press, table_button, table_message, timeout_policy
+from discord_play import new_bot, press, table_button, table_message, timeout_policy
 from fakediscord import FakeDiscord
 from service.clock import ManualClock
 from panel_checks import restarted_bot, seated_table
-from test_match import open_match, standings_messages
+from test_match import open_match, play_with_settlement_refused, standings_messages
 from games import fewest_seats, game_params
 
 
@@ -21,17 +21,8 @@ GAMES = game_params(quick=("two_player", "zipai"))
 @pytest.mark.parametrize("game", GAMES)
 async def test_next_hand_after_a_refused_last_settlement_ends_the_match_instead_of_dealing(game, tmp_path):
     bot, fd, table, seats, users = await open_match(tmp_path, 1, game=game, humans=1, ais=fewest_seats(game) - 1)
-    real = bot.store.finish_hand
-
-    async def refused(*a, **k):
-        raise RuntimeError("database gone")
-
-    bot.store.finish_hand = refused
-    with fd.tolerating("database gone"):  # logged: "could not be settled now; will retry"
-        await play_humans(fd, bot, fd.channel_id, seats)
-        await fd.settle()
+    await play_with_settlement_refused(fd, bot, seats)
     assert table.hand.is_over() and table.settled_hand_id != table.hand_id
-    bot.store.finish_hand = real
     hand_id = table.hand_id
     msg, cid = table_button(fd, fd.channel_id, "next")
     r = await fd.click(users[0], msg, cid)
@@ -145,17 +136,8 @@ async def test_ending_the_table_after_a_refused_settlement_settles_that_hand_fir
     """The store refused the settlement of a finished hand; the creator then ends the table:
     that hand is settled (its points stored and in the standings), not dropped."""
     bot, fd, table, seats, users = await open_match(tmp_path, None, game="two_player", humans=1, ais=1)
-    real = bot.store.finish_hand
-
-    async def refused(*a, **k):
-        raise RuntimeError("database gone")
-
-    bot.store.finish_hand = refused
-    with fd.tolerating("database gone"):  # logged: "could not be settled now; will retry"
-        await play_humans(fd, bot, fd.channel_id, seats)
-        await fd.settle()
+    await play_with_settlement_refused(fd, bot, seats)
     assert table.hand.is_over() and table.settled_hand_id != table.hand_id
-    bot.store.finish_hand = real
     r = await fd.slash(users[0], "mj table end")
     await fd.settle()
     assert r.ephemeral and r.content == "The table is closed."

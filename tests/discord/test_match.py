@@ -38,6 +38,24 @@ async def open_match(tmp_path, hands: int | None, seed: int = 11, game: str = GA
     return bot, fd, table, {table.seat_of(u.id): u for u in users}, users
 
 
+async def play_with_settlement_refused(fd, bot, seats) -> None:
+    """Play the humans' hand to its end while the store refuses every settlement ("database
+    gone", logged by the service as "could not be settled now; will retry"), then let the store
+    accept settlements again: the hand's last action is stored, its settlement is not."""
+    real = bot.store.finish_hand
+
+    async def refused(*a, **k):
+        raise RuntimeError("database gone")
+
+    bot.store.finish_hand = refused
+    try:
+        with fd.tolerating("database gone"):
+            await play_humans(fd, bot, fd.channel_id, seats)
+            await fd.settle()
+    finally:
+        bot.store.finish_hand = real
+
+
 async def play_hand(fd, bot, table, seats) -> None:
     await play_humans(fd, bot, fd.channel_id, seats)
     await fd.settle()
@@ -231,18 +249,9 @@ async def test_a_restart_between_the_last_settlement_and_the_standings_posts_the
 @pytest.mark.asyncio
 async def test_a_restart_before_the_last_settlement_settles_and_ends_the_match(tmp_path):
     bot, fd, table, seats, users = await open_match(tmp_path, 1, game="two_player", humans=1, ais=1)
-    real = bot.store.finish_hand
-
-    async def refused(*a, **k):
-        raise RuntimeError("database gone")
-
-    bot.store.finish_hand = refused  # the last action is stored, its settlement is not
-    with fd.tolerating("database gone"):  # logged: "could not be settled now; will retry"
-        await play_humans(fd, bot, fd.channel_id, seats)
-        await fd.settle()
+    await play_with_settlement_refused(fd, bot, seats)
     assert table.hand.is_over() and table.settled_hand_id != table.hand_id
     assert await bot.store.match_of_table(table.id) is None
-    bot.store.finish_hand = real
     bot2 = restarted_bot(bot)
     await fd.restart(bot2)
     await fd.settle()
