@@ -66,7 +66,9 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
     """``{k: hand_shapes.shanten(counts with one more k)}`` for each ``k`` of ``kinds`` (each
     in a group, 万 筒 条 or one honour, that holds a tile).  Same arithmetic as
     ``hand_shapes.standard_shanten``, but the (sets, partials, pair) sums of the groups
-    that ``k`` leaves unchanged are combined once."""
+    that ``k`` leaves unchanged are combined once, and the best shanten over them of each
+    reading of ``k``'s group is worked out once (the readings of one group with one more
+    tile of different ranks are mostly the same triples)."""
     groups = []
     for base, n, ch in hand_shapes._GROUPS:
         key = tuple(counts[base:base + n])
@@ -79,7 +81,9 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
     suffix = [{(0, 0, 0)}] * g
     for i in range(g - 2, -1, -1):
         suffix[i] = hand_shapes.combine_mtp(suffix[i + 1], groups[i + 1][3])
-    rest: dict[int, set] = {}
+    rest: dict[int, tuple] = {}
+    #: (group, reading of the group) -> the best shanten over the other groups' readings
+    best_with: dict[tuple, int] = {}
     pairs = sum(c >> 1 for c in counts)
     out = {}
     for k in kinds:
@@ -88,16 +92,27 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
                 break
         r = rest.get(i)
         if r is None:
-            r = rest[i] = hand_shapes.combine_mtp(prefix[i], suffix[i])
+            r = rest[i] = tuple(hand_shapes.combine_mtp(prefix[i], suffix[i]))
         key = list(counts[base:base + n])
         key[k - base] += 1
         best = 8
-        for dm, t, p in hand_shapes.combine_mtp(r, hand_shapes._group_mtp(ch, tuple(key))):
-            m = n_melds + dm
-            if m > 4:
-                m = 4
-            cap = 4 - m
-            v = 8 - 2 * m - (t if t < cap else cap) - p
+        for reading in hand_shapes._group_mtp(ch, tuple(key)):
+            v = best_with.get((i, reading))
+            if v is None:
+                dm, dt, dp = reading
+                v = 8
+                for m, t, p in r:
+                    if p + dp > 1:
+                        continue
+                    m += n_melds + dm
+                    if m > 4:
+                        m = 4
+                    cap = 4 - m
+                    t += dt
+                    s = 8 - 2 * m - (t if t < cap else cap) - p - dp
+                    if s < v:
+                        v = s
+                best_with[(i, reading)] = v
             if v < best:
                 best = v
         if n_melds == 0:

@@ -425,9 +425,20 @@ def winning_kinds(counts, n_melds: int = 0, allowed_kinds=range(34)) -> list[int
 
 
 def _pareto(found) -> tuple:
-    return tuple(sorted((a for a in found
-                         if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)),
-                        reverse=True))
+    """The triples of ``found`` that no other one dominates, in descending order.
+
+    A triple's dominator is larger in lexicographic order, so it comes first in the
+    descending sort, and a dominated dominator's own dominator was kept before it:
+    checking each triple against the kept ones is enough."""
+    kept: list = []
+    for a in sorted(found, reverse=True):
+        a0, a1, a2 = a
+        for b0, b1, b2 in kept:
+            if b0 >= a0 and b1 >= a1 and b2 >= a2:
+                break
+        else:
+            kept.append(a)
+    return tuple(kept)
 
 
 def combine_mtp(xs, ys) -> set:

@@ -15,6 +15,7 @@ if str(ROOT) not in sys.path:  # run from any directory, with or without a pytes
     sys.path.insert(0, str(ROOT))
 
 from engine.hand_shapes import (  # noqa: E402
+    _pareto,
     decompose,
     is_seven_pairs,
     is_standard_win,
@@ -266,3 +267,44 @@ def test_random_shanten_of_complete_hands():
         k = rng.choice([k for k in range(34) if counts[k]])
         counts[k] -= 1
         assert shanten(counts, n_melds) == 0
+
+
+def test_random_fourteen_tile_shanten_bounds_every_discard():
+    # the 听 filter's premise: a 14-3m tile hand's shanten is at most that of the hand left
+    # by any discard (the discarded tile can lie unused in the same reading), so a hand
+    # whose 14 tiles have shanten > 0 leaves no ready hand whatever it discards.
+    rng = random.Random(14)
+    ready_somewhere = 0
+    for i in range(3000):
+        kinds = TWO_PLAYER_KINDS if i % 2 else tuple(range(34))
+        n_melds = rng.choice((0, 0, 1, 2, 3))
+        if i % 3 == 0:  # near-ready: a complete hand with one tile swapped
+            counts = _random_complete(rng, kinds, 4 - n_melds)
+            out = rng.choice([k for k in range(34) if counts[k]])
+            into = rng.choice([k for k in kinds if counts[k] < 4 and k != out])
+            counts[out] -= 1
+            counts[into] += 1
+        else:
+            counts = _random_hand(rng, kinds, 14 - 3 * n_melds)
+        s14 = shanten(counts, n_melds)
+        leaves_ready = False
+        for k in range(34):
+            if counts[k]:
+                counts[k] -= 1
+                assert s14 <= shanten(counts, n_melds)
+                leaves_ready |= bool(shape_waits(counts, n_melds))
+                counts[k] += 1
+        if leaves_ready:
+            ready_somewhere += 1
+            assert s14 <= 0
+    assert ready_somewhere > 800
+
+
+def test_pareto_keeps_exactly_the_undominated_triples():
+    # against the definition, on random sets of (sets, partials, pair) triples
+    rng = random.Random(15)
+    for _ in range(2000):
+        found = {(rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 1)) for _ in range(rng.randint(1, 25))}
+        expected = tuple(sorted((a for a in found if not any(
+            b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)), reverse=True))
+        assert _pareto(found) == expected
