@@ -56,6 +56,16 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
     #: 听 declared with a discard that leaves no ready hand counts as a plain discard
     TING_IGNORED_IF_NOT_READY = True
     DEAL_DEALER, DEAL_OTHER = 14, 13
+    #: ``_live_waits`` only narrows the shape waits of the concealed tiles, so a seat whose
+    #: 14 tiles are more than one step from ready (shanten > 0) has no discard that leaves
+    #: the hand ready.  A subclass that overrides ``_live_waits`` without setting this
+    #: itself (waits from wilds, from melds) is taken not to.
+    WAITS_WITHIN_SHAPE = True
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_live_waits" in cls.__dict__ and "WAITS_WITHIN_SHAPE" not in cls.__dict__:
+            cls.WAITS_WITHIN_SHAPE = False
 
     def __init__(self, options: dict, seed: int, dealer: int, context: dict | None = None):
         self.options = dict(options)
@@ -252,7 +262,11 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
         key = (self.seq, seat, tuple(self.hands[seat]), tuple(m.tiles for m in self.melds[seat]))
         cache = self.__dict__.get("_ready_cache")
         if cache is None or cache[0] != key:
-            cache = self._ready_cache = (key, {})
+            answers: dict[int, bool] = {}
+            if self.WAITS_WITHIN_SHAPE and hand_shapes.shanten(self.counts(seat), len(self.melds[seat])) > 0:
+                # a discard cannot lower the shanten: no discard leaves the hand ready
+                answers = dict.fromkeys(range(34), False)
+            cache = self._ready_cache = (key, answers)
         r = cache[1].get(kind)
         if r is None:
             counts = self.counts(seat)

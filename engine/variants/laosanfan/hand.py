@@ -139,6 +139,8 @@ class LaoSanFanHand(MahjongHand):
             counts[win_kind] += 1
         return hand_shapes.is_standard_win(counts, len(self.melds[seat]))
 
+    WAITS_WITHIN_SHAPE = True  # the base class's waits, narrowed
+
     def _live_waits(self, seat: int, counts: list[int], n_melds: int, kong_kind: int | None = None) -> list[int]:
         waits = super()._live_waits(seat, counts, n_melds, kong_kind)
         if n_melds == 0 and waits:
