@@ -24,6 +24,7 @@ from engine import ai  # noqa: E402
 from render.common import warm_up  # noqa: E402
 from render.hand import render_hand  # noqa: E402
 from render.table import render_table  # noqa: E402
+from render.text.events import with_log as drawable  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from store import Store  # noqa: E402
 from service.tables import TableService  # noqa: E402
@@ -47,16 +48,18 @@ async def run(turns: int, url: str) -> None:
         await service.create_table(guild_id=1, channel_id=ch, user_id=1, name="bench", variant="two_player")
         await service.add_ai(ch, 1)
         await service.start(ch, 1)
-        table = service.table_in(ch)
+        table = service.table_in(ch)  # the engine's AI reads the hand, as an AI seat would
         while not table.hand.is_over() and done < turns:
             seat = table.seat_of(1)
             action = ai.choose_action(table.hand, seat)
             t0 = time.perf_counter()
             await service.act(ch, 1, action.type, action.kind)
             t1 = time.perf_counter()
-            render_table(table.view(None))
-            if not table.hand.is_over():
-                render_hand(table.view(seat))
+            snap = service.snapshot(ch)  # what the front ends draw
+            render_table(drawable(snap.public.view, snap.public.names, "zh-CN", snap.game))
+            part = snap.parts[seat]
+            if part is not None and not table.hand.is_over():
+                render_hand(dict(part.view))
             t2 = time.perf_counter()
             totals.append((t2 - t0) * 1000)
             svc.append((t1 - t0) * 1000)

@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 import time
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """What the table service asks of a clock: seconds that only go forward, and the Unix time
+    of one of them (for deadlines shown to players)."""
+
+    def now(self) -> float: ...
+
+    def unix_time(self, t: float) -> float: ...
 
 
 class SystemClock:

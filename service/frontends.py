@@ -13,8 +13,12 @@ import json
 import logging
 from typing import Optional
 
+from store import Store
+
+from .open_tables import OpenTables
+from .publisher import Publisher
 from .snapshot import TableSnapshot
-from .table import ServiceError, Table, Update
+from .table import CLOSED, Update
 
 log = logging.getLogger("service.tables")
 
@@ -25,53 +29,54 @@ LEGACY_SEAT_KEY = "seat-messages:{table}:{seat}"
 
 
 class FrontEnds:
-    """Part of :class:`service.tables.TableService` (what the front ends read and keep)."""
+    """What the front ends read and keep.
+
+    :param store: where the table's message, the seats' open DMs and the front ends' memory
+        are kept.
+    :param tables: the open tables.
+    :param publisher: their snapshots (and the redraws these changes publish).
+    """
+
+    def __init__(self, store: Store, tables: OpenTables, publisher: Publisher):
+        self.store = store
+        self.tables = tables
+        self.publisher = publisher
 
     def snapshot(self, channel_id: int) -> TableSnapshot:
         """The latest snapshot of the open table of a channel; ``no_table`` if none."""
-        return self._snapshot_of(self.table_in(channel_id))
+        return self.publisher.snapshot_of(self.tables.table_in(channel_id))
 
     def find_snapshot(self, channel_id: int) -> Optional[TableSnapshot]:
         """The latest snapshot of a channel's open table, or ``None``."""
         t = self.tables.get(channel_id)
-        return None if t is None or t.status == "closed" else self._snapshot_of(t)
+        return None if t is None or t.status == CLOSED else self.publisher.snapshot_of(t)
 
     def snapshot_for_user(self, user_id: int) -> TableSnapshot:
         """The snapshot of the table a player means outside a table's channel
         (:meth:`table_for_user`: ``no_table_dm``, ``which_table``)."""
-        return self._snapshot_of(self.table_for_user(user_id))
+        return self.publisher.snapshot_of(self.tables.table_for_user(user_id))
 
     def snapshots(self) -> list[TableSnapshot]:
         """The latest snapshot of every open table of this process."""
-        return [self._snapshot_of(t) for t in list(self.tables.values()) if t.status != "closed"]
-
-    def _after(self, t: Table) -> Optional[TableSnapshot]:
-        """What a request that changed ``t`` returns: the snapshot its change published, or
-        ``None`` from a service nobody listens to (:meth:`snapshot` builds one when asked)."""
-        return t.snapshot if self.listeners else None
-
-    def _snapshot_of(self, t: Table) -> TableSnapshot:
-        if t.snapshot is None or t.snapshot_due:  # nobody listened since the last change (or a
-            return self._build(t)               # table made without the service's paths: tests)
-        return t.snapshot
+        return [self.publisher.snapshot_of(t) for t in self.tables.all() if t.status != CLOSED]
 
     def check(self, channel_id: int, user_id: int, *, hand_id: Optional[int] = None, seq: Optional[int] = None,
               waited: bool = True) -> tuple[TableSnapshot, int]:
         """``(snapshot, seat)`` when ``user_id`` may act at the channel's table now — the one
         check of :meth:`may_act` (every command, button, menu and routed click asks it)."""
-        t = self.table_in(channel_id)
-        seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq, waited=waited)
-        return self._snapshot_of(t), seat
+        t = self.tables.table_in(channel_id)
+        seat = self.tables.may_act(t, user_id, hand_id=hand_id, seq=seq, waited=waited)
+        return self.publisher.snapshot_of(t), seat
 
     def is_open(self, channel_id: int) -> bool:
         """Whether this process runs an open table in the channel."""
         t = self.tables.get(channel_id)
-        return t is not None and t.status != "closed"
+        return t is not None and t.status != CLOSED
 
     def is_seated(self, channel_id: int, user_id: int) -> bool:
         """Whether ``user_id`` sits at the channel's open table."""
         t = self.tables.get(channel_id)
-        return t is not None and t.status != "closed" and t.seat_of(user_id) is not None
+        return t is not None and t.status != CLOSED and t.seat_of(user_id) is not None
 
     # ------------------------------------------------------------------ what front ends keep
     async def set_dms_open(self, channel_id: int, seat: int, dms_open: bool) -> None:
@@ -82,8 +87,8 @@ class FrontEnds:
         async with t.lock:
             if seat < len(t.seats) and t.seats[seat].dms_open != dms_open:
                 t.seats[seat].dms_open = dms_open
-                await self._save_seats(t)
-                self._publish(t, Update("redraw", hand_id=t.hand_id))
+                await self.tables.save_seats(t)
+                self.publisher.publish(t, Update("redraw", hand_id=t.hand_id))
 
     async def set_message(self, channel_id: int, message_id: Optional[int]) -> None:
         """Remember (and persist) the public table message that a front end edits in place."""
@@ -102,8 +107,8 @@ class FrontEnds:
             return
         async with t.lock:
             t.channel_name = str(name)
-            if t.status != "closed":
-                self._publish(t, Update("redraw", hand_id=t.hand_id))
+            if t.status != CLOSED:
+                self.publisher.publish(t, Update("redraw", hand_id=t.hand_id))
 
     async def front_memory(self, table_id: int, seats: int = 0) -> dict:
         """What a front end keeps of a table's messages (``{}`` when nothing is kept), so a
@@ -138,8 +143,8 @@ class FrontEnds:
         if t is None:
             return
         async with t.lock:
-            change = self._publish(t, Update("resume", seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id))
-        await self._notify(change)
+            change = self.publisher.publish(t, Update("resume", seats_to_notify=set(range(len(t.seats))), hand_id=t.hand_id))
+        await self.publisher.notify(change)
 
 
 __all__ = ["FrontEnds", "MEMORY_KEY"]

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Optional
+from typing import Awaitable, Callable, Optional
 
 from engine.actions import Action
 from engine.errors import IllegalAction
-from store import HandNotPlaying, SettlementRecord
+from store import HandNotPlaying, SettlementRecord, Store
 
-from . import seats, streaks
-from .interpret import interpret
-from .snapshot import Change, Move
+from . import streaks
+from .clock import Clock
+from .interpret import Vocabulary, interpret
+from .open_tables import OpenTables
+from .publisher import Publisher
+from .rebuild import table_from_store
+from .seats import PLAYER_TOTALS, Seats, settled_totals
+from .snapshot import Change, Move, TableSnapshot
 from .table import (CLOSED, HIDDEN_EVENTS, PLAYING, ServiceError, Table,
                     TableFault, Update, Decisions, public_log, replay)
 
@@ -20,20 +25,48 @@ log = logging.getLogger("service.tables")
 
 
 class Hands:
-    """Part of :class:`service.tables.TableService` (dealing, acting, storing and settling hands)."""
+    """Dealing, acting, storing and settling the hands of the open tables.
+
+    :param store: where every applied action is stored before it is acknowledged, and every
+        hand dealt and settled.
+    :param clock: ``now() -> float`` seconds: the decisions' deadlines, the result timeout.
+    :param tables: the open tables.
+    :param publisher: publishes the snapshot after each change.
+    :param seats: seats the waiting players at each deal.
+    :param vocabulary: the words of typed moves (``service.interpret.Vocabulary``), for
+        :meth:`interpret`; ``None``: typed moves are refused.
+    """
+
+    #: an automatic move is worked out off the event loop when the seat's game declares a
+    #: level other than ``normal``'s move (a per-game strong AI may think for some ms)
+    OFF_LOOP_MOVES = True
+
+    def __init__(self, store: Store, clock: Clock, tables: OpenTables, publisher: Publisher, seats: Seats,
+                 vocabulary: Optional[Vocabulary] = None):
+        self.store = store
+        self.clock = clock
+        self.tables = tables
+        self.publisher = publisher
+        self.seats = seats
+        self.vocabulary = vocabulary
+        #: ``deal_context(table) -> dict``: context added to each hand at the deal (tests
+        #: stack walls through it); stored with the hand, so replays and restarts agree
+        self.deal_context: Optional[Callable[[Table], Optional[dict]]] = None
+        #: 连庄 counts this process read or stored (``service.streaks``)
+        self._streaks: streaks.Counts = {}
 
     # ------------------------------------------------------------------ hands
     def _deal_extra(self, t: Table) -> dict:
         """Context added to the next hand at the deal (see :attr:`deal_context`)."""
         return dict(self.deal_context(t) or {}) if self.deal_context is not None else {}
 
-    async def _start_hand(self, t: Table, first: bool = False) -> Update:
+    async def start_hand(self, t: Table, first: bool = False) -> Update:
         """Deal the next hand (the lock is held): nothing of it is in memory before the store
         accepted it, so a failed write leaves the table as it was (the timer deals again).
         The hand, the match state it leaves (and at the ``first`` deal the table's playing
         status) are one transaction.  Players waiting for a seat sit down first
         (``service/seats.py``; stored at once)."""
-        seated = await self._seat_queue(t)
+        seated = await self.seats.seat_queue(t)
         saved_state = dict(t.match.state)
         try:
             extra = await streaks.deal_context(self.store, t, self._streaks)  # may draw the dealer again
@@ -66,28 +99,10 @@ class Hands:
 
         async def rest() -> Update:
             if reopened:
-                await self._save_seats(t)
-            return await self._run_automatic(t, upd)
+                await self.tables.save_seats(t)
+            return await self.run_automatic(t, upd)
 
-        return await self._guarded(t, rest())
-
-    def _arm_timer(self, t: Table) -> None:
-        """Set the deadline of the decisions the hand waits for now.  Seats still deciding
-        what they were deciding when it was set keep that deadline: another claimer's pass in
-        the same claim window grants nobody time (and so shows nobody that someone passed)."""
-        hand = t.hand
-        if hand is None or hand.is_over():
-            t.deadline = None
-            t.armed = None
-            return
-        key = f"{hand.timer_kind()}_timeout"
-        waiting = {p: t.decisions.get(p) for p in hand.pending_seats()}
-        if t.deadline is not None and t.armed is not None and waiting:
-            kind, before = t.armed
-            if kind == key and all(p in before and before[p] == d for p, d in waiting.items()):
-                return  # the same decisions, fewer seats: the same deadline
-        t.deadline = self.clock.now() + t.options.get(key, 15)
-        t.armed = (key, waiting)
+        return await self.guarded(t, rest())
 
     async def act(self, channel_id: int, user_id: int, action_type: str, kind: Optional[int] = None,
                   seq: Optional[int] = None, hand_id: Optional[int] = None) -> Change:
@@ -104,13 +119,13 @@ class Hands:
             tile.
         :raises IllegalAction: the engine's refusal (state unchanged).
         """
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         async with t.lock:
-            seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq)
+            seat = self.tables.may_act(t, user_id, hand_id=hand_id, seq=seq)
             if action_type == "discard" and kind is None:
                 raise ServiceError("tile_missing")
             change = await self._act_locked(t, seat, Action(seat, action_type, kind))
-        await self._notify(change)
+        await self.publisher.notify(change)
         return change
 
     async def press(self, channel_id: int, user_id: int, key: str, *, hand_id: Optional[int] = None,
@@ -120,27 +135,28 @@ class Hands:
 
         :raises ServiceError: as :meth:`may_act`; ``unknown_tile`` for a key whose tile is none.
         :raises IllegalAction: the engine's refusal (state unchanged)."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         async with t.lock:
-            seat = self.may_act(t, user_id, hand_id=hand_id, seq=seq)
+            seat = self.tables.may_act(t, user_id, hand_id=hand_id, seq=seq)
             try:
                 move = Move.from_key(key)
             except ValueError:
                 raise ServiceError("unknown_tile", tile=key.partition(":")[2]) from None
             change = await self._act_locked(t, seat, move.action(seat))
-        await self._notify(change)
+        await self.publisher.notify(change)
         return change
 
-    def interpret(self, channel_id: int, user_id: int, text: Optional[str], *, verb: Optional[str] = None):
+    def interpret(self, channel_id: Optional[int], user_id: int, text: Optional[str], *,
+                  verb: Optional[str] = None) -> tuple[TableSnapshot, int, Move]:
         """``(snapshot, seat, move)``: the move a player typed at a channel's table (or, with
-        ``channel_id`` ``None``, at their table of :meth:`table_for_user`), read by
+        ``channel_id`` ``None``, at their table of ``OpenTables.table_for_user``), read by
         :func:`service.interpret.interpret` against their part of the latest snapshot, after
-        :meth:`may_act` let them act.
+        ``OpenTables.may_act`` let them act.
 
-        :raises ServiceError: as :meth:`may_act` and :func:`service.interpret.interpret`."""
-        if channel_id is None:
-            channel_id = self.table_for_user(user_id).channel_id
-        snap, seat = self.check(channel_id, user_id)
+        :raises ServiceError: as ``may_act`` and :func:`service.interpret.interpret`."""
+        t = self.tables.table_for_user(user_id) if channel_id is None else self.tables.table_in(channel_id)
+        seat = self.tables.may_act(t, user_id)
+        snap = self.publisher.snapshot_of(t)
         if self.vocabulary is None:
             raise ServiceError("unknown_action", value=text or "", choices="")
         return snap, seat, interpret(snap.parts[seat], snap.game, text, self.vocabulary, verb=verb)
@@ -161,40 +177,14 @@ class Hands:
         upd = Update("action", actor=seat, hand_id=t.hand_id)
 
         async def run() -> Update:
-            await self._apply(t, action, upd)
+            await self.apply(t, action, upd)
             t.seats[seat].timeouts = 0
-            return await self._run_automatic(t, upd)
+            return await self.run_automatic(t, upd)
 
-        upd = await self._guarded(t, run())
-        return self._publish(t, upd)
+        upd = await self.guarded(t, run())
+        return self.publisher.publish(t, upd)
 
-    async def set_auto(self, channel_id: int, user_id: int, auto: bool) -> None:
-        """Turn 托管 (auto-play) on or off for a player's seat."""
-        if not auto:
-            t = self.table_in(channel_id)
-            seat = t.seat_of(user_id)
-            if seat is not None and not t.seats[seat].auto:
-                return
-            await self.take_over(channel_id, user_id)
-            return
-        t = self.table_in(channel_id)
-        async with t.lock:
-            t.check_open()
-            seat = t.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("not_seated")
-            upd = Update("action", hand_id=t.hand_id)
-            if not t.seats[seat].auto:
-                t.seats[seat].auto = True
-                t.seats[seat].timeouts = 0
-                await self._save_seats(t)
-                self._public_event(t, upd, {"type": "auto", "seat": seat})
-            if t.hand is not None and not t.hand.is_over():
-                upd = await self._guarded(t, self._run_automatic(t, upd))
-            change = self._publish(t, upd)
-        await self._notify(change)
-
-    async def _apply(self, t: Table, action: Action, upd: Update) -> None:
+    async def apply(self, t: Table, action: Action, upd: Update) -> None:
         """Validate on the hand and queue it for :meth:`_flush` (the lock is held); every
         caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
         first = len(t.hand.events)
@@ -214,7 +204,7 @@ class Hands:
             # two_player.md §Play: 听 with a discard that leaves no ready hand is ignored
             upd.notices.setdefault(action.seat, []).append("notice.ting_ignored")
 
-    async def _flush(self, t: Table) -> None:
+    async def flush(self, t: Table) -> None:
         """Store the actions applied since the last flush, in one transaction; on failure the
         hand is rebuilt from the stored log and the error raised (nothing unstored is kept)."""
         if not t.unsaved:
@@ -223,46 +213,46 @@ class Hands:
         try:
             await self.store.append_actions(t.hand_id, len(t.actions), lines)
         except BaseException:
-            self._rollback(t)
+            self.rollback(t)
             raise
         t.actions.extend(lines)
         t.unsaved.clear()
 
-    def _rollback(self, t: Table) -> None:
+    def rollback(self, t: Table) -> None:
         """Forget the applied but unstored actions: rebuild the hand from the stored log."""
         if t.unsaved:
             t.unsaved.clear()
             t.hand, t.decisions = replay(t.match, t.actions, t.hand.context if t.hand is not None else None)
             t.recent = public_log(t.hand)
 
-    async def _guarded(self, t: Table, work: Awaitable[Update]) -> Update:
+    async def guarded(self, t: Table, work: Awaitable[Update]) -> Update:
         """Run a change of ``t`` (the lock is held): a refusal (``IllegalAction``,
         ``ServiceError``) keeps the state as stored; anything else is a fault — the table is
         rebuilt from the store before the error goes on (:class:`TableFault`)."""
         try:
             return await work
         except (IllegalAction, ServiceError):
-            self._rollback(t)
+            self.rollback(t)
             raise
         except asyncio.CancelledError:
-            self._rollback(t)
+            self.rollback(t)
             raise
         except Exception as exc:
             try:
-                await self._reload(t)
+                await self.reload(t)
             except Exception:  # the store is failing too: keep what memory has
                 log.exception("could not rebuild table %s from the store", t.id)
-                self._rollback(t)
-            await self._notify(self._publish(t, Update("action", hand_id=t.hand_id)))  # what is stored shows
+                self.rollback(t)
+            await self.publisher.notify(self.publisher.publish(t, Update("action", hand_id=t.hand_id)))  # what is stored shows
             raise TableFault(t, exc) from exc
 
-    async def _reload(self, t: Table) -> None:
+    async def reload(self, t: Table) -> None:
         """Rebuild ``t`` in place from the store: seats, match state, the running hand
         replayed from its stored log (after an unexpected error left memory in doubt)."""
         found = await self.store.load_open_tables(t.id)
         if not found:
             return
-        fresh = await self._table_from_store(found[0], settle=False)
+        fresh = await table_from_store(self.store, self.clock, found[0])
         if fresh is None:
             return
         # the same hand at the same point: its timers run on (a reload must not grant time)
@@ -274,7 +264,7 @@ class Hands:
         if not same:
             t.deadline, t.next_hand_at = fresh.deadline, fresh.next_hand_at
 
-    async def _run_automatic(self, t: Table, upd: Update) -> Update:
+    async def run_automatic(self, t: Table, upd: Update) -> Update:
         """Play AI and 托管 seats while one is pending, store every action applied so far (one
         transaction), then arm the timer or settle."""
         guard = 0
@@ -285,30 +275,26 @@ class Hands:
                 if not auto:
                     break
                 action = await self._automatic_move(t, auto[0])
-                await self._apply(t, action, upd)
+                await self.apply(t, action, upd)
                 guard += 1
                 if guard > 1000:  # a hand never needs this many automatic moves
                     raise RuntimeError("automatic play did not converge")
         except BaseException:
-            self._rollback(t)
+            self.rollback(t)
             raise
-        await self._flush(t)
+        await self.flush(t)
         if t.hand is not None and t.hand.is_over():
             if t.settled_hand_id != t.hand_id:
                 try:
-                    await self._settle(t, upd)
+                    await self.settle(t, upd)
                 except Exception:
                     # the moves are stored: they stand; the settlement is tried again by the
                     # timer (``tick``) and at the next hand, and a restart settles it too
                     log.exception("table %s: hand %s could not be settled now; will retry", t.id, t.hand_id)
                     t.deadline = t.next_hand_at = None
         else:
-            self._arm_timer(t)
+            t.arm_timer(self.clock.now())
         return upd
-
-    #: an automatic move is worked out off the event loop when the seat's game declares a
-    #: level other than ``normal``'s move (a per-game strong AI may think for some ms)
-    OFF_LOOP_MOVES = True
 
     async def _automatic_move(self, t: Table, seat: int):
         """The move of an AI or 托管 seat (:meth:`Table.automatic_move`; the lock is held, so
@@ -322,7 +308,7 @@ class Hands:
             return t.automatic_move(seat)
         return await asyncio.to_thread(t.automatic_move, seat)
 
-    async def _settle(self, t: Table, upd: Update) -> None:
+    async def settle(self, t: Table, upd: Update) -> None:
         """Settle the finished hand once: the settlement and the next match state are stored
         in one transaction, and only then adopted in memory.  The last hand of a match
         (option ``match_hands``) closes the table and records the match in that same
@@ -345,7 +331,7 @@ class Hands:
             for i, s in enumerate(t.seats)
         ]
         state = t.match.finished_state(result)
-        state[seats.PLAYER_TOTALS] = seats.settled_totals(t, points)
+        state[PLAYER_TOTALS] = settled_totals(t, points)
         result["seed"] = t.hand.seed
         planned = t.match_hands
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
@@ -358,7 +344,7 @@ class Hands:
         except HandNotPlaying:
             # settled already (by an earlier run of the bot): the store is right, memory behind
             log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)
-            await self._reload(t)
+            await self.reload(t)
             t.settled_hand_id = t.hand_id
             return
         streaks.remember(self._streaks, t, counts)
@@ -372,7 +358,7 @@ class Hands:
             t.status = CLOSED
             t.match_id = match_id
             t.next_hand_at = None
-            self.tables.pop(t.channel_id, None)
+            self.tables.drop(t)
             upd.kind, upd.match_id = "match_over", match_id
             return
         t.next_hand_at = self.clock.now() + t.options.get("result_timeout", 30)
@@ -385,7 +371,7 @@ class Hands:
             **Next hand** button carries it): when another hand was dealt since,
             ``ServiceError("next_already_dealt")``.
         :raises ServiceError: ``not_seated``, ``hand_running``, ``next_already_dealt``."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         async with t.lock:
             if user_id is not None and t.seat_of(user_id) is None:
                 raise ServiceError("not_seated")
@@ -395,20 +381,20 @@ class Hands:
                 raise ServiceError("next_already_dealt" if after_hand is not None else "hand_running")
             settled = None
             if t.hand is not None and t.settled_hand_id != t.hand_id:
-                settled = await self._guarded(t, self._settle_only(t))  # a settlement the store refused before
+                settled = await self.guarded(t, self.settle_only(t))  # a settlement the store refused before
             if settled is not None and settled.kind == "match_over":
                 upd = settled  # it was the match's last hand: the match ends, nothing is dealt
             elif not any(not s.is_ai and not s.auto for s in t.seats) and not t.queue and user_id is None:
                 # everybody left: the table closes instead of playing AI against AI
-                await self._close(t)
+                await self.tables.close(t)
                 upd = Update("closed", match_id=t.match_id)
             else:
-                upd = await self._guarded(t, self._start_hand(t))
-            change = self._publish(t, upd)
-        await self._notify(change)
+                upd = await self.guarded(t, self.start_hand(t))
+            change = self.publisher.publish(t, upd)
+        await self.publisher.notify(change)
         return change
 
-    async def _settle_only(self, t: Table) -> Update:
+    async def settle_only(self, t: Table) -> Update:
         upd = Update("hand_over", hand_id=t.hand_id)
-        await self._settle(t, upd)
+        await self.settle(t, upd)
         return upd

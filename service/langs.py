@@ -15,46 +15,45 @@ from __future__ import annotations
 import logging
 from typing import Iterable, Optional
 
+from store import Store
+
 log = logging.getLogger("service.tables")
 
 
 class Langs:
-    """Part of :class:`service.tables.TableService` (each player's language)."""
+    """Each player's language, remembered in memory and kept in ``store``."""
 
-    def _lang_cache(self) -> dict[int, Optional[str]]:
-        cache = getattr(self, "_langs", None)
-        if cache is None:
-            cache = self._langs = {}
-        return cache
+    def __init__(self, store: Store):
+        self.store = store
+        #: user id -> language (``None``: looked up, none stored)
+        self._known: dict[int, Optional[str]] = {}
 
     def user_lang(self, user_id: Optional[int]) -> Optional[str]:
         """The language last seen for ``user_id`` (``zh-CN``, ``zh-TW``, ``en``), ``None``
         when none is known (yet): the caller falls back on the table's."""
         if user_id is None:
             return None
-        return self._lang_cache().get(user_id)
+        return self._known.get(user_id)
 
     async def remember_lang(self, user_id: int, lang: str) -> bool:
         """Remember ``lang`` as the language of ``user_id``; stored when it changed.  Returns
         ``True`` when it changed.  A failed write is logged, never raised (the player's
         action does not depend on it; the language is written again at their next change)."""
-        cache = self._lang_cache()
-        if cache.get(user_id) == lang:
+        if self._known.get(user_id) == lang:
             return False
-        cache[user_id] = lang
+        self._known[user_id] = lang
         try:
             await self.store.set_lang(user_id, lang)
         except Exception:
             log.exception("could not store the language of user %s", user_id)
-            cache.pop(user_id, None)  # written again at the next interaction
+            self._known.pop(user_id, None)  # written again at the next interaction
         return True
 
-    async def load_langs(self, user_ids: Iterable[int]) -> None:
+    async def load_langs(self, user_ids: Iterable[Optional[int]]) -> None:
         """Read the stored languages of the users not looked up yet (``None`` ids ignored)."""
-        cache = self._lang_cache()
-        todo = {u for u in user_ids if u is not None and u not in cache}
+        todo = {u for u in user_ids if u is not None and u not in self._known}
         if not todo:
             return
         stored = await self.store.get_langs(todo)
         for u in todo:
-            cache.setdefault(u, stored.get(u))
+            self._known.setdefault(u, stored.get(u))

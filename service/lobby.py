@@ -1,28 +1,54 @@
-"""Opening, joining and leaving tables, auto-play (托管) on and off, ending a table: the lobby part of the table service"""
+"""Opening, joining and leaving tables, auto-play (托管) on and off, handing an absent player's
+seat to the AI, ending a table: the lobby part of the table service"""
 
 from __future__ import annotations
 
 import logging
-from typing import Optional
+from typing import Callable, Optional
 
 from engine.ai_levels import LEVELS, new_seat_level, offered_levels
 from engine.errors import OptionError
 from engine.match import Match
 from engine.variants import all_variants, find_variant
-from store import TableExists
+from store import Store, TableExists
 
+from .clock import Clock
+from .hands import Hands
+from .open_tables import OpenTables
+from .publisher import Publisher
+from .seats import Seats, ai_name, electorate, player_totals, votes_needed
 from .snapshot import TableSnapshot
-from .table import (CLOSED, LOBBY, LOBBY_MINUTES, PLAYING, Seat, ServiceError, Table,
-                    Update)
+from .table import CLOSED, LOBBY, LOBBY_MINUTES, PLAYING, Seat, ServiceError, Table, Update, lobby_state
 
 log = logging.getLogger("service.tables")
 
 
 class Lobby:
-    """Part of :class:`service.tables.TableService` (opening, joining and leaving tables, auto-play (托管) on and off, ending a table).
+    """Opening, joining and leaving tables, auto-play (托管) on and off, handing an absent
+    player's seat to the AI, ending a table.
 
-    Each request returns the table's snapshot after it (``None`` from a service nobody listens
-    to: ``TableService.snapshot`` builds one when asked)."""
+    Each request returns the table's snapshot after it (``None`` when nobody listens:
+    ``Publisher.snapshot_of`` builds one when asked).
+
+    :param store: where a new table, its seats and its lobby state are written.
+    :param clock: ``now() -> float`` seconds: a lobby's idle time.
+    :param tables: the open tables.
+    :param publisher: publishes the snapshot after each change.
+    :param hands: deals the first hand, plays the seats that went to the AI, settles a hand
+        the store refused before a table ends.
+    :param seats: seat changes during a match (a late player, the queue, the votes).
+    :param seed_source: ``() -> int``: a new table's seed.
+    """
+
+    def __init__(self, store: Store, clock: Clock, tables: OpenTables, publisher: Publisher, hands: Hands,
+                 seats: Seats, seed_source: Callable[[], int]):
+        self.store = store
+        self.clock = clock
+        self.tables = tables
+        self.publisher = publisher
+        self.hands = hands
+        self.seats = seats
+        self.seed_source = seed_source
 
     # ------------------------------------------------------------------ lobby
     async def create_table(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
@@ -53,19 +79,19 @@ class Lobby:
         try:
             table_id = await self.store.create_table(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
                                                      variant=info.id, options=resolved, seed=seed, lang=lang,
-                                                     state=self._lobby_state(now, lobby_minutes))
+                                                     state=lobby_state(now, lobby_minutes, self.clock.unix_time))
         except TableExists:
             raise ServiceError("table_exists") from None
         t = Table(table_id, guild_id, channel_id, user_id, info, resolved, seed, lang=lang, channel_name=channel_name,
                   idle_since=now, lobby_minutes=lobby_minutes)
-        t.unix_time = getattr(self.clock, "unix_time", None)
+        t.unix_time = self.clock.unix_time
         t.seats.append(Seat(user_id, name))
         await self.store.set_seats(table_id, [s.record(i) for i, s in enumerate(t.seats)])
-        self.tables[channel_id] = t
+        self.tables.add(t)
         async with t.lock:
-            change = self._publish(t, Update("lobby"))
-        await self._notify(change)
-        return self._after(t)
+            change = self.publisher.publish(t, Update("lobby"))
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
     async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Optional[TableSnapshot]:
         """Seat a player (``already_seated``, ``table_full`` refused).  A player whose seat is
@@ -73,29 +99,29 @@ class Lobby:
         runs, a player who is not seated takes a free seat (``service/seats.py``:
         :meth:`~service.seats.Seats.sit_down`, ``seat`` 0-based or ``None``): at once between
         hands, else at the next deal (``Table.queue``)."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         seat_now = t.seat_of(user_id)
         if seat_now is not None and t.status == PLAYING and t.seats[seat_now].auto:
             await self.take_over(channel_id, user_id)
-            return self._after(t)
+            return self.publisher.after(t)
         upd = Update("lobby")
         async with t.lock:
             t.check_open()
             if t.seat_of(user_id) is not None:
                 raise ServiceError("already_seated")
             if t.status == PLAYING:
-                _, _, upd = await self.sit_down(t, user_id, name, seat)
+                _, _, upd = await self.seats.sit_down(t, user_id, name, seat)
             elif t.status != LOBBY:
                 raise ServiceError("game_running")
             else:
                 if len(t.seats) >= t.variant.max_players:
                     raise ServiceError("table_full", max=t.variant.max_players)
                 t.seats.append(Seat(user_id, name))
-                await self._save_seats(t)
+                await self.tables.save_seats(t)
                 await self._touch_lobby(t)
-            change = self._publish(t, upd)
-        await self._notify(change)
-        return self._after(t)
+            change = self.publisher.publish(t, upd)
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
     async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> Optional[TableSnapshot]:
         """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
@@ -106,7 +132,7 @@ class Lobby:
         :raises ServiceError: ``ai_level_unknown`` (not a level), ``ai_level_not_here`` (a
             level the game does not play differently: ``engine.ai_levels.offered_levels``),
             ``not_seated``, ``game_running``, ``table_full``."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         level = new_seat_level([t.variant]) if level is None else level
         if level not in LEVELS:
             raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
@@ -123,11 +149,11 @@ class Lobby:
                 raise ServiceError("table_full", max=t.variant.max_players)
             n_ai = sum(s.is_ai for s in t.seats)
             t.seats.append(Seat(None, f"AI {n_ai + 1}", is_ai=True, ai_level=level))
-            await self._save_seats(t)
+            await self.tables.save_seats(t)
             await self._touch_lobby(t)
-            change = self._publish(t, Update("lobby"))
-        await self._notify(change)
-        return self._after(t)
+            change = self.publisher.publish(t, Update("lobby"))
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
     async def leave(self, channel_id: int, user_id: int) -> Optional[TableSnapshot]:
         """Leave a table.  In the lobby the seat is freed (the table closes when no human is
@@ -136,43 +162,43 @@ class Lobby:
         another player takes it between hands or it is handed to the AI (``service/seats.py``).
         A finished hand is left alone: only a running hand is played on for the seat.  A player
         waiting for a seat (``Table.queue``) no longer waits."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         closed = False
         upd = Update("lobby")
         async with t.lock:
             t.check_open()
             seat = t.seat_of(user_id)
-            if seat is None and await self.leave_queue(t, user_id):
+            if seat is None and await self.seats.leave_queue(t, user_id):
                 pass  # a player waiting for a seat: no longer waits
             elif seat is None:
                 raise ServiceError("not_seated")
             elif t.status == LOBBY:
                 del t.seats[seat]
                 if not any(not s.is_ai for s in t.seats):
-                    await self._close(t)
+                    await self.tables.close(t)
                     closed = True
                 else:
-                    await self._save_seats(t)
+                    await self.tables.save_seats(t)
                     await self._touch_lobby(t)
             else:
                 upd = Update("action", hand_id=t.hand_id)
                 if not t.seats[seat].auto or not t.seats[seat].left:
                     t.seats[seat].auto = t.seats[seat].left = True
                     t.seats[seat].timeouts = 0
-                    await self._save_seats(t)
-                    self._public_event(t, upd, {"type": "auto", "seat": seat, "left": True})
+                    await self.tables.save_seats(t)
+                    t.public_event(upd, {"type": "auto", "seat": seat, "left": True})
                 if t.hand is not None and not t.hand.is_over():
-                    upd = await self._guarded(t, self._run_automatic(t, upd))
-            change = self._publish(t, Update("closed") if closed else upd)
-        await self._notify(change)
-        return self._after(t)
+                    upd = await self.hands.guarded(t, self.hands.run_automatic(t, upd))
+            change = self.publisher.publish(t, Update("closed") if closed else upd)
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
     async def let_ai_play(self, channel_id: int, user_id: int, level: str) -> Optional[TableSnapshot]:
         """The AI plays ``user_id``'s seat at ``level`` for the whole game (the local table's
         ``--auto``: every seat plays itself); only in the lobby.
 
         :raises ServiceError: ``not_seated``, ``game_running``, ``ai_level_unknown``."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         if level not in LEVELS:
             raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
         async with t.lock:
@@ -183,16 +209,16 @@ class Lobby:
             if t.status != LOBBY:
                 raise ServiceError("game_running")
             t.seats[seat].is_ai, t.seats[seat].ai_level = True, level
-            await self._save_seats(t)
-            change = self._publish(t, Update("lobby"))
-        await self._notify(change)
-        return self._after(t)
+            await self.tables.save_seats(t)
+            change = self.publisher.publish(t, Update("lobby"))
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
     async def take_over(self, channel_id: int, user_id: int) -> Optional[TableSnapshot]:
         """A player on 托管 (auto-play) plays their seat again: their next decision is theirs.
 
         :raises ServiceError: ``not_seated``; ``not_on_auto`` when the seat is not on 托管."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         async with t.lock:
             t.check_open()
             seat = t.seat_of(user_id)
@@ -203,31 +229,99 @@ class Lobby:
                 raise ServiceError("not_on_auto")
             s.auto = s.left = False
             s.timeouts = 0
-            await self._save_seats(t)
-            await self._forget_votes_against(t, user_id)
+            await self.tables.save_seats(t)
+            await self.seats.forget_votes_against(t, user_id)
             upd = Update("action", seats_to_notify={seat}, hand_id=t.hand_id)
-            self._public_event(t, upd, {"type": "back", "seat": seat})
-            change = self._publish(t, upd)
-        await self._notify(change)
-        return self._after(t)
+            t.public_event(upd, {"type": "back", "seat": seat})
+            change = self.publisher.publish(t, upd)
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
-    def _announce_auto(self, t: Table, upd: Update, seat: int, start: int) -> None:
-        """The public "on auto-play" event of a seat that timed out for the third time, placed
-        right after that seat's own next discard (or last): a timeout in a claim window is
-        hidden, so going on auto-play there must read exactly as on one's own turn."""
-        event = {"type": "auto", "seat": seat}
-        after = next((e for e in upd.events[start:] if e.get("type") == "discard" and e.get("seat") == seat), None)
-        at = next((i for i, e in enumerate(upd.events) if e is after), None) if after is not None else None
-        upd.events.insert(len(upd.events) if at is None else at + 1, event)
-        at = next((i for i, e in enumerate(t.recent) if e is after), None) if after is not None else None
-        t.recent.insert(len(t.recent) if at is None else at + 1, event)
-        del t.recent[:-30]
+    async def set_auto(self, channel_id: int, user_id: int, auto: bool) -> None:
+        """Turn 托管 (auto-play) on or off for a player's seat."""
+        if not auto:
+            t = self.tables.table_in(channel_id)
+            seat = t.seat_of(user_id)
+            if seat is not None and not t.seats[seat].auto:
+                return
+            await self.take_over(channel_id, user_id)
+            return
+        t = self.tables.table_in(channel_id)
+        async with t.lock:
+            t.check_open()
+            seat = t.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("not_seated")
+            upd = Update("action", hand_id=t.hand_id)
+            if not t.seats[seat].auto:
+                t.seats[seat].auto = True
+                t.seats[seat].timeouts = 0
+                await self.tables.save_seats(t)
+                t.public_event(upd, {"type": "auto", "seat": seat})
+            if t.hand is not None and not t.hand.is_over():
+                upd = await self.hands.guarded(t, self.hands.run_automatic(t, upd))
+            change = self.publisher.publish(t, upd)
+        await self.publisher.notify(change)
 
-    def _public_event(self, t: Table, upd: Update, event: dict) -> None:
-        """A table event of the service itself (托管 on and off), shown to everybody."""
-        upd.events.append(event)
-        t.recent.append(event)
-        del t.recent[:-30]
+    async def hand_to_ai(self, channel_id: int, user_id: int, target_id: int,
+                         is_admin: bool = False) -> tuple[str, dict]:
+        """Hand an absent player's seat (on 托管) to the AI for the rest of the match.
+
+        The table's creator or a server admin does it at once; another seated human casts a
+        vote, and the seat is handed over when a majority of :func:`electorate` voted.  A hand
+        that waits on the seat is played on by the AI at once.
+
+        :returns: ``("done", {"seat", "name"})`` or ``("vote", {"seat", "name", "votes",
+            "needed"})`` (``seat`` 1-based, ``name`` the absent player's).
+        :raises ServiceError: ``game_not_running``; ``not_seated`` (the caller, neither creator
+            nor admin, is not a seated human); ``vote_left`` (the caller left the game);
+            ``replace_self``; ``replace_not_seated`` (the target is not seated);
+            ``replace_already_ai`` (their seat was handed over already); ``replace_present``
+            (the target is not on 托管); ``already_voted``.
+        """
+        t = self.tables.table_in(channel_id)
+        async with t.lock:
+            if t.status != PLAYING:
+                raise ServiceError("game_not_running")
+            boss = user_id == t.creator_id or is_admin
+            mine = t.seat_of(user_id)
+            if not boss and mine is None:
+                raise ServiceError("not_seated")
+            if target_id == user_id:
+                raise ServiceError("replace_self")
+            seat = t.seat_of(target_id)
+            if seat is None:
+                if f"u{target_id}" in player_totals(t):
+                    raise ServiceError("replace_already_ai")
+                raise ServiceError("replace_not_seated")
+            s = t.seats[seat]
+            if not s.auto:
+                raise ServiceError("replace_present", name=s.name)
+            if not boss and t.seats[mine].left:
+                raise ServiceError("vote_left")
+            upd = Update("action", hand_id=t.hand_id)
+            need = votes_needed(t, seat)
+            voters = electorate(t, seat)
+            outcome: tuple[str, dict] = ("done", {"seat": seat + 1, "name": s.name})
+            if not boss:
+                votes = t.votes.setdefault(target_id, [])
+                if user_id in votes:
+                    raise ServiceError("already_voted", votes=len([v for v in votes if v in voters]), needed=need)
+                votes.append(user_id)
+                counted = len([v for v in votes if v in voters])
+                if counted < need:
+                    outcome = ("vote", {"seat": seat + 1, "name": s.name, "votes": counted, "needed": need})
+            if outcome[0] == "vote":
+                await self.seats.save_votes(t)
+                t.public_event(upd, {"type": "vote", "seat": seat, "player": s.name,
+                                            "votes": outcome[1]["votes"], "needed": need})
+            else:
+                await self.seats.change_seat(t, seat, Seat(None, ai_name(t), is_ai=True), upd)
+                if t.hand is not None and not t.hand.is_over():
+                    upd = await self.hands.guarded(t, self.hands.run_automatic(t, upd))
+            change = self.publisher.publish(t, upd)
+        await self.publisher.notify(change)
+        return outcome
 
     async def end(self, channel_id: int, user_id: int, is_admin: bool = False) -> Optional[TableSnapshot]:
         """Close the table: its creator or a server admin; anyone when it is a lobby nobody
@@ -236,61 +330,41 @@ class Lobby:
         whose settlement the store refused before is settled first.  With settled hands the
         match ends: the update (``"closed"``) carries its ``match_id`` for the final
         standings."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         if user_id != t.creator_id and not is_admin and not t.lobby_idle(self.clock.now()):
             raise ServiceError("not_creator", minutes=t.lobby_minutes)
         async with t.lock:
             t.check_open()
             if t.hand is not None and t.hand.is_over() and t.settled_hand_id != t.hand_id:
                 # a finished hand the store refused to settle: settled first, so it counts
-                await self._guarded(t, self._settle_only(t))
+                await self.hands.guarded(t, self.hands.settle_only(t))
             if t.hand_id is not None and t.hand is not None and not t.hand.is_over():
                 await self.store.abort_hand(t.hand_id)
             if t.status != CLOSED:  # (that settlement may have been the match's last)
-                await self._close(t)
-            change = self._publish(t, Update("closed", match_id=t.match_id))
-        await self._notify(change)
-        return self._after(t)
-
-    async def _close(self, t: Table) -> None:
-        """Close the table; a game that settled hands ends its match with the closing, in one
-        transaction (``Table.match_id``: its final standings are shown)."""
-        if t.status == PLAYING:
-            t.match_id = await self.store.end_match(t.id, hands_planned=t.match_hands)
-        else:
-            await self.store.update_table(t.id, status=CLOSED)
-        t.status = CLOSED
-        t.deadline = t.next_hand_at = None
-        self.tables.pop(t.channel_id, None)
-
-    def _lobby_state(self, now: float, minutes: int) -> dict:
-        """The stored ``state`` of a lobby: ``{"lobby": {"since": Unix seconds of its last
-        change (the clock's own time when it has no Unix time), "minutes": lobby_minutes}}``."""
-        unix_time = getattr(self.clock, "unix_time", None)
-        return {"lobby": {"since": unix_time(now) if unix_time else now, "minutes": minutes}}
+                await self.tables.close(t)
+            change = self.publisher.publish(t, Update("closed", match_id=t.match_id))
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
 
     async def _touch_lobby(self, t: Table) -> None:
         """A lobby changed: its idle time starts again (stored)."""
         t.idle_since = self.clock.now()
-        await self.store.update_table(t.id, state=self._lobby_state(t.idle_since, t.lobby_minutes))
+        await self.store.update_table(t.id, state=lobby_state(t.idle_since, t.lobby_minutes, self.clock.unix_time))
 
-    async def _expire_lobby(self, t: Table) -> bool:
+    async def expire_lobby(self, t: Table) -> bool:
         """Close a lobby idle for its ``lobby_minutes`` (under its lock, checked again); the
         front ends hear ``Update("closed")`` with a ``lobby_expired`` event (``minutes``)."""
         async with t.lock:
             if t.status != LOBBY or not t.lobby_idle(self.clock.now()):
                 return False
-            await self._close(t)
-            change = self._publish(t, Update("closed", events=[{"type": "lobby_expired", "minutes": t.lobby_minutes}]))
-        await self._notify(change)
+            await self.tables.close(t)
+            change = self.publisher.publish(t, Update("closed", events=[{"type": "lobby_expired", "minutes": t.lobby_minutes}]))
+        await self.publisher.notify(change)
         return True
-
-    async def _save_seats(self, t: Table) -> None:
-        await self.store.set_seats(t.id, [s.record(i) for i, s in enumerate(t.seats)])
 
     async def start(self, channel_id: int, user_id: int) -> Optional[TableSnapshot]:
         """Start the game (a seated player; ``too_few_players`` below the variant's minimum)."""
-        t = self.table_in(channel_id)
+        t = self.tables.table_in(channel_id)
         async with t.lock:
             t.check_open()
             if t.seat_of(user_id) is None:
@@ -302,11 +376,11 @@ class Lobby:
             t.match = Match(t.variant, t.options, t.seed, len(t.seats))
             t.status = PLAYING
             try:  # the playing status is stored with the first hand, in its transaction
-                upd = await self._guarded(t, self._start_hand(t, first=True))
+                upd = await self.hands.guarded(t, self.hands.start_hand(t, first=True))
             except BaseException:
                 if t.hand is None:  # nothing was dealt: the table is still a lobby
                     t.status, t.match = LOBBY, None
                 raise
-            change = self._publish(t, upd)
-        await self._notify(change)
-        return self._after(t)
+            change = self.publisher.publish(t, upd)
+        await self.publisher.notify(change)
+        return self.publisher.after(t)

@@ -7,8 +7,8 @@ table service.
   托管 after three timeouts is not free: its player did not leave.
 * **Sitting down late** (:meth:`Seats.sit_down`, through ``/mj table join``): between hands
   (the result screen) the player takes the seat at once; while a hand runs they wait in
-  ``Table.queue`` (stored) and sit down when the next hand is dealt (:meth:`Seats._seat_queue`).
-* **Handing a seat to the AI** (:meth:`Seats.hand_to_ai`, ``/mj table replace``): an absent
+  ``Table.queue`` (stored) and sit down when the next hand is dealt (:meth:`Seats.seat_queue`).
+* **Handing a seat to the AI** (``Lobby.hand_to_ai``, ``/mj table replace``): an absent
   player's seat (on 托管) becomes an AI seat for the rest of the match — at once when the
   table's creator or a server admin asks, else when a majority of the seated humans who have
   not left (the absent one not counted) voted for it (``Table.votes``, stored).
@@ -31,12 +31,17 @@ import json
 import logging
 from typing import Optional
 
-from .table import PLAYING, Seat, ServiceError, Table, Update
+from store import Store
+
+from .open_tables import OpenTables
+from .table import Seat, ServiceError, Table, Update
 
 log = logging.getLogger("service.tables")
 
 #: match-state key: each player's total at this table, by :func:`player_key`
 PLAYER_TOTALS = "player_totals"
+#: the stored keys (``Store.set_state``) of a table's queue and votes
+QUEUE_KEY, VOTES_KEY = "seat-queue:{table}", "seat-votes:{table}"
 
 
 def player_key(seat: Seat) -> str:
@@ -87,7 +92,14 @@ def votes_needed(t: Table, seat: int) -> int:
 
 
 class Seats:
-    """Part of :class:`service.tables.TableService` (seat changes during a match)."""
+    """Seat changes during a match (the table's lock is held for each).
+
+    :param store: where the queue, the votes and the match state are kept.
+    :param tables: the open tables (their seats are stored through it)."""
+
+    def __init__(self, store: Store, tables: OpenTables):
+        self.store = store
+        self.tables = tables
 
     async def sit_down(self, t: Table, user_id: int, name: str, seat: Optional[int]) -> tuple[str, int, Update]:
         """Seat a player who is not seated at a running game (the lock is held).
@@ -114,11 +126,11 @@ class Seats:
             seat = free[0]
         upd = Update("action", hand_id=t.hand_id)
         if between_hands(t):
-            await self._change_seat(t, seat, Seat(user_id, name), upd)
+            await self.change_seat(t, seat, Seat(user_id, name), upd)
             return "now", seat, upd
         t.queue.append({"user_id": user_id, "name": name, "seat": seat})
         await self._save_queue(t)
-        self._public_event(t, upd, {"type": "queued", "seat": seat, "player": name})
+        t.public_event(upd, {"type": "queued", "seat": seat, "player": name})
         return "queued", seat, upd
 
     async def leave_queue(self, t: Table, user_id: int) -> bool:
@@ -130,67 +142,7 @@ class Seats:
         await self._save_queue(t)
         return True
 
-    async def hand_to_ai(self, channel_id: int, user_id: int, target_id: int,
-                         is_admin: bool = False) -> tuple[str, dict]:
-        """Hand an absent player's seat (on 托管) to the AI for the rest of the match.
-
-        The table's creator or a server admin does it at once; another seated human casts a
-        vote, and the seat is handed over when a majority of :func:`electorate` voted.  A hand
-        that waits on the seat is played on by the AI at once.
-
-        :returns: ``("done", {"seat", "name"})`` or ``("vote", {"seat", "name", "votes",
-            "needed"})`` (``seat`` 1-based, ``name`` the absent player's).
-        :raises ServiceError: ``game_not_running``; ``not_seated`` (the caller, neither creator
-            nor admin, is not a seated human); ``vote_left`` (the caller left the game);
-            ``replace_self``; ``replace_not_seated`` (the target is not seated);
-            ``replace_already_ai`` (their seat was handed over already); ``replace_present``
-            (the target is not on 托管); ``already_voted``.
-        """
-        t = self.table_in(channel_id)
-        async with t.lock:
-            if t.status != PLAYING:
-                raise ServiceError("game_not_running")
-            boss = user_id == t.creator_id or is_admin
-            mine = t.seat_of(user_id)
-            if not boss and mine is None:
-                raise ServiceError("not_seated")
-            if target_id == user_id:
-                raise ServiceError("replace_self")
-            seat = t.seat_of(target_id)
-            if seat is None:
-                if f"u{target_id}" in player_totals(t):
-                    raise ServiceError("replace_already_ai")
-                raise ServiceError("replace_not_seated")
-            s = t.seats[seat]
-            if not s.auto:
-                raise ServiceError("replace_present", name=s.name)
-            if not boss and t.seats[mine].left:
-                raise ServiceError("vote_left")
-            upd = Update("action", hand_id=t.hand_id)
-            need = votes_needed(t, seat)
-            voters = electorate(t, seat)
-            outcome: tuple[str, dict] = ("done", {"seat": seat + 1, "name": s.name})
-            if not boss:
-                votes = t.votes.setdefault(target_id, [])
-                if user_id in votes:
-                    raise ServiceError("already_voted", votes=len([v for v in votes if v in voters]), needed=need)
-                votes.append(user_id)
-                counted = len([v for v in votes if v in voters])
-                if counted < need:
-                    outcome = ("vote", {"seat": seat + 1, "name": s.name, "votes": counted, "needed": need})
-            if outcome[0] == "vote":
-                await self._save_votes(t)
-                self._public_event(t, upd, {"type": "vote", "seat": seat, "player": s.name,
-                                            "votes": outcome[1]["votes"], "needed": need})
-            else:
-                await self._change_seat(t, seat, Seat(None, ai_name(t), is_ai=True), upd)
-                if t.hand is not None and not t.hand.is_over():
-                    upd = await self._guarded(t, self._run_automatic(t, upd))
-            change = self._publish(t, upd)
-        await self._notify(change)
-        return outcome
-
-    async def _change_seat(self, t: Table, seat: int, new: Seat, upd: Update) -> None:
+    async def change_seat(self, t: Table, seat: int, new: Seat, upd: Update) -> None:
         """Put ``new`` in ``seat`` (the lock is held; the match runs): the seats and the match
         state (the seat shows its new occupant's total) are stored, votes against the one who
         goes are dropped, and the public sees ``seated`` or ``to_ai``."""
@@ -202,16 +154,16 @@ class Seats:
         scores[seat] = totals[player_key(new)]
         state["scores"], state[PLAYER_TOTALS] = scores, totals
         t.seats[seat] = new
-        await self._save_seats(t)
+        await self.tables.save_seats(t)
         await self.store.update_table(t.id, state=state)
         t.match.state = state
         if old.user_id is not None and t.votes.pop(old.user_id, None) is not None:
-            await self._save_votes(t)
+            await self.save_votes(t)
         event = ({"type": "to_ai", "seat": seat, "player": old.name} if new.is_ai
                  else {"type": "seated", "seat": seat, "player": new.name})
-        self._public_event(t, upd, event)
+        t.public_event(upd, event)
 
-    async def _seat_queue(self, t: Table) -> list[dict]:
+    async def seat_queue(self, t: Table) -> list[dict]:
         """At a deal (the lock is held): seat the waiting players, each in the seat they were
         promised or, when its player came back meanwhile, the first other free one (none: they
         keep waiting).  Returns the public events."""
@@ -224,32 +176,34 @@ class Seats:
             seat = q["seat"] if q["seat"] in free else (free[0] if free else None)
             if seat is None:
                 continue
-            await self._change_seat(t, seat, Seat(q["user_id"], q["name"]), upd)
+            await self.change_seat(t, seat, Seat(q["user_id"], q["name"]), upd)
             t.queue.remove(q)
             await self._save_queue(t)
         return upd.events
 
-    async def _forget_votes_against(self, t: Table, user_id: int) -> None:
+    async def forget_votes_against(self, t: Table, user_id: int) -> None:
         """The player came back: the votes to hand their seat over are void."""
         if t.votes.pop(user_id, None) is not None:
-            await self._save_votes(t)
+            await self.save_votes(t)
 
     async def _save_queue(self, t: Table) -> None:
-        await self.store.set_state(f"seat-queue:{t.id}", json.dumps(t.queue, sort_keys=True))
+        await self.store.set_state(QUEUE_KEY.format(table=t.id), json.dumps(t.queue, sort_keys=True))
 
-    async def _save_votes(self, t: Table) -> None:
-        await self.store.set_state(f"seat-votes:{t.id}", json.dumps({str(k): v for k, v in t.votes.items()},
-                                                                    sort_keys=True))
+    async def save_votes(self, t: Table) -> None:
+        """Store ``t``'s votes to hand a seat to the AI as they are now."""
+        votes = {str(k): v for k, v in t.votes.items()}
+        await self.store.set_state(VOTES_KEY.format(table=t.id), json.dumps(votes, sort_keys=True))
 
-    async def _load_seat_changes(self, t: Table) -> None:
-        """The stored queue and votes of a table being rebuilt (after a restart)."""
-        try:
-            t.queue = json.loads(await self.store.get_state(f"seat-queue:{t.id}") or "[]")
-            t.votes = {int(k): list(v) for k, v in
-                       json.loads(await self.store.get_state(f"seat-votes:{t.id}") or "{}").items()}
-        except ValueError:
-            log.warning("table %s: unreadable queue or votes; forgotten", t.id)
-            t.queue, t.votes = [], {}
+
+async def load_seat_changes(store: Store, t: Table) -> None:
+    """The stored queue and votes of a table being rebuilt (after a restart)."""
+    try:
+        t.queue = json.loads(await store.get_state(QUEUE_KEY.format(table=t.id)) or "[]")
+        t.votes = {int(k): list(v) for k, v in
+                   json.loads(await store.get_state(VOTES_KEY.format(table=t.id)) or "{}").items()}
+    except ValueError:
+        log.warning("table %s: unreadable queue or votes; forgotten", t.id)
+        t.queue, t.votes = [], {}
 
 
 def ai_name(t: Table) -> str:
@@ -261,5 +215,5 @@ def ai_name(t: Table) -> str:
     return f"AI {n}"
 
 
-__all__ = ["PLAYER_TOTALS", "Seats", "player_key", "player_totals", "settled_totals", "free_seats",
+__all__ = ["PLAYER_TOTALS", "QUEUE_KEY", "VOTES_KEY", "Seats", "load_seat_changes", "player_key", "player_totals", "settled_totals", "free_seats",
            "between_hands", "electorate", "votes_needed", "ai_name"]

@@ -126,7 +126,7 @@ class Table:
     unsaved: list[str] = field(default_factory=list, repr=False)  #: applied, not yet stored (lock held)
     deadline: Optional[float] = None
     next_hand_at: Optional[float] = None
-    #: what the deadline was set for: ``(timer kind, {seat: decision})`` (see ``_arm_timer``)
+    #: what the deadline was set for: ``(timer kind, {seat: decision})`` (see :meth:`arm_timer`)
     armed: Optional[tuple] = field(default=None, repr=False, compare=False)
     #: the service clock's time → Unix seconds (``SystemClock.unix_time``), for deadlines shown to players
     unix_time: Optional[Callable[[float], float]] = field(default=None, repr=False, compare=False)
@@ -169,6 +169,36 @@ class Table:
     snapshot_due: bool = field(default=False, repr=False, compare=False)
     #: the seats those changes concerned (``service/publish.py``)
     touched: set = field(default_factory=set, repr=False, compare=False)
+
+    def arm_timer(self, now: float) -> None:
+        """Set the deadline of the decisions the hand waits for at clock time ``now``.  Seats
+        still deciding what they were deciding when it was set keep that deadline: another
+        claimer's pass in the same claim window grants nobody time (and so shows nobody that
+        someone passed)."""
+        hand = self.hand
+        if hand is None or hand.is_over():
+            self.deadline = None
+            self.armed = None
+            return
+        key = f"{hand.timer_kind()}_timeout"
+        waiting = {p: self.decisions.get(p) for p in hand.pending_seats()}
+        if self.deadline is not None and self.armed is not None and waiting:
+            kind, before = self.armed
+            if kind == key and all(p in before and before[p] == d for p, d in waiting.items()):
+                return  # the same decisions, fewer seats: the same deadline
+        self.deadline = now + self.options.get(key, 15)
+        self.armed = (key, waiting)
+
+    def public_event(self, upd: "Update", event: dict) -> None:
+        """A table event of the service itself (托管 on and off, seat changes), shown to
+        everybody: added to ``upd`` and to the table log."""
+        upd.events.append(event)
+        self.recent.append(event)
+        del self.recent[:-30]
+
+    def seat_records(self) -> list[SeatRecord]:
+        """The seats as the store keeps them (``Store.set_seats``)."""
+        return [s.record(i) for i, s in enumerate(self.seats)]
 
     def check_open(self) -> None:
         """Refuse (``no_table``) a request that waited for the table's lock while it closed
@@ -287,6 +317,27 @@ class Table:
 Listener = Callable[[Any], Awaitable[None]]
 
 
+def lobby_state(since: float, minutes: int, unix_time: Optional[Callable[[float], float]]) -> dict:
+    """The stored ``state`` of a lobby: ``{"lobby": {"since": Unix seconds of its last change
+    (clock time ``since``; the clock's own time when it has no Unix time), "minutes":
+    lobby_minutes}}``."""
+    return {"lobby": {"since": unix_time(since) if unix_time else since, "minutes": minutes}}
+
+
+def restore_lobby(t: Table, kept: Optional[dict], now: float) -> None:
+    """A lobby's last change and minutes from its stored ``state`` (:func:`lobby_state`): the
+    Unix time brought back to the clock's time ``now``.  A lobby stored without them (before
+    lobbies expired) is idle from now."""
+    kept = kept if isinstance(kept, dict) else {}
+    since, minutes = kept.get("since"), kept.get("minutes")
+    if isinstance(minutes, int) and minutes > 0:
+        t.lobby_minutes = minutes
+    if not isinstance(since, (int, float)):
+        t.idle_since = now
+    else:
+        t.idle_since = now - (t.unix_time(now) - since) if t.unix_time else float(since)
+
+
 def public_log(hand: Any, keep: int = 30) -> list[dict]:
     """The last ``keep`` public events of a hand (no passes), as the table log shows them; each
     carries its index among the hand's events as ``_n`` (a snapshot shows those of the public
@@ -363,4 +414,4 @@ def replay(match: Match, actions: list[str], context: Optional[dict],
 __all__ = ["LOBBY", "PLAYING", "CLOSED", "AUTO_AFTER_TIMEOUTS", "LOBBY_MINUTES", "HIDDEN_EVENTS", "WINDOW_PHASES",
            "OPENING_PHASES",
            "ServiceError", "TableFault", "Seat", "Update", "Table", "Listener", "public_log", "Decisions",
-           "replay"]
+           "replay", "lobby_state", "restore_lobby"]

@@ -18,7 +18,7 @@ The Discord cogs and the terminal table are two thin front ends over
 * AI and 托管 seats — played inside the same lock right after each change;
 * each player's language (``service.langs``) — remembered from their interactions, kept in
   the store, read by the front ends for what they send that player alone;
-* listeners — after every change, ``await listener(table, update)`` lets a front end
+* listeners — after every change, ``await listener(change)`` lets a front end
   redraw the table and the hands.  A listener must return quickly (the Discord front end
   only queues the update for its per-table fan-out task): the caller of an action gets its
   answer only after the listeners returned.
@@ -27,9 +27,9 @@ One hand is settled exactly once: the new match state (scores, dealer, 连庄) i
 the settlement in one transaction and adopted in memory only after the store accepted it;
 ``Table.settled_hand_id`` says which hand that was.
 
-Who may act is decided in one place, :meth:`TableService.may_act` (seated, this table, this
-hand, this turn, a seat the hand waits for), used by every front end for commands, buttons,
-menus and clicks routed from another process.
+Who may act is decided in one place, ``OpenTables.may_act`` (seated, this table, this hand,
+this turn, a seat the hand waits for), used by every front end for commands, buttons, menus
+and clicks routed from another process.
 
 What the front ends may show is the snapshot the service publishes after every change
 (``service/snapshot.py``, built by ``service/publish.py``): its public part tells no hidden
@@ -39,35 +39,41 @@ decision numbers a seat's buttons carry count that seat's own decisions only
 
 Errors for users are :class:`ServiceError` (and the engine's ``IllegalAction``),
 each with a ``code`` that is a key of the message catalogues.
+
+The service is made of parts, each an object given in its constructor the parts it uses (and
+none given the service): the open tables (``service/open_tables.py``), the publisher of
+snapshots (``service/publisher.py``), the players' languages (``service/langs.py``), seat
+changes (``service/seats.py``), the hands (``service/hands.py``), the lobby
+(``service/lobby.py``), the timers (``service/timers.py``), the restart
+(``service/restore.py``) and what the front ends read and keep (``service/frontends.py``).
+:class:`TableService` makes them and hands each request to the part that answers it.
 """
 
 from __future__ import annotations
 
-import logging
 import secrets
 from typing import Callable, Optional
 
 from engine.errors import IllegalAction
 from store import Store
 
-from .clock import SystemClock
+from .clock import Clock, SystemClock
 from .frontends import FrontEnds
 from .hands import Hands
+from .interpret import Vocabulary
 from .langs import Langs
 from .lobby import Lobby
+from .open_tables import OpenTables
+from .publisher import Publisher
 from .restore import Restore
-from . import publish
 from .seats import Seats
-from .snapshot import Change, TableSnapshot, freeze
 from .table import (AUTO_AFTER_TIMEOUTS, CLOSED, HIDDEN_EVENTS, LOBBY, OPENING_PHASES, PLAYING, WINDOW_PHASES,
                     Listener, Seat, ServiceError, Table, TableFault, Update, public_log, replay)
 from .timers import Timers
 
-log = logging.getLogger(__name__)
 
-
-class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
-    """All open tables of this process.
+class TableService:
+    """All open tables of this process: its parts, and the requests of the front ends.
 
     :param store: the persistence (``store.Store``), already initialised.
     :param clock: ``now() -> float`` seconds; :class:`service.clock.SystemClock` by default.
@@ -77,140 +83,49 @@ class TableService(Lobby, Hands, Timers, Restore, Langs, Seats, FrontEnds):
         :meth:`interpret`; a front end's (``render.text.typed``).
     """
 
-    def __init__(self, store: Store, clock=None, seed_source: Callable[[], int] | None = None,
-                 owns: Callable[[int], bool] | None = None, vocabulary=None):
+    def __init__(self, store: Store, clock: Optional[Clock] = None,
+                 seed_source: Optional[Callable[[], int]] = None,
+                 owns: Optional[Callable[[int], bool]] = None, vocabulary: Optional[Vocabulary] = None):
         self.store = store
-        #: the words of typed moves (``service.interpret.Vocabulary``; the front end's)
-        self.vocabulary = vocabulary
-        #: ``owns(guild_id)``: does this process own that guild's tables (its shard, see
-        #: ``service.routing``)?  ``None``: every table (one process).
-        self.owns = owns
-        self.clock = clock or SystemClock()
-        self.seed_source = seed_source or (lambda: secrets.randbits(63))
-        self.tables: dict[int, Table] = {}  # by channel id
-        self.listeners: list[Listener] = []
-        #: ``deal_context(table) -> dict``: context added to each hand at the deal (tests
-        #: stack walls through it); stored with the hand, so replays and restarts agree
-        self.deal_context: Callable[[Table], dict] | None = None
-        #: user id -> language (``None``: looked up, none stored); see :mod:`service.langs`
-        self._langs: dict[int, Optional[str]] = {}
-        #: this process's start number (``Store.next_start``, read by :meth:`load`) and the
-        #: snapshots published since: a snapshot's version
-        self._generation = 0
-        self._published = 0
-        #: 连庄 counts this process read or stored (``service.streaks``)
-        self._streaks: dict = {}
+        self.clock: Clock = clock or SystemClock()
+        # the parts, each given what it uses
+        self.langs = Langs(store)
+        self.open_tables = OpenTables(store)
+        self.publisher = Publisher(self.langs.user_lang)
+        self.seats = Seats(store, self.open_tables)
+        self.hands = Hands(store, self.clock, self.open_tables, self.publisher, self.seats, vocabulary)
+        self.lobby = Lobby(store, self.clock, self.open_tables, self.publisher, self.hands, self.seats,
+                           seed_source or (lambda: secrets.randbits(63)))
+        self.timers = Timers(self.clock, self.open_tables, self.publisher, self.hands, self.lobby)
+        self.restore = Restore(store, self.clock, self.open_tables, self.publisher, self.hands, self.langs, owns)
+        self.front = FrontEnds(store, self.open_tables, self.publisher)
 
-    # ------------------------------------------------------------------ lookup
-    def table_in(self, channel_id: int) -> Table:
-        """The open table of a channel; :class:`ServiceError` ``no_table`` if none."""
-        t = self.tables.get(channel_id)
-        if t is None or t.status == CLOSED:
-            raise ServiceError("no_table")
-        return t
-
-    async def stored_guild_of(self, channel_id: int) -> Optional[int]:
-        """The server of the open table of a channel as the store knows it (a table another
-        process runs, sharded), or ``None``."""
-        rec = await self.store.get_open_table(channel_id)
-        return None if rec is None else rec.guild_id
-
-    def tables_of_user(self, user_id: int) -> list[Table]:
-        return [t for t in self.tables.values() if t.status != CLOSED and t.seat_of(user_id) is not None]
-
-    def table_for_user(self, user_id: int) -> Table:
-        """The table a player means when they act outside a table's channel (a command typed
-        in a DM): their only table, else the one table where they may act now.
-
-        :raises ServiceError: ``no_table_dm`` (seated nowhere); ``which_table`` with
-            ``channels`` (mentions of the candidate channels) when several tables fit."""
-        tables = self.tables_of_user(user_id)
-        if not tables:
-            raise ServiceError("no_table_dm")
-        if len(tables) == 1:
-            return tables[0]
-        acting = [t for t in tables if t.hand is not None and not t.hand.is_over()
-                  and t.seat_of(user_id) in t.hand.pending_seats()]
-        if len(acting) == 1:
-            return acting[0]
-        raise ServiceError("which_table", channels=", ".join(f"<#{t.channel_id}>" for t in (acting or tables)))
-
-    def may_act(self, table: Table, user_id: int, *, hand_id: Optional[int] = None, seq: Optional[int] = None,
-                waited: bool = True) -> int:
-        """The one check of "may this user act now" (every command, button, menu and routed
-        click goes through it); returns the user's seat.
-
-        :param hand_id: the stored id of the hand the request was drawn for (buttons carry
-            it); another hand's: ``stale``.
-        :param seq: the decision the request was drawn for (``Table.decisions``: the number
-            of the seat's current decision); another, or a seat the hand no longer waits for:
-            ``stale``.
-        :param waited: the seat must be one the hand waits for (``not_your_turn`` otherwise);
-            ``False`` for requests that only look (the hand, the 听 menu).
-        :raises ServiceError: ``not_seated``, ``no_hand``, ``stale``, ``not_your_turn``,
-            ``on_auto`` (the seat is on 托管: take it over first).
-        """
-        table.check_open()
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise ServiceError("not_seated")
-        hand = table.hand
-        if hand_id is not None and hand_id != table.hand_id:
-            raise ServiceError("stale")
-        if hand is None or hand.is_over():
-            raise ServiceError("no_hand")
-        if seq is not None and (seat not in hand.pending_seats() or seq != table.decisions.get(seat)):
-            raise ServiceError("stale")
-        if waited and seat not in hand.pending_seats():
-            if table.seats[seat].auto:
-                raise ServiceError("on_auto")
-            raise ServiceError("not_your_turn")
-        return seat
-
-    # ------------------------------------------------------------------ publishing
-    def _version(self) -> int:
-        """The next snapshot version: monotonic within this process, and across restarts (the
-        start number :meth:`load` took from the store is in the high bits)."""
-        self._published += 1
-        return (self._generation << 32) | self._published
-
-    def _publish(self, t: Table, upd: Update) -> Change:
-        """The snapshot of ``t`` after ``upd`` and the change the front ends receive (the lock is
-        held, or the table is not yet shared): ``service/publish.py``.  A service nobody listens
-        to (a benchmark, a test of the rules) builds no snapshot nobody reads and keeps no engine
-        views for it: the change's ``snapshot`` is ``None`` and :meth:`snapshot` builds one when
-        it is asked."""
-        snap = None
-        if self.listeners:
-            # who acted, and whom a public event names (a pass is recorded when its window
-            # closes: the seat that passed took part in an earlier change)
-            involved = {upd.actor} | {e.get("seat") for e in upd.events if e.get("type") not in HIDDEN_EVENTS}
-            t.touched |= {s for s in involved if isinstance(s, int)}
-            snap = self._build(t)
-        else:
-            # nobody listens: built when first read (:meth:`snapshot`); the engine views kept for
-            # the next one would only be memory and work for the collector (the last snapshot
-            # stays: its parts keep their versions while they do not change)
-            t.snapshot_due = True
-            t.view_cache = None
-            t.touched = set()
-        notices = freeze({s: list(keys) for s, keys in upd.notices.items()})
-        return Change(kind=upd.kind, snapshot=snap, events=publish.public_events(upd.events), actor=upd.actor,
-                      notices=notices, prompt=frozenset(upd.seats_to_notify), hand_id=upd.hand_id,
-                      match_id=upd.match_id)
-
-    def _build(self, t: Table) -> TableSnapshot:
-        """Build and keep the snapshot of ``t`` now (``service/publish.py``)."""
-        snap = publish.build(t, self._version(), self.user_lang, t.touched)
-        t.snapshot, t.snapshot_due, t.touched = snap, False, set()
-        return snap
-
-    async def _notify(self, change: Change) -> None:
-        for listener in list(self.listeners):
-            try:
-                await listener(change)
-            except Exception:  # a front end failing must not undo the game
-                log.exception("table listener failed")
+        # the requests, each answered by its part
+        #: the open tables by channel id, and the one check of who may act
+        self.tables = self.open_tables.tables
+        self.table_in = self.open_tables.table_in
+        self.table_for_user = self.open_tables.table_for_user
+        self.stored_guild_of = self.open_tables.stored_guild_of
+        self.may_act = self.open_tables.may_act
+        #: ``await listener(change)`` after every change
+        self.listeners = self.publisher.listeners
+        self.user_lang, self.remember_lang = self.langs.user_lang, self.langs.remember_lang
+        lobby = self.lobby
+        self.create_table, self.join, self.add_ai, self.start = lobby.create_table, lobby.join, lobby.add_ai, lobby.start
+        self.leave, self.take_over, self.set_auto = lobby.leave, lobby.take_over, lobby.set_auto
+        self.let_ai_play, self.hand_to_ai, self.end = lobby.let_ai_play, lobby.hand_to_ai, lobby.end
+        hands = self.hands
+        self.act, self.press, self.next_hand = hands.act, hands.press, hands.next_hand
+        self.interpret, self.act_typed = hands.interpret, hands.act_typed
+        self.tick, self.next_deadline = self.timers.tick, self.timers.next_deadline
+        self.load, self.reload = self.restore.load, self.restore.reload
+        front = self.front
+        self.snapshot, self.find_snapshot, self.snapshots = front.snapshot, front.find_snapshot, front.snapshots
+        self.snapshot_for_user, self.check = front.snapshot_for_user, front.check
+        self.is_open, self.is_seated = front.is_open, front.is_seated
+        self.set_dms_open, self.set_message = front.set_dms_open, front.set_message
+        self.note_channel_name, self.announce = front.note_channel_name, front.announce
+        self.front_memory, self.set_front_memory = front.front_memory, front.set_front_memory
 
 
 __all__ = ["TableService", "Table", "Seat", "Update", "ServiceError", "TableFault", "IllegalAction", "Listener",

@@ -207,7 +207,7 @@ async def test_the_toy_plays_in_discord(toy, tmp_path):
 
     clock = ManualClock()
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", clock)
-    bot.service.seed_source = lambda: 21
+    bot.service.lobby.seed_source = lambda: 21
     fd = FakeDiscord(bot)
     await fd.start()
     try:

@@ -32,7 +32,7 @@ async def _table(tmp_path, levels: list[str | None], seed: int = 5, options: str
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     p0 = fd.user(700, "p0", locale="en-US")
     await fd.slash(p0, "mj table create", {"variant": game, **({"options": options} if options else {})})
     for level in levels:
@@ -190,18 +190,18 @@ def test_a_game_without_its_own_strong_ai_auto_plays_at_normal(strong_is_normal)
 @pytest.mark.parametrize("given,level", [(["--ai-level", "easy"], "easy"), ([], "strong")])  # two_player: strong by default
 def test_the_local_table_seats_its_ai_at_ai_level(given, level, tmp_path, monkeypatch, capsys):
     import bot
-    from service.tables import TableService
+    from service.lobby import Lobby
 
     seen = []
-    add_ai = TableService.add_ai
+    add_ai = Lobby.add_ai
 
     async def spy(self, channel_id, user_id, level=None):
         seen.append(level)
         t = await add_ai(self, channel_id, user_id, level)
-        seen.append(self.snapshot(channel_id).seats[-1].ai_level)
+        seen.append(self.publisher.snapshot_of(self.tables.table_in(channel_id)).seats[-1].ai_level)
         return t
 
-    monkeypatch.setattr(TableService, "add_ai", spy)
+    monkeypatch.setattr(Lobby, "add_ai", spy)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     assert bot.main([*given, "--auto", "--variant", "two_player", "--hands", "1", "--seed", "3",

@@ -149,7 +149,7 @@ async def test_every_image_has_a_description_of_the_public_state(game, tmp_path,
     await fd.start()
     try:
         up = Uploads(fd, bot, monkeypatch, game)
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         users = [fd.user(600 + i, f"p{i}", locale="zh-TW" if i == 1 else "en-US") for i in range(n)]
         await fd.slash(users[0], "mj table create", {"variant": game})
         for u in users[1:]:

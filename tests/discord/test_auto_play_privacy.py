@@ -2,7 +2,7 @@
 
 ``TableService.tick`` (``service/tables.py``) counts a claim-window timeout like any other and,
 at the third, appends the public ``auto`` event right there, before the seat's own draw and
-discard (``_public_event`` then ``_run_automatic``).  The table log (``Table.recent``, shown in
+discard (``Table.public_event`` then ``Hands.run_automatic``).  The table log (``Table.recent``, shown in
 the table message and fed to its image) then reads "bob is on auto-play" between alice's
 discard and bob's — an order that only a hidden claim window produces.  When bob could not
 claim, the same public events show "bob discards …" first and the auto-play line after.
@@ -46,7 +46,7 @@ async def _run(tmp_path, extra: dict, tag: str):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 1
+        bot.service.lobby.seed_source = lambda: 1
         dealt = []
 
         def stack(table):
@@ -55,7 +55,7 @@ async def _run(tmp_path, extra: dict, tag: str):
             dealt.append(1)
             return dict(extra)
 
-        bot.service.deal_context = stack
+        bot.service.hands.deal_context = stack
         alice, bob = fd.user(900, "alice"), fd.user(901, "bob")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
         await fd.slash(bob, "mj table join")

@@ -271,7 +271,7 @@ async def test_stop_between_last_action_and_settlement_resumes_settled(tmp_path)
     db_url = f"sqlite:///{tmp_path}/bot.db"
     clock = ManualClock()
     bot = new_bot(db_url, clock)
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     fd = FakeDiscord(bot)
     await fd.start()
     try:

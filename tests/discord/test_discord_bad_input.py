@@ -25,7 +25,7 @@ EPHEMERAL = 64
 async def game(tmp_path):
     clock = ManualClock()
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", clock)
-    bot.service.seed_source = lambda: 4242
+    bot.service.lobby.seed_source = lambda: 4242
     fd = FakeDiscord(bot)
     await fd.start()
     fd.clock = clock

@@ -37,7 +37,7 @@ class Game:
     async def start(self, bob_dms_open: bool = True):
         fd, bot = self.fd, self.bot
         await fd.start()
-        bot.service.seed_source = lambda: SEED
+        bot.service.lobby.seed_source = lambda: SEED
         self.alice = fd.user(501, "alice")
         self.bob = fd.user(502, "bob", dms_open=bob_dms_open)
         await fd.slash(self.alice, "mj table create", {"variant": "two_player"})

@@ -30,7 +30,7 @@ def db_url(tmp_path):
 
 
 async def _seat_players(fd, bot, seed):
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     alice = fd.user(101, "alice")
     bob = fd.user(102, "bob", locale="zh-CN")
     r = await fd.slash(alice, "mj table create", {"variant": "two_player"})

@@ -22,7 +22,7 @@ async def test_restart_mid_hand_resumes_exactly(tmp_path):
     db_url = f"sqlite:///{tmp_path}/bot.db"
     clock = ManualClock()
     bot = new_bot(db_url, clock)
-    bot.service.seed_source = lambda: 12345
+    bot.service.lobby.seed_source = lambda: 12345
     fd = FakeDiscord(bot)
     await fd.start()
     try:
@@ -70,7 +70,7 @@ async def test_restart_keeps_timers_working(tmp_path):
     db_url = f"sqlite:///{tmp_path}/bot.db"
     clock = ManualClock()
     bot = new_bot(db_url, clock)
-    bot.service.seed_source = lambda: 777
+    bot.service.lobby.seed_source = lambda: 777
     fd = FakeDiscord(bot)
     await fd.start()
     try:

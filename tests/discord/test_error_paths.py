@@ -33,7 +33,7 @@ async def _two_player(tmp_path, seed: int = 7):
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     alice, bob = fd.user(701, "alice"), fd.user(702, "bob")
     await fd.slash(alice, "mj table create", {"variant": "two_player"})
     await fd.slash(bob, "mj table join")

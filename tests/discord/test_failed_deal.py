@@ -1,6 +1,6 @@
 """A deal whose write fails once wedges the table.
 
-``TableService._start_hand`` (``service/tables.py``) puts the new hand in memory (``hand``,
+``Hands.start_hand`` (``service/hands.py``) puts the new hand in memory (``hand``,
 ``decisions``, ``actions``, ``last_result``, ``next_hand_at``) before ``Store.start_hand`` and
 outside ``_guarded``: when that write fails, memory keeps an unstored hand under the finished
 hand's id, with no timer.  From the timer (``tick`` → ``next_hand``) nothing rebuilds the

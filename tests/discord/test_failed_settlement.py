@@ -1,6 +1,6 @@
 """A hand's last move is stored, its settlement fails: the player is told to try again.
 
-``TableService._run_automatic`` (``service/tables.py``) stores the move (``_flush``) and then
+``Hands.run_automatic`` (``service/hands.py``) stores the move (``flush``) and then
 settles in the same ``_guarded`` run; when ``Store.finish_hand`` fails, ``_guarded`` turns it
 into a ``TableFault`` and the one error path (``cogs/common.py`` ``handle_error``) answers
 "Something went wrong — nothing was lost … Please try again" — although the move was stored

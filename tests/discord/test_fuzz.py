@@ -200,7 +200,7 @@ class _World:
     async def start(self):
         clock = ManualClock()
         self.bot = new_bot(f"sqlite:///{self.tmp_path}/fuzz.db", clock)
-        self.bot.service.seed_source = lambda: 4242
+        self.bot.service.lobby.seed_source = lambda: 4242
         self.fd = FakeDiscord(self.bot)
         await self.fd.start()
         fd = self.fd

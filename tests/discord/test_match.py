@@ -22,7 +22,7 @@ async def open_match(tmp_path, hands: int | None, seed: int = 11, game: str = GA
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     users = [fd.user(700 + j, f"p{j}") for j in range(humans)]
     args = {"variant": game}
     if hands is not None:

@@ -205,7 +205,7 @@ async def test_the_largest_decisions_fit_discords_limits(game, seats, seed, opti
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         users = [fd.user(800 + j, f"p{j}") for j in range(seats)]
         await fd.slash(users[0], "mj table create", {"variant": game, **({"options": options} if options else {})})
         for u in users[1:]:

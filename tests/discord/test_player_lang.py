@@ -79,7 +79,7 @@ async def test_a_player_who_only_joined_gets_their_first_panel_in_their_language
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 4
+        bot.service.lobby.seed_source = lambda: 4
         en = fd.user(700, "p0", locale="en-US")
         tw = fd.user(701, "p1", locale="zh-TW")
         await fd.slash(en, "mj table create", {"variant": "two_player"})

@@ -330,7 +330,7 @@ async def _play_hand(game: str, tmp_path, monkeypatch) -> dict:
     await fd.start()
     try:
         audit = Audit(fd, bot, monkeypatch)
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         users = [fd.user(300 + j, f"p{j}") for j in range(humans)]
         ch = fd.channel_id
         await fd.slash(users[0], "mj table create", {"variant": game})
@@ -385,7 +385,7 @@ async def test_only_seated_players_act_creator_or_admin_ends_admins_configure(tm
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 4242
+        bot.service.lobby.seed_source = lambda: 4242
         alice, bob = fd.user(401, "alice"), fd.user(402, "bob")
         carol = fd.user(403, "carol")  # not seated
         dave = fd.user(404, "dave", admin=True)  # server admin, not seated

@@ -116,7 +116,7 @@ async def test_public_messages_depend_only_on_public_events(tmp_path, monkeypatc
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         users = [fd.user(600 + i, f"p{i}") for i in range(n)]
         closed = fd.user(600 + n - 1, f"p{n - 1}")
         closed.dms_open = False
@@ -218,8 +218,8 @@ async def _run_twin(tmp_path, monkeypatch, twin, run, tag: str):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: twin.table_seed
-        bot.service.deal_context = first_hand_context(run)
+        bot.service.lobby.seed_source = lambda: twin.table_seed
+        bot.service.hands.deal_context = first_hand_context(run)
         users = [fd.user(900 + i, f"p{i}") for i in range(twin.n_seats)]
         hidden = users[twin.hidden_seat]
         hidden.dms_open = False

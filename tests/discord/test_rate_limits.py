@@ -31,7 +31,7 @@ async def _started_table(tmp_path, pace: float):
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), public_edit_interval=pace)
     fd = FakeDiscord(bot, fast_retries=False, rate_limits=True)
     await fd.start()
-    bot.service.seed_source = lambda: 5
+    bot.service.lobby.seed_source = lambda: 5
     users = [fd.user(800 + i, n) for i, n in enumerate(["ann", "ben", "cat", "dan"])]
     await fd.slash(users[0], "mj table create", {"variant": "laosanfan"})
     for u in users[1:]:

@@ -4,11 +4,11 @@
 wrap theirs in ``answer()``): when Discord refuses it (404 10062 "Unknown interaction", a
 late click; 5xx), the ``HTTPException`` reaches the one error path, ``handle_error``
 (``cogs/common.py``), which takes it for a table fault and calls ``TableService.reload``.
-``TableService._reload`` rebuilds the table from the store, which
+``Hands.reload`` rebuilds the table from the store, which
 
 * on the result screen drops the finished hand and its result (only ``'playing'`` hands are
   loaded): the next redraw of the table message has neither the result nor **Next hand**;
-* during a hand re-arms the turn timer (``_arm_timer``): the player on turn gets the full
+* during a hand re-arms the turn timer (``Table.arm_timer``): the player on turn gets the full
   time again whenever somebody's **My hand** answer fails.
 """
 

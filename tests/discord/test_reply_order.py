@@ -29,7 +29,7 @@ async def _four_humans(tmp_path, *, latency, public_edit_interval=None, seed=5):
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), public_edit_interval=public_edit_interval or 0.0)
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     users = [fd.user(500 + i, n) for i, n in enumerate(["ann", "ben", "cat", "dan"])]
     await fd.slash(users[0], "mj table create", {"variant": "laosanfan"})
     for u in users[1:]:

@@ -5,7 +5,7 @@
   answered just before the stop, whose fan-out had not gone out yet, is never shown — the
   player to act gets no prompt and the table message shows the turn before.
 * On the result screen the finished hand is not reloaded (``Store.load_open_tables`` returns
-  only ``'playing'`` hands; ``TableService._table_from_store`` sets ``hand``/``last_result`` to
+  only ``'playing'`` hands; ``service.rebuild.table_from_store`` sets ``hand``/``last_result`` to
   ``None`` and ``next_hand_at`` to *now*): the next timer tick deals at once, and any redraw
   before that drops the result and the **Next hand** button.
 * The new fan-out's ``TableFeed.prompted`` is empty: the first change after a restart sends a

@@ -54,7 +54,7 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: sc.table_seed
+        bot.service.lobby.seed_source = lambda: sc.table_seed
         first = {"dealt": False}
 
         def stack(table):  # the scenario's wall for the first hand only
@@ -63,7 +63,7 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
             first["dealt"] = True
             return dict(sc.extra or {})
 
-        bot.service.deal_context = stack
+        bot.service.hands.deal_context = stack
         users = [fd.user(800 + i, f"p{i}") for i in range(sc.n_seats)]
         opts = _options(sc.options)
         await fd.slash(users[0], "mj table create", {"variant": sc.game, **({"options": opts} if opts else {})})

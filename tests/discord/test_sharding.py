@@ -78,7 +78,7 @@ async def test_a_dm_click_on_shard_0_is_applied_by_the_owner_on_shard_1(db):
 
         # guild commands arrive on the guild's shard: the shard-1 process
         fd.bot = shard1
-        shard1.service.seed_source = lambda: 777
+        shard1.service.lobby.seed_source = lambda: 777
         for user, cmd in ((alice, "mj table create"), (bob, "mj table join"), (alice, "mj table start")):
             r = await fd.slash(user, cmd, {"variant": "two_player"} if cmd == "mj table create" else None,
                                guild_id=gid, channel_id=ch)

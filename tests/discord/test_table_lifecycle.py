@@ -31,7 +31,7 @@ async def _open(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int,
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     users = [fd.user(300 + i, name) for i, name in enumerate(humans)]
     await fd.slash(users[0], "mj table create", {"variant": variant, **({"options": options} if options else {})})
     for u in users[1:]:
@@ -204,7 +204,7 @@ async def test_a_command_in_a_dm_goes_to_the_table_where_the_player_may_act(tmp_
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 5
+        bot.service.lobby.seed_source = lambda: 5
         alice, bob = fd.user(401, "alice"), fd.user(402, "bob")
         ch_a, ch_b = fd.channel_id, fd.add_channel("second")
         await fd.slash(alice, "mj table create", {"variant": "laosanfan"}, channel_id=ch_a)

@@ -28,7 +28,7 @@ GAME_EN = "Two-player mahjong (二人麻将)"  #: the game's name in English, as
 async def game(tmp_path):
     clock = ManualClock()
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", clock)
-    bot.service.seed_source = lambda: 4242
+    bot.service.lobby.seed_source = lambda: 4242
     fd = FakeDiscord(bot)
     await fd.start()
     yield fd, bot
@@ -105,7 +105,7 @@ async def test_a_resumed_table_names_the_game_until_its_channel_is_seen(game):
     table = bot.service.table_in(fd.channel_id)
     table.channel_name = None  # as after a restart: the store does not keep the channel's name
     async with table.lock:
-        bot.service._publish(table, Update("redraw"))
+        bot.service.publisher.publish(table, Update("redraw"))
     view = dict(bot.service.snapshot(fd.channel_id).public.view)
     assert view["table_name"] is None
     assert table_title(view) == GAME_EN

@@ -176,7 +176,7 @@ async def test_a_zipai_hand_played_with_act_through_discord(tmp_path):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 11
+        bot.service.lobby.seed_source = lambda: 11
         users = [fd.user(301, "ann", locale="en-US"), fd.user(302, "bo", locale="zh-CN"),
                  fd.user(303, "chen", locale="zh-TW")]
         await fd.slash(users[0], "mj table create", {"variant": "zipai"})
@@ -217,7 +217,7 @@ async def test_act_refuses_privately_what_is_not_legal(tmp_path):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 5
+        bot.service.lobby.seed_source = lambda: 5
         a, b = fd.user(311, "ann", locale="en-US"), fd.user(312, "bo", locale="zh-CN")
         await fd.slash(a, "mj table create", {"variant": "two_player"})
         await fd.slash(b, "mj table join")
@@ -243,7 +243,7 @@ async def test_act_with_a_shared_verb_that_cannot_be_done_says_why_as_its_comman
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: 5
+        bot.service.lobby.seed_source = lambda: 5
         a, b = fd.user(321, "ann", locale="en-US"), fd.user(322, "bo", locale="en-US")
         await fd.slash(a, "mj table create", {"variant": "two_player"})
         await fd.slash(b, "mj table join")

@@ -4,9 +4,9 @@
   ``prompts``), not the stored one, and it runs while ``TableService.act`` holds the table's
   lock and awaits the store (``_flush``): a move applied in memory but not yet written is
   published.  When the write then fails, the table is rebuilt from the store
-  (``TableService._guarded``), but nobody tells the fan-out, so the table message keeps
+  (``Hands.guarded``), but nobody tells the fan-out, so the table message keeps
   showing the refused move.
-  The same at a deal: ``TableService._start_hand`` sets ``Table.hand`` to the new hand, then
+  The same at a deal: ``Hands.start_hand`` sets ``Table.hand`` to the new hand, then
   awaits the store for its id; a prompt drawn meanwhile carries the previous hand's id
   (``messages.ActionButtons`` reads ``Table.hand_id``), so its buttons are refused as out of date.
   Worse, a prompt drawn from a refused move keeps its decision number: the same number is

@@ -287,7 +287,7 @@ async def main_async(args) -> int:
     clock = ManualClock()
     bot = make_bot(args.db, clock=clock, timer_interval=0, schema=args.schema)
     rng = random.Random(args.seed * 1000 + args.run)
-    bot.service.seed_source = lambda: rng.randrange(1, 2**62)
+    bot.service.lobby.seed_source = lambda: rng.randrange(1, 2**62)
     journal = Journal(args.journal)
     fd = FakeDiscord(bot)
     await fd.start()  # setup_hook: store.init, service.load (the restart), cogs, buttons

@@ -17,7 +17,7 @@ async def seated_table(tmp_path, game: str, seed: int, humans: int = 2, ais: int
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), public_edit_interval=interval)
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     users = [fd.user(700 + j, f"p{j}", locale=locales[j] if locales else ("zh-CN" if j % 2 else "en-US"),
                      dms_open=j not in closed)
              for j in range(humans)]

@@ -57,7 +57,7 @@ class Twin:
 
 
 def first_hand_context(run: Run):
-    """A ``TableService.deal_context`` that deals the table's first hand as ``run`` stacks it
+    """A ``Hands.deal_context`` that deals the table's first hand as ``run`` stacks it
     (its extra context) and every later hand as usual."""
     dealt = []
 

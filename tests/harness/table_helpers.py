@@ -22,7 +22,7 @@ async def open_table(tmp_path, variant: str, seed: int, humans: list[str], n_ai:
     bot = new_bot(f"sqlite:///{tmp_path}/{db}", clock, public_edit_interval=public_edit_interval)
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
     users = [fd.user(uid0 + i, name, dms_open=name not in closed) for i, name in enumerate(humans)]
     await fd.slash(users[0], "mj table create", {"variant": variant, **({"options": options} if options else {})})
     for u in users[1:]:

@@ -59,7 +59,7 @@ async def _steps(twin, run, read, listen: bool = False) -> list:
     store = Store("sqlite:///:memory:")
     await store.init()
     service = TableService(store, ManualClock(), seed_source=lambda: twin.table_seed)
-    service.deal_context = first_hand_context(run)
+    service.hands.deal_context = first_hand_context(run)
     if listen:
         async def listener(change):
             pass

@@ -287,7 +287,7 @@ async def _stacked(game: str, n: int, stacked: dict, actions: list[str], listen:
     from engine.actions import Action
 
     svc = await _service("sqlite:///:memory:", seed=1)
-    svc.deal_context = lambda t: {"stacked": stacked}
+    svc.hands.deal_context = lambda t: {"stacked": stacked}
     if listen:
         async def listener(change):
             pass

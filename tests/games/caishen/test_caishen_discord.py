@@ -35,7 +35,7 @@ async def test_full_four_player_hand_to_settlement(db_url):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         people = [fd.user(201, "ann"), fd.user(202, "bo", locale="zh-CN"), fd.user(203, "cy")]
         r = await fd.slash(people[0], "mj table create", {"variant": "caishen"})
         assert r.ephemeral

@@ -47,7 +47,7 @@ async def test_full_four_player_hand(tmp_path, variant, options):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         alice = fd.user(201, "alice")
         bob = fd.user(202, "bob", locale="zh-CN")
         r = await fd.slash(alice, "mj table create", {"variant": variant, "options": options})

@@ -48,7 +48,7 @@ async def test_three_player_hand_to_settlement(db_url):
     fd = FakeDiscord(bot)
     await fd.start()
     try:
-        bot.service.seed_source = lambda: seed
+        bot.service.lobby.seed_source = lambda: seed
         alice = fd.user(201, "alice")
         bob = fd.user(202, "bob", locale="zh-CN")
         r = await fd.slash(alice, "mj table create", {"variant": "laowudui"})
