@@ -75,14 +75,14 @@ class Probe:
         self._wrap_store()
 
     def _wrap_store(self) -> None:
-        """Wrap every public coroutine method of the store: count it and name it in ``CALL``."""
-        for name in dir(type(self.store)):
+        """Wrap every public coroutine method of the store (its own, or a part's it hands
+        calls to): count it and name it in ``CALL``."""
+        for name in dir(self.store):
             if name.startswith("_"):
                 continue
-            fn = getattr(type(self.store), name, None)
-            if not inspect.iscoroutinefunction(fn):
+            bound = getattr(self.store, name, None)
+            if not inspect.iscoroutinefunction(bound):
                 continue
-            bound = getattr(self.store, name)
 
             def make(name: str, bound: Any) -> Any:
                 @functools.wraps(bound)
@@ -107,7 +107,9 @@ class Probe:
             task = asyncio.current_task()
         except RuntimeError:
             task = None
-        if task is not None and task is getattr(self.store, "_writer", None):
+        # the writer task: the store's database's (a revision before the store had parts: the store's own)
+        writer = getattr(getattr(self.store, "db", None), "writer", None) or getattr(self.store, "_writer", None)
+        if task is not None and task is writer:
             return "writer"
         return CALL.get()
 

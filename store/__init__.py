@@ -17,12 +17,17 @@ can keep them across calls and tasks.
 
 Modules
 -------
-:class:`Store` is a thin facade: each part of it is a mixin in a module of its own, all sharing
-the state of :class:`store.base.StoreBase` (engine, clock, schema) and, for writes, the
-group-commit queue of :mod:`store.writer`.
+:class:`Store` makes its parts and hands each call to the part that answers it: each part is an
+object of a module of its own, given only the database they share
+(:class:`store.database.Database`: the engine, the clock, the short reads and the group-commit
+writer).  Where one part's write belongs in another's transaction (a settlement writes its
+table's fields, the players' 连庄 counts and the match's end), the module offers it as a
+function of the transaction's connection (``update_table_row``, ``put_streak``,
+``end_match_in``), never a part calling another.
 
 * :mod:`store.connect` — URLs rewritten to the async drivers, the engine, the SQLite pragmas;
-* :mod:`store.writer` — write transactions and group commit;
+* :mod:`store.database` — the database the parts share: reads, write transactions and group
+  commit;
 * :mod:`store.records` — the frozen records and the errors;
 * :mod:`store.tables` — tables, seats, seat prompts, open tables for a restart;
 * :mod:`store.hands` — hands, the action log, settlements;
@@ -31,7 +36,7 @@ group-commit queue of :mod:`store.writer`.
 * :mod:`store.matches` — ended matches, their standings and the message that showed them;
 * :mod:`store.streaks` — the players' 连庄 counts;
 * :mod:`store.routed` — clicks routed between the processes of a sharded bot;
-* :mod:`store.state` — named values kept between starts (the synced commands' hash);
+* :mod:`store.state` — named values kept between starts (the synced commands' hash, the start number);
 * :mod:`store.langs` — each player's language;
 * :mod:`store.migrate` — Alembic upgrade, downgrade and stamp;
 * :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions.
@@ -73,17 +78,16 @@ The file runs in WAL mode with ``synchronous=FULL`` (default, see :class:`Store`
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Callable, Optional
 
-from sqlalchemy.engine import make_url
-
-from .connect import normalize_url, open_engine
-from .guilds import GuildsMixin
-from .langs import LangsMixin
-from .hands import HandsMixin
-from .matches import MatchesMixin
-from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, MigrateMixin, alembic_config, head_revision
+from .connect import normalize_url
+from .database import Database
+from .guilds import Guilds
+from .hands import Hands, append_batch
+from .langs import Langs
+from .matches import Matches
+from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, Migrations, alembic_config, head_revision
 from .records import (
     ActionConflict,
     GuildConfig,
@@ -103,11 +107,11 @@ from .records import (
     TableExists,
     TableRecord,
 )
-from .routed import RoutedAction, RoutedMixin
-from .scores import ScoresMixin
-from .state import StateMixin
-from .streaks import StreaksMixin
-from .tables import TablesMixin
+from .routed import RoutedAction, RoutedActions
+from .scores import Scores
+from .state import NamedValues
+from .streaks import Streaks
+from .tables import Tables
 
 __all__ = [
     "Store",
@@ -137,10 +141,7 @@ __all__ = [
 ]
 
 
-class Store(
-    HandsMixin, MatchesMixin, TablesMixin, StreaksMixin, ScoresMixin, GuildsMixin, RoutedMixin, StateMixin,
-    LangsMixin, MigrateMixin
-):
+class Store:
     """Async persistence of the bot (SQLAlchemy async engine over SQLModel tables).
 
     :param url: database URL, normalized by :func:`normalize_url`; e.g.
@@ -168,25 +169,58 @@ class Store(
         schema: Optional[str] = None,
         sqlite_synchronous: str = "FULL",
     ):
-        self.url = normalize_url(url)
-        self._url = make_url(self.url)
-        self._clock = clock or (lambda: datetime.now(timezone.utc))
-        self._is_sqlite = self._url.get_backend_name() == "sqlite"
-        if schema is not None and self._url.get_backend_name() != "postgresql":
-            raise ValueError("schema= is only supported on PostgreSQL")
-        if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
-            raise ValueError("sqlite_synchronous must be FULL, NORMAL or EXTRA")
-        self._schema = schema
-        self._init_writer()
-        self._engine = open_engine(
-            self._url, echo=echo, schema=schema, sqlite_synchronous=sqlite_synchronous
-        )
+        self.db = Database(url, append_batch, echo=echo, clock=clock, schema=schema,
+                           sqlite_synchronous=sqlite_synchronous)
+        #: the database URL, normalized
+        self.url = self.db.url
+        #: the underlying SQLAlchemy async engine (for migrations and admin queries)
+        self.engine = self.db.engine
+        # the parts, each given the database alone
+        self.migrations = Migrations(self.db)
+        self.tables = Tables(self.db)
+        self.hands = Hands(self.db)
+        self.matches = Matches(self.db)
+        self.streaks = Streaks(self.db)
+        self.scores = Scores(self.db)
+        self.guilds = Guilds(self.db)
+        self.routed = RoutedActions(self.db)
+        self.named = NamedValues(self.db)
+        self.langs = Langs(self.db)
+
+        # the calls, each answered by its part
+        m = self.migrations
+        self.init, self.upgrade, self.downgrade = m.init, m.upgrade, m.downgrade
+        self.current_revision = m.current_revision
+        t = self.tables
+        self.create_table, self.get_table, self.get_open_table = t.create_table, t.get_table, t.get_open_table
+        self.update_table, self.set_seats, self.get_seats = t.update_table, t.set_seats, t.get_seats
+        self.set_seat_prompted, self.load_open_tables = t.set_seat_prompted, t.load_open_tables
+        h = self.hands
+        self.start_hand, self.append_action, self.append_actions = h.start_hand, h.append_action, h.append_actions
+        self.finish_hand, self.abort_hand, self.get_hand = h.finish_hand, h.abort_hand, h.get_hand
+        mt = self.matches
+        self.end_match, self.get_match, self.match_hands = mt.end_match, mt.get_match, mt.match_hands
+        self.set_match_standings, self.set_match_message = mt.set_match_standings, mt.set_match_message
+        self.unposted_matches, self.player_matches = mt.unposted_matches, mt.player_matches
+        self.guild_matches, self.match_of_table = mt.guild_matches, mt.match_of_table
+        self.get_streak, self.set_streak = self.streaks.get_streak, self.streaks.set_streak
+        sc = self.scores
+        self.score, self.leaderboard, self.history, self.stats = sc.score, sc.leaderboard, sc.history, sc.stats
+        self.finished_hands = sc.finished_hands
+        g = self.guilds
+        self.get_guild_config, self.set_guild_default, self.set_guild_settings = (
+            g.get_guild_config, g.set_guild_default, g.set_guild_settings)
+        self.set_preset, self.delete_preset, self.set_channels = g.set_preset, g.delete_preset, g.set_channels
+        r = self.routed
+        self.add_routed_action, self.claim_routed_actions = r.add_routed_action, r.claim_routed_actions
+        self.count_routed_actions = r.count_routed_actions
+        self.get_state, self.set_state, self.next_start = self.named.get_state, self.named.set_state, self.named.next_start
+        self.get_langs, self.set_lang = self.langs.get_langs, self.langs.set_lang
 
     async def close(self) -> None:
-        """Close every pooled connection.  The store cannot be used afterwards."""
-        await self._drain()
-        await self._close_reader()
-        await self._engine.dispose()
+        """Write what is queued and close every pooled connection.  The store cannot be used
+        afterwards."""
+        await self.db.close()
 
     async def __aenter__(self) -> "Store":
         await self.init()

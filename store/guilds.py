@@ -16,15 +16,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .base import _G, _int64
 from .records import GuildConfig
-from .writer import WriterMixin
+from .database import Database
 
-class GuildsMixin(WriterMixin):
+class Guilds:
     """Guild settings of a store."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def get_guild_config(self, guild_id: int) -> GuildConfig:
         """Return the settings of a guild; an empty :class:`GuildConfig` if none are stored."""
         _int64("guild_id", guild_id)
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (await conn.execute(select(_G).where(_G.c.guild_id == guild_id))).first()
         return _guild_config(guild_id, row)
 
@@ -116,10 +119,10 @@ class GuildsMixin(WriterMixin):
         With ``create=False`` a guild without a row is left without one.
         """
         _int64("guild_id", guild_id)
-        now = self._now()
+        now = self.db.now()
         async def _job(conn: AsyncConnection) -> Any:
             if create:
-                ins = (sqlite_insert if self._is_sqlite else pg_insert)(_G)
+                ins = (sqlite_insert if self.db.is_sqlite else pg_insert)(_G)
                 await conn.execute(
                     ins.values(
                         guild_id=guild_id, defaults={}, presets={}, channels=[], settings={}, updated_at=now
@@ -155,7 +158,7 @@ class GuildsMixin(WriterMixin):
                 ).one()
             return _guild_config(guild_id, row), result
 
-        return await self._submit(_job)
+        return await self.db.submit(_job)
 
 
 def _empty_config() -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Mapping, Optional, Sequence
 
 from sqlalchemy import func, insert, select, update
@@ -9,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .base import _A, _H, _P, _T, _int64
+from .database import Append, Database
 from .records import (
     ActionConflict,
     HandInProgress,
@@ -21,13 +23,17 @@ from .records import (
     _hand_record,
     _settlement_record,
 )
-from .streaks import StreaksMixin, _streaks
-from .tables import TablesMixin, _check_table_fields
+from .matches import end_match_in
+from .streaks import checked_streaks, put_streak
+from .tables import check_table_fields, update_table_row
 
 
-class HandsMixin(TablesMixin, StreaksMixin):
+class Hands:
     """Hands, actions and settlements of a store (a settlement also writes its table's fields
     and the players' 连庄 counts, in its transaction)."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def start_hand(
         self,
@@ -57,8 +63,8 @@ class HandsMixin(TablesMixin, StreaksMixin):
         :raises HandInProgress: the table has a ``'playing'`` hand (finish or abort it first).
         """
         _int64("seed", seed)
-        now = self._now()
-        values = _check_table_fields(table_updates or {})
+        now = self.db.now()
+        values = check_table_fields(table_updates or {})
         try:
             async def _job(conn: AsyncConnection) -> Any:
                 status = await conn.scalar(select(_T.c.status).where(_T.c.id == table_id))
@@ -90,10 +96,10 @@ class HandsMixin(TablesMixin, StreaksMixin):
                     .returning(_H.c.id)
                 )
                 if values:
-                    await self._update_table(conn, table_id, values)
+                    await update_table_row(conn, table_id, values, now)
                 return hand_id
 
-            hand_id = await self._submit(_job)
+            hand_id = await self.db.submit(_job)
         except IntegrityError as exc:
             raise HandInProgress(table_id, None) from exc
         return int(hand_id)
@@ -131,55 +137,11 @@ class HandsMixin(TablesMixin, StreaksMixin):
             return
 
         try:
-            refused = await self._submit(None, (hand_id, idx, texts))
+            refused = await self.db.submit(None, (hand_id, idx, texts))
         except IntegrityError as exc:
             raise ActionConflict(hand_id, idx, None) from exc
         if refused is not None:
             raise refused
-
-    async def _append_batch(
-        self, conn: AsyncConnection, requests: list[tuple[int, int, list[str]]]
-    ) -> list[Optional[StoreError]]:
-        """Check and insert action appends in the batch's transaction: one query reads the
-        status and next index of every hand concerned, one multi-row INSERT stores the accepted
-        ones.  Returns each request's refusal (not raised, so the other requests stay in the
-        transaction) or ``None``.  A writer of another process racing for the same index is
-        stopped by the ``(hand_id, idx)`` primary key (the batch rolls back and is retried)."""
-        hand_ids = sorted({h for h, _, _ in requests})
-        state: dict[int, list] = {}
-        for k in range(0, len(hand_ids), 500):
-            chunk = hand_ids[k : k + 500]
-            next_idx = (
-                select(func.coalesce(func.max(_A.c.idx) + 1, 0))
-                .where(_A.c.hand_id == _H.c.id)
-                .scalar_subquery()
-            )
-            rows = await conn.execute(
-                select(_H.c.id, _H.c.status, next_idx).where(_H.c.id.in_(chunk))
-            )
-            for hid, status, nxt in rows:
-                state[hid] = [status, int(nxt)]
-        now = self._now()
-        rows_out: list[dict[str, Any]] = []
-        refusals: list[Optional[StoreError]] = []
-        for hand_id, idx, texts in requests:
-            st = state.get(hand_id)
-            if st is None:
-                refusals.append(NotFound(f"hand {hand_id}"))
-            elif st[0] != "playing":
-                refusals.append(HandNotPlaying(hand_id, st[0]))
-            elif st[1] != idx:
-                refusals.append(ActionConflict(hand_id, idx, st[1]))
-            else:
-                rows_out.extend(
-                    {"hand_id": hand_id, "idx": idx + k, "text": t, "created_at": now}
-                    for k, t in enumerate(texts)
-                )
-                st[1] = idx + len(texts)
-                refusals.append(None)
-        if rows_out:
-            await conn.execute(insert(_A), rows_out)
-        return refusals
 
     async def finish_hand(
         self,
@@ -211,12 +173,12 @@ class HandsMixin(TablesMixin, StreaksMixin):
         :raises NotFound: no such hand.
         :raises ValueError: two settlements for the same seat.
         """
-        values = _check_table_fields(table_updates or {})
-        counts = _streaks(streaks)
+        values = check_table_fields(table_updates or {})
+        counts = checked_streaks(streaks)
         seats = [s.seat for s in settlements]
         if len(set(seats)) != len(seats):
             raise ValueError(f"duplicate settlement seats {seats}")
-        now = self._now()
+        now = self.db.now()
         async def _job(conn: AsyncConnection) -> Any:
             hand = (
                 await conn.execute(
@@ -259,14 +221,14 @@ class HandsMixin(TablesMixin, StreaksMixin):
                     ],
                 )
             if values:
-                await self._update_table(conn, hand.table_id, values)
+                await update_table_row(conn, hand.table_id, values, now)
             for user_id, kept in counts.items():
-                await self._put_streak(conn, hand.guild_id, hand.variant, user_id, kept, now)
+                await put_streak(conn, hand.guild_id, hand.variant, user_id, kept, now)
             if end_match is not None:
-                return await self._end_match(conn, hand.table_id, end_match)  # type: ignore[attr-defined]
+                return await end_match_in(conn, hand.table_id, end_match, now)
             return None
 
-        return await self._submit(_job)
+        return await self.db.submit(_job)
 
     async def abort_hand(self, hand_id: int) -> None:
         """Mark a ``'playing'`` hand ``'aborted'`` (no settlements).  No-op if already aborted.
@@ -285,17 +247,17 @@ class HandsMixin(TablesMixin, StreaksMixin):
             await conn.execute(
                 update(_H)
                 .where(_H.c.id == hand_id, _H.c.status == "playing")
-                .values(status="aborted", ended_at=self._now())
+                .values(status="aborted", ended_at=self.db.now())
             )
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
     async def get_hand(self, hand_id: int) -> HandRecord:
         """Return a hand with its actions (index order) and settlements (seat order).
 
         :raises NotFound: no such hand.
         """
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(select(_H).where(_H.c.id == hand_id))).first()
             if row is None:
                 raise NotFound(f"hand {hand_id}")
@@ -310,3 +272,45 @@ class HandsMixin(TablesMixin, StreaksMixin):
                 )
             ).all()
         return _hand_record(row, acts, [_settlement_record(s) for s in sets])
+
+
+async def append_batch(conn: AsyncConnection, requests: list[Append], now: datetime) -> list[Optional[StoreError]]:
+    """Check and insert action appends in the batch's transaction: one query reads the
+    status and next index of every hand concerned, one multi-row INSERT stores the accepted
+    ones.  Returns each request's refusal (not raised, so the other requests stay in the
+    transaction) or ``None``.  A writer of another process racing for the same index is
+    stopped by the ``(hand_id, idx)`` primary key (the batch rolls back and is retried)."""
+    hand_ids = sorted({h for h, _, _ in requests})
+    state: dict[int, list] = {}
+    for k in range(0, len(hand_ids), 500):
+        chunk = hand_ids[k : k + 500]
+        next_idx = (
+            select(func.coalesce(func.max(_A.c.idx) + 1, 0))
+            .where(_A.c.hand_id == _H.c.id)
+            .scalar_subquery()
+        )
+        rows = await conn.execute(
+            select(_H.c.id, _H.c.status, next_idx).where(_H.c.id.in_(chunk))
+        )
+        for hid, status, nxt in rows:
+            state[hid] = [status, int(nxt)]
+    rows_out: list[dict[str, Any]] = []
+    refusals: list[Optional[StoreError]] = []
+    for hand_id, idx, texts in requests:
+        st = state.get(hand_id)
+        if st is None:
+            refusals.append(NotFound(f"hand {hand_id}"))
+        elif st[0] != "playing":
+            refusals.append(HandNotPlaying(hand_id, st[0]))
+        elif st[1] != idx:
+            refusals.append(ActionConflict(hand_id, idx, st[1]))
+        else:
+            rows_out.extend(
+                {"hand_id": hand_id, "idx": idx + k, "text": t, "created_at": now}
+                for k, t in enumerate(texts)
+            )
+            st[1] = idx + len(texts)
+            refusals.append(None)
+    if rows_out:
+        await conn.execute(insert(_A), rows_out)
+    return refusals

@@ -3,6 +3,7 @@ its final standings, the message that showed them, and the matches of a player."
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Optional
 
 from sqlalchemy import func, insert, select, update
@@ -10,35 +11,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .base import _H, _M, _P, _T, _int64
 from .records import HandRecord, MatchRecord, NotFound, SettlementRecord, _hand_record, _match_record, _settlement_record
-from .writer import WriterMixin
+from .database import Database
+from .tables import update_table_row
 
 
-class MatchesMixin(WriterMixin):
+class Matches:
     """Ended matches of a store (one ``match`` row per table at most)."""
 
-    async def _end_match(self, conn: AsyncConnection, table_id: int, hands_planned: int) -> Optional[int]:
-        """Inside a write transaction: close the table and record its match when at least one
-        of its hands was settled.  Returns the match id (the existing one when the match was
-        recorded before), ``None`` when no hand was settled."""
-        now = self._now()
-        table = (await conn.execute(select(_T.c.guild_id, _T.c.channel_id, _T.c.variant)
-                                    .where(_T.c.id == table_id))).first()
-        if table is None:
-            raise NotFound(f"table {table_id}")
-        await self._update_table(conn, table_id, {"status": "closed"})  # type: ignore[attr-defined]
-        existing = await conn.scalar(select(_M.c.id).where(_M.c.table_id == table_id))
-        if existing is not None:
-            return int(existing)
-        played, first = (await conn.execute(
-            select(func.count(_H.c.id), func.min(_H.c.started_at))
-            .where(_H.c.table_id == table_id, _H.c.status == "done"))).one()
-        if not played:
-            return None
-        match_id = await conn.scalar(insert(_M).values(
-            table_id=table_id, guild_id=table.guild_id, channel_id=table.channel_id, variant=table.variant,
-            hands_planned=int(hands_planned), hands_played=int(played), started_at=first or now, ended_at=now,
-            standings=None, message_id=None).returning(_M.c.id))
-        return int(match_id)
+    def __init__(self, db: Database):
+        self.db = db
 
     async def end_match(self, table_id: int, *, hands_planned: int = 0) -> Optional[int]:
         """Close a table and, when at least one of its hands was settled, record its match — one
@@ -50,13 +31,13 @@ class MatchesMixin(WriterMixin):
         :raises NotFound: no such table.
         """
         async def _job(conn: AsyncConnection) -> Any:
-            return await self._end_match(conn, table_id, hands_planned)
+            return await end_match_in(conn, table_id, hands_planned, self.db.now())
 
-        return await self._submit(_job)
+        return await self.db.submit(_job)
 
     async def get_match(self, match_id: int) -> MatchRecord:
         """One match; :raises NotFound: no such match."""
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(select(_M).where(_M.c.id == match_id))).first()
         if row is None:
             raise NotFound(f"match {match_id}")
@@ -65,7 +46,7 @@ class MatchesMixin(WriterMixin):
     async def match_hands(self, table_id: int) -> list[HandRecord]:
         """The settled (``'done'``) hands of a table in the order they were dealt, with their
         settlements (seat order) but no actions."""
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(select(_H).where(_H.c.table_id == table_id, _H.c.status == "done")
                                        .order_by(_H.c.hand_no, _H.c.id))).all()
             sets = (await conn.execute(select(_P).where(_P.c.table_id == table_id)
@@ -81,7 +62,7 @@ class MatchesMixin(WriterMixin):
         async def _job(conn: AsyncConnection) -> Any:
             await conn.execute(update(_M).where(_M.c.id == match_id).values(standings=dict(standings)))
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
     async def set_match_message(self, match_id: int, message_id: int) -> None:
         """Remember the channel message that showed a match's standings."""
@@ -90,12 +71,12 @@ class MatchesMixin(WriterMixin):
         async def _job(conn: AsyncConnection) -> Any:
             await conn.execute(update(_M).where(_M.c.id == match_id).values(message_id=message_id))
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
     async def unposted_matches(self) -> list[MatchRecord]:
         """Ended matches whose standings message was not posted yet (``message_id`` NULL),
         oldest first."""
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(select(_M).where(_M.c.message_id.is_(None)).order_by(_M.c.id))).all()
         return [_match_record(r) for r in rows]
 
@@ -106,20 +87,44 @@ class MatchesMixin(WriterMixin):
                  select(_P.c.id).where(_P.c.table_id == _M.c.table_id, _P.c.user_id == user_id).exists()]
         if variant is not None:
             where.append(_M.c.variant == variant)
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(select(_M).where(*where).order_by(_M.c.ended_at.desc(), _M.c.id.desc())
                                        .limit(limit))).all()
         return [_match_record(r) for r in rows]
 
     async def guild_matches(self, guild_id: int, limit: int = 25) -> list[MatchRecord]:
         """The latest ended matches of a guild, newest first."""
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(select(_M).where(_M.c.guild_id == guild_id)
                                        .order_by(_M.c.ended_at.desc(), _M.c.id.desc()).limit(limit))).all()
         return [_match_record(r) for r in rows]
 
     async def match_of_table(self, table_id: int) -> Optional[MatchRecord]:
         """The ended match of a table, or ``None``."""
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(select(_M).where(_M.c.table_id == table_id))).first()
         return None if row is None else _match_record(row)
+
+
+async def end_match_in(conn: AsyncConnection, table_id: int, hands_planned: int, now: datetime) -> Optional[int]:
+    """Inside a write transaction: close the table and record its match when at least one
+    of its hands was settled.  Returns the match id (the existing one when the match was
+    recorded before), ``None`` when no hand was settled."""
+    table = (await conn.execute(select(_T.c.guild_id, _T.c.channel_id, _T.c.variant)
+                                .where(_T.c.id == table_id))).first()
+    if table is None:
+        raise NotFound(f"table {table_id}")
+    await update_table_row(conn, table_id, {"status": "closed"}, now)
+    existing = await conn.scalar(select(_M.c.id).where(_M.c.table_id == table_id))
+    if existing is not None:
+        return int(existing)
+    played, first = (await conn.execute(
+        select(func.count(_H.c.id), func.min(_H.c.started_at))
+        .where(_H.c.table_id == table_id, _H.c.status == "done"))).one()
+    if not played:
+        return None
+    match_id = await conn.scalar(insert(_M).values(
+        table_id=table_id, guild_id=table.guild_id, channel_id=table.channel_id, variant=table.variant,
+        hands_planned=int(hands_planned), hands_played=int(played), started_at=first or now, ended_at=now,
+        standings=None, message_id=None).returning(_M.c.id))
+    return int(match_id)

@@ -14,10 +14,10 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 
-from .base import StoreBase
+from .database import Database
 from .records import StoreError
 
-__all__ = ["MIGRATIONS_DIR", "INITIAL_REVISION", "alembic_config", "head_revision", "MigrateMixin"]
+__all__ = ["MIGRATIONS_DIR", "INITIAL_REVISION", "alembic_config", "head_revision", "Migrations"]
 
 #: The Alembic environment (``env.py``, ``versions/``) of the bot's database.
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -53,8 +53,11 @@ def head_revision() -> str:
     return head
 
 
-class MigrateMixin(StoreBase):
+class Migrations:
     """Creating and upgrading a store's schema."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def init(self) -> None:
         """Create the PostgreSQL schema (``schema=``) if missing and upgrade to the head revision.
@@ -88,28 +91,28 @@ class MigrateMixin(StoreBase):
 
     async def current_revision(self) -> Optional[str]:
         """The revision stored in ``alembic_version`` (``None`` for an unversioned database)."""
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             return await conn.run_sync(
                 lambda c: MigrationContext.configure(
-                    c, opts={"version_table_schema": self._schema}
+                    c, opts={"version_table_schema": self.db.schema}
                 ).get_current_revision()
             )
 
     async def _migrate(self, run: Callable[[Config], None]) -> None:
-        if self._is_sqlite and self._url.database not in (None, "", ":memory:"):
-            Path(self._url.database).parent.mkdir(parents=True, exist_ok=True)
-        async with self._engine.begin() as conn:
-            if self._is_sqlite:
+        if self.db.is_sqlite and self.db.parsed_url.database not in (None, "", ":memory:"):
+            Path(self.db.parsed_url.database).parent.mkdir(parents=True, exist_ok=True)
+        async with self.db.engine.begin() as conn:
+            if self.db.is_sqlite:
                 # Take the write lock first (waiting up to the busy timeout): the DDL then runs
                 # in this one transaction (the driver would otherwise autocommit each CREATE)
                 # and two bots starting together migrate one after the other.
                 await conn.exec_driver_sql("BEGIN IMMEDIATE")
             else:
                 # Serialise concurrent migrations of the same schema (released at commit).
-                key = f"mahjong-bot migrations {self._schema or ''}"
+                key = f"mahjong-bot migrations {self.db.schema or ''}"
                 await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
-            if self._schema is not None:
-                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"'))
+            if self.db.schema is not None:
+                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.db.schema}"'))
             await conn.run_sync(self._migrate_sync, run)
 
     def _migrate_sync(self, conn: Connection, run: Callable[[Config], None]) -> None:
@@ -117,8 +120,8 @@ class MigrateMixin(StoreBase):
             self._migrate_locked(conn, run)
 
     def _migrate_locked(self, conn: Connection, run: Callable[[Config], None]) -> None:
-        cfg = alembic_config(conn, self._schema)
-        names = set(inspect(conn).get_table_names(schema=self._schema))
+        cfg = alembic_config(conn, self.db.schema)
+        names = set(inspect(conn).get_table_names(schema=self.db.schema))
         if _VERSION_TABLE not in names:
             present = _INITIAL_TABLES & names
             if present == _INITIAL_TABLES:

@@ -2,8 +2,8 @@
 ``0004_routed_action``; ``hand_id`` since ``0006_routed_hand``).
 
 A process that receives a click for a table another process owns stores it with the owner's
-shard (:meth:`RoutedMixin.add_routed_action`); the owner takes the rows of its shards
-(:meth:`RoutedMixin.claim_routed_actions`), each deleted as it is taken, so a click is applied
+shard (:meth:`RoutedActions.add_routed_action`); the owner takes the rows of its shards
+(:meth:`RoutedActions.claim_routed_actions`), each deleted as it is taken, so a click is applied
 at most once even if two pollers race.  Which shard owns which guild, and the polling, are the
 service's (:mod:`service.routing`).
 """
@@ -17,9 +17,9 @@ from typing import Iterable, Optional
 from sqlalchemy import delete, insert, select
 
 from .models import RoutedActionRow
-from .writer import WriterMixin
+from .database import Database
 
-__all__ = ["RoutedAction", "RoutedMixin"]
+__all__ = ["RoutedAction", "RoutedActions"]
 
 _R = RoutedActionRow.__table__  # type: ignore[attr-defined]
 
@@ -43,8 +43,11 @@ class RoutedAction:
     hand_id: Optional[int] = None
 
 
-class RoutedMixin(WriterMixin):
+class RoutedActions:
     """Routed clicks of a store."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def add_routed_action(self, *, shard: int, token: str, application_id: int, user_id: int,
                                 channel_id: int, message_id: Optional[int], action: str, tile: str,
@@ -55,12 +58,12 @@ class RoutedMixin(WriterMixin):
         values = dict(shard=shard, token=token,
                       application_id=application_id, user_id=user_id, channel_id=channel_id,
                       message_id=message_id, action=action[:32], tile=tile[:16], seq=seq, locale=locale[:16],
-                      created_at=self._now(), hand_id=hand_id)
+                      created_at=self.db.now(), hand_id=hand_id)
 
         async def job(conn):
             return await conn.scalar(insert(_R).values(**values).returning(_R.c.id))
 
-        return int(await self._submit(job))
+        return int(await self.db.submit(job))
 
     async def claim_routed_actions(self, shards: Iterable[int], limit: int = 100) -> list[RoutedAction]:
         """Take (delete) up to ``limit`` stored clicks of ``shards``, oldest first.  A row is
@@ -77,11 +80,11 @@ class RoutedMixin(WriterMixin):
                     taken.append(RoutedAction(**{k: getattr(r, k) for k in RoutedAction.__dataclass_fields__}))
             return taken
 
-        return await self._submit(job)
+        return await self.db.submit(job)
 
     async def count_routed_actions(self, shards: Iterable[int] | None = None) -> int:
         """How many clicks wait (for ``shards``, default every shard)."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             q = select(_R.c.id)
             if shards is not None:
                 q = q.where(_R.c.shard.in_(list(shards)))

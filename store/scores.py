@@ -10,7 +10,8 @@ from typing import Any, Optional
 
 from sqlalchemy import and_, case, func, select
 
-from .base import _H, _P, _T, StoreBase, _utc
+from .base import _H, _P, _T
+from .database import Database, utc
 from .models import UTCDateTime
 from .records import (
     HandRecord,
@@ -23,8 +24,11 @@ from .records import (
 )
 
 
-class ScoresMixin(StoreBase):
+class Scores:
     """Scores, leaderboard, history and statistics of a store."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     @staticmethod
     def _score_columns() -> list[Any]:
@@ -45,7 +49,7 @@ class ScoresMixin(StoreBase):
         if variant is not None:
             where.append(_P.c.variant == variant)
         if since is not None:
-            where.append(_P.c.created_at >= _utc(since))
+            where.append(_P.c.created_at >= utc(since))
         return where
 
     async def score(
@@ -62,7 +66,7 @@ class ScoresMixin(StoreBase):
         :returns: a :class:`ScoreLine`; all zeros and ``name=None`` for a user with no hands.
         """
         where = self._filters(guild_id, variant, since) + [_P.c.user_id == user_id]
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (await conn.execute(select(*self._score_columns()).where(*where))).one()
             name = await conn.scalar(
                 select(_P.c.name).where(*where).order_by(_P.c.id.desc()).limit(1)
@@ -105,7 +109,7 @@ class ScoresMixin(StoreBase):
             .order_by(points.desc(), wins.desc(), _P.c.user_id)
             .limit(limit)
         )
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
             if not rows:
                 return []
@@ -183,7 +187,7 @@ class ScoresMixin(StoreBase):
             .order_by(ended.desc(), _P.c.hand_id.desc(), _P.c.seat)
             .limit(limit)
         )
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [
             HistoryLine(
@@ -218,7 +222,7 @@ class ScoresMixin(StoreBase):
         """
         where = self._filters(guild_id, variant, since) + [_P.c.user_id == user_id]
         best_fan = func.max(case((_P.c.is_winner.is_(True), _P.c.fan), else_=None))
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(
@@ -288,7 +292,7 @@ class ScoresMixin(StoreBase):
             .order_by(_H.c.ended_at.desc(), _H.c.id.desc())
             .limit(limit)
         )
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
             ids = [r.id for r in rows]
             sets = (

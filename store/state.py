@@ -12,15 +12,18 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .base import _B
-from .writer import WriterMixin
+from .database import Database
 
 
-class StateMixin(WriterMixin):
+class NamedValues:
     """Named values of a store (one ``bot_state`` row each)."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def get_state(self, key: str) -> Optional[str]:
         """The value stored under ``key``; ``None`` when there is none."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             return await conn.scalar(select(_B.c.value).where(_B.c.key == _key(key)))
 
     async def set_state(self, key: str, value: str) -> None:
@@ -32,14 +35,14 @@ class StateMixin(WriterMixin):
         key = _key(key)
         if not isinstance(value, str):
             raise TypeError("a state value is a str")
-        now = self._now()
+        now = self.db.now()
 
         async def _job(conn: AsyncConnection) -> Any:
-            ins = (sqlite_insert if self._is_sqlite else pg_insert)(_B).values(key=key, value=value, updated_at=now)
+            ins = (sqlite_insert if self.db.is_sqlite else pg_insert)(_B).values(key=key, value=value, updated_at=now)
             await conn.execute(ins.on_conflict_do_update(
                 index_elements=[_B.c.key], set_={"value": ins.excluded.value, "updated_at": ins.excluded.updated_at}))
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
 
     async def next_start(self) -> int:
@@ -47,7 +50,7 @@ class StateMixin(WriterMixin):
         write transaction that reads and increments the stored count (``bot_state`` key
         ``starts``).  Versions of what the bot publishes begin with it, so they grow across
         restarts."""
-        now = self._now()
+        now = self.db.now()
 
         async def _job(conn: AsyncConnection) -> Any:
             raw = await conn.scalar(select(_B.c.value).where(_B.c.key == "starts"))
@@ -55,13 +58,13 @@ class StateMixin(WriterMixin):
                 n = int(raw or 0) + 1
             except ValueError:
                 n = 1
-            ins = (sqlite_insert if self._is_sqlite else pg_insert)(_B).values(key="starts", value=str(n),
+            ins = (sqlite_insert if self.db.is_sqlite else pg_insert)(_B).values(key="starts", value=str(n),
                                                                               updated_at=now)
             await conn.execute(ins.on_conflict_do_update(
                 index_elements=[_B.c.key], set_={"value": ins.excluded.value, "updated_at": ins.excluded.updated_at}))
             return n
 
-        return await self._submit(_job)
+        return await self.db.submit(_job)
 
 
 def _key(key: str) -> str:

@@ -13,19 +13,22 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .base import _K, _int64
-from .writer import WriterMixin
+from .database import Database
 
 
-class StreaksMixin(WriterMixin):
+class Streaks:
     """Players' 连庄 counts of a store (written with a settlement by
-    :meth:`store.hands.HandsMixin.finish_hand`)."""
+    :meth:`store.hands.Hands.finish_hand`)."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def get_streak(self, guild_id: int, variant: str, user_id: int) -> int:
         """The hands ``user_id`` kept in a row as dealer (连庄) in a guild's games of
         ``variant``; 0 when none is stored."""
         _int64("guild_id", guild_id)
         _int64("user_id", user_id)
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             kept = await conn.scalar(
                 select(_K.c.kept).where(
                     _K.c.guild_id == guild_id, _K.c.user_id == user_id, _K.c.variant == variant
@@ -40,31 +43,16 @@ class StreaksMixin(WriterMixin):
         :raises ValueError: a negative count.
         """
         _int64("guild_id", guild_id)
-        counts = _streaks({user_id: kept})
-        now = self._now()
+        counts = checked_streaks({user_id: kept})
+        now = self.db.now()
 
         async def _job(conn: AsyncConnection) -> Any:
             for user, count in counts.items():
-                await self._put_streak(conn, guild_id, variant, user, count, now)
+                await put_streak(conn, guild_id, variant, user, count, now)
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
-    async def _put_streak(
-        self, conn: AsyncConnection, guild_id: int, variant: str, user_id: int, kept: int,
-        now: datetime,
-    ) -> None:
-        ins = (sqlite_insert if self._is_sqlite else pg_insert)(_K).values(
-            guild_id=guild_id, user_id=user_id, variant=variant, kept=kept, updated_at=now
-        )
-        await conn.execute(
-            ins.on_conflict_do_update(
-                index_elements=[_K.c.guild_id, _K.c.user_id, _K.c.variant],
-                set_={"kept": ins.excluded.kept, "updated_at": ins.excluded.updated_at},
-            )
-        )
-
-
-def _streaks(counts: Optional[Mapping[int, int]]) -> dict[int, int]:
+def checked_streaks(counts: Optional[Mapping[int, int]]) -> dict[int, int]:
     out: dict[int, int] = {}
     for user_id, kept in (counts or {}).items():
         _int64("user_id", user_id)
@@ -72,3 +60,19 @@ def _streaks(counts: Optional[Mapping[int, int]]) -> dict[int, int]:
             raise ValueError(f"a dealer streak (lianzhuang) count is an int >= 0, not {kept!r}")
         out[user_id] = kept
     return out
+
+
+async def put_streak(
+    conn: AsyncConnection, guild_id: int, variant: str, user_id: int, kept: int,
+    now: datetime,
+) -> None:
+    """Inside a write transaction: a player's 连庄 count (inserted or replaced)."""
+    ins = (sqlite_insert if conn.dialect.name == "sqlite" else pg_insert)(_K).values(
+        guild_id=guild_id, user_id=user_id, variant=variant, kept=kept, updated_at=now
+    )
+    await conn.execute(
+        ins.on_conflict_do_update(
+            index_elements=[_K.c.guild_id, _K.c.user_id, _K.c.variant],
+            set_={"kept": ins.excluded.kept, "updated_at": ins.excluded.updated_at},
+        )
+    )

@@ -4,6 +4,7 @@ was last prompted for, and every open table with its hand for a restart.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Iterable, Mapping, Optional
 
 from sqlalchemy import delete, func, insert, select, update
@@ -23,7 +24,7 @@ from .records import (
     _seat_record,
     _table_record,
 )
-from .writer import WriterMixin
+from .database import Database
 
 _TABLE_FIELDS = {
     "status",
@@ -39,7 +40,7 @@ _TABLE_FIELDS = {
 _INT64_FIELDS = {"message_id", "seed", "creator_id"}
 
 
-def _check_table_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+def check_table_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     unknown = set(fields) - _TABLE_FIELDS
     if unknown:
         raise TypeError(f"unknown table field(s): {', '.join(sorted(unknown))}")
@@ -55,8 +56,11 @@ def _check_table_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-class TablesMixin(WriterMixin):
+class Tables:
     """Tables and seats of a store."""
+
+    def __init__(self, db: Database):
+        self.db = db
 
     async def create_table(
         self,
@@ -86,7 +90,7 @@ class TablesMixin(WriterMixin):
             ("seed", seed),
         ):
             _int64(name, value)
-        now = self._now()
+        now = self.db.now()
         try:
             async def _job(conn: AsyncConnection) -> Any:
                 existing = await conn.scalar(
@@ -117,7 +121,7 @@ class TablesMixin(WriterMixin):
                 )
                 return table_id
 
-            table_id = await self._submit(_job)
+            table_id = await self.db.submit(_job)
         except IntegrityError as exc:
             raise TableExists(channel_id) from exc
         return int(table_id)
@@ -127,7 +131,7 @@ class TablesMixin(WriterMixin):
 
         :raises NotFound: no such table.
         """
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (await conn.execute(select(_T).where(_T.c.id == table_id))).first()
         if row is None:
             raise NotFound(f"table {table_id}")
@@ -135,7 +139,7 @@ class TablesMixin(WriterMixin):
 
     async def get_open_table(self, channel_id: int) -> Optional[TableRecord]:
         """Return the ``'lobby'``/``'playing'`` table of a channel, or ``None``."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             row = (
                 await conn.execute(
                     select(_T).where(
@@ -157,39 +161,17 @@ class TablesMixin(WriterMixin):
         :raises NotFound: no such table.
         :raises TableExists: re-opening a closed table in a channel that has another open one.
         """
-        values = _check_table_fields(fields)
+        values = check_table_fields(fields)
         try:
             async def _job(conn: AsyncConnection) -> Any:
-                return await self._update_table(conn, table_id, values)
+                return await update_table_row(conn, table_id, values, self.db.now())
 
-            return await self._submit(_job)
+            return await self.db.submit(_job)
         except IntegrityError as exc:
             raise TableExists(await self._channel_of(table_id)) from exc
 
     async def _channel_of(self, table_id: int) -> int:
         return (await self.get_table(table_id)).channel_id
-
-    async def _update_table(
-        self, conn: AsyncConnection, table_id: int, values: dict[str, Any]
-    ) -> TableRecord:
-        now = self._now()
-        row = (
-            await conn.execute(
-                update(_T)
-                .where(_T.c.id == table_id)
-                .values(**values, updated_at=now)
-                .returning(*_T.c)
-            )
-        ).first()
-        if row is None:
-            raise NotFound(f"table {table_id}")
-        if values.get("status") == "closed":
-            await conn.execute(
-                update(_H)
-                .where(_H.c.table_id == table_id, _H.c.status == "playing")
-                .values(status="aborted", ended_at=now)
-            )
-        return _table_record(row)
 
     async def set_seats(self, table_id: int, seats: Iterable[SeatRecord]) -> None:
         """Replace the seat list of a table (and set its ``updated_at``).
@@ -208,7 +190,7 @@ class TablesMixin(WriterMixin):
             found = await conn.scalar(
                 update(_T)
                 .where(_T.c.id == table_id)
-                .values(updated_at=self._now())
+                .values(updated_at=self.db.now())
                 .returning(_T.c.id)
             )
             if found is None:
@@ -234,7 +216,7 @@ class TablesMixin(WriterMixin):
                     ],
                 )
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
     async def set_seat_prompted(self, table_id: int, seat: int, prompted: Optional[str]) -> None:
         """Record the last decision a seat was prompted for (``SeatRecord.prompted``); one
@@ -243,11 +225,11 @@ class TablesMixin(WriterMixin):
             await conn.execute(update(_S).where(_S.c.table_id == table_id, _S.c.seat == seat)
                                .values(prompted=None if prompted is None else str(prompted)[:64]))
 
-        await self._submit(_job)
+        await self.db.submit(_job)
 
     async def get_seats(self, table_id: int) -> tuple[SeatRecord, ...]:
         """Return the seats of a table in seat order (empty if none or no such table)."""
-        async with self._read() as conn:
+        async with self.db.read() as conn:
             rows = (
                 await conn.execute(select(_S).where(_S.c.table_id == table_id).order_by(_S.c.seat))
             ).all()
@@ -264,7 +246,7 @@ class TablesMixin(WriterMixin):
         where = [_T.c.status.in_(OPEN_TABLE_STATUSES)]
         if table_id is not None:
             where.append(_T.c.id == table_id)
-        async with self._engine.connect() as conn:
+        async with self.db.engine.connect() as conn:
             tables = (
                 await conn.execute(
                     select(_T).where(*where).order_by(_T.c.id)
@@ -322,3 +304,25 @@ class TablesMixin(WriterMixin):
                       last_hand=last.get(t.id))
             for t in tables
         ]
+
+
+async def update_table_row(conn: AsyncConnection, table_id: int, values: dict[str, Any], now: datetime) -> TableRecord:
+    """Inside a write transaction: set ``values`` (checked by :func:`check_table_fields`) on a
+    table; closing it aborts its playing hand.  :raises NotFound: no such table."""
+    row = (
+        await conn.execute(
+            update(_T)
+            .where(_T.c.id == table_id)
+            .values(**values, updated_at=now)
+            .returning(*_T.c)
+        )
+    ).first()
+    if row is None:
+        raise NotFound(f"table {table_id}")
+    if values.get("status") == "closed":
+        await conn.execute(
+            update(_H)
+            .where(_H.c.table_id == table_id, _H.c.status == "playing")
+            .values(status="aborted", ended_at=now)
+        )
+    return _table_record(row)

@@ -32,7 +32,7 @@ async def fd_bot(tmp_path):
 async def _auto_hand(fd, bot, user, channel_id, variant, when: datetime, ai_seats: int, options: str | None = None):
     """Open a table, fill it with AI, start; the player's seat plays on auto; returns the
     finished hand's result after closing the table.  The store's clock says ``when``."""
-    bot.store._clock = lambda: when
+    bot.store.db.clock = lambda: when
     args = {"variant": variant}
     if options:
         args["options"] = options

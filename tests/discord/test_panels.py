@@ -130,7 +130,7 @@ async def test_after_a_restart_each_panel_is_edited_to_the_current_view(game, tm
             await fd.settle()
         before = {seat: panels_of(fd, user)[0].id for seat, user in users.items()}
         notes = {seat: [m.id for m in notices_of(fd, user)] for seat, user in users.items()}
-        bot2 = new_bot(bot.store._url.render_as_string(hide_password=False), ManualClock())
+        bot2 = new_bot(bot.store.db.parsed_url.render_as_string(hide_password=False), ManualClock())
         await fd.restart(bot2)
         await fd.settle()
         table2 = bot2.service.table_in(fd.channel_id)

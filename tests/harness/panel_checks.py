@@ -49,7 +49,7 @@ def plain(value):
 
 def restarted_bot(bot):
     """A fresh bot on the same store and clock (as after a process restart)."""
-    return new_bot(bot.store._url.render_as_string(hide_password=False), bot.service.clock)
+    return new_bot(bot.store.db.parsed_url.render_as_string(hide_password=False), bot.service.clock)
 
 
 def panels_of(fd, user) -> list:
