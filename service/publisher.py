@@ -5,9 +5,10 @@ table service that every part changing a table is given."""
 from __future__ import annotations
 
 import logging
-from typing import Callable, Optional
+from typing import Optional
 
 from . import publish
+from .langs import Langs
 from .snapshot import Change, TableSnapshot, freeze
 from .table import HIDDEN_EVENTS, Listener, Table, Update
 
@@ -17,11 +18,10 @@ log = logging.getLogger("service.tables")
 class Publisher:
     """Snapshots and their listeners.
 
-    :param lang_of: ``lang_of(user_id)``: a player's language (``service.langs.Langs.user_lang``),
-        for the seat parts of a snapshot."""
+    :param langs: the players' languages, for the seat parts of a snapshot."""
 
-    def __init__(self, lang_of: Callable[[Optional[int]], Optional[str]]):
-        self.lang_of = lang_of
+    def __init__(self, langs: Langs):
+        self.langs = langs
         #: ``await listener(change)`` after every change (the front ends)
         self.listeners: list[Listener] = []
         #: this process's start number (``Store.next_start``, set when the tables are loaded):
@@ -61,7 +61,7 @@ class Publisher:
 
     def build(self, t: Table) -> TableSnapshot:
         """Build and keep the snapshot of ``t`` now (``service/publish.py``)."""
-        snap = publish.build(t, self._version(), self.lang_of, t.touched)
+        snap = publish.build(t, self._version(), self.langs.user_lang, t.touched)
         t.snapshot, t.snapshot_due, t.touched = snap, False, set()
         return snap
 

@@ -91,7 +91,7 @@ class TableService:
         # the parts, each given what it uses
         self.langs = Langs(store)
         self.open_tables = OpenTables(store)
-        self.publisher = Publisher(self.langs.user_lang)
+        self.publisher = Publisher(self.langs)
         self.seats = Seats(store, self.open_tables)
         self.hands = Hands(store, self.clock, self.open_tables, self.publisher, self.seats, vocabulary)
         self.lobby = Lobby(store, self.clock, self.open_tables, self.publisher, self.hands, self.seats,
