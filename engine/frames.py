@@ -23,9 +23,10 @@ decision: the frame is taken at the same point of the same public state.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import PASS, Action
+from .events import Event
 
 #: keys of a view that tell who the hand waits for (never in a frame)
 PRIVATE_TIMING = ("pending", "seq")
@@ -39,6 +40,13 @@ class PublicFrames:
 
     _frame: Optional[tuple[int, dict]] = None
     _frame_saved: Optional[tuple[int, dict]] = None
+    #: the hand's events (set by the game)
+    events: list[Event]
+
+    if TYPE_CHECKING:  # what the game's hand provides
+        def view(self, viewer: int | None = None, reveal: bool = False) -> Any: ...
+
+        def is_over(self) -> bool: ...
 
     def _frame_action(self, action: Action) -> None:
         """``apply`` calls this for each accepted action, before applying it: a public action

@@ -12,9 +12,10 @@ from ..events import Event
 from ..melds import Meld, chow_bases
 from ..tiles import kind_of, kind_str
 from .phases import CLAIM_PHASE, DISCARD_PHASE, ROB_PHASE
+from .state import MahjongState
 
 
-class ClaimWindow:
+class ClaimWindow(MahjongState):
     """Claims, kongs and the rob window of :class:`~engine.mahjong.hand.MahjongHand`."""
 
     def _open_claims(self, discarder: int, tile: int) -> None:

@@ -11,9 +11,10 @@ from typing import Any
 from ..melds import Meld
 from ..tiles import WINDS, kind_of, kind_str
 from .phases import CLAIM_PHASE, DISCARD_PHASE, OVER
+from .state import MahjongState
 
 
-class HandViews:
+class HandViews(MahjongState):
     """Views of :class:`~engine.mahjong.hand.MahjongHand`."""
 
     def can_see_hand(self, viewer: int | None, seat: int) -> bool:

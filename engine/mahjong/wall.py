@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..events import Event
 from ..tiles import kind_of, kind_str, make_tiles
 from .phases import DISCARD_PHASE
+from .state import MahjongState
 
 
 
@@ -37,7 +38,7 @@ class StackedWall:
         used = set(front) | set(back)
         return front + [t for t in self.shuffled if t not in used] + back[::-1]
 
-class Wall:
+class Wall(MahjongState):
     """Set-up of :class:`~engine.mahjong.hand.MahjongHand`: wall, deal, flower replacement."""
 
     def _build_wall(self) -> None:

@@ -14,9 +14,10 @@ from ...tiles import kind_of
 from .actions import CHI, CLAIM_PHASE, DISCARD_PHASE, DUI
 from .scoring import _Win
 from .shapes import is_xi
+from .state import LaoWuDuiState
 
 
-class ClaimWindow:
+class ClaimWindow(LaoWuDuiState):
     """Claims of :class:`~engine.variants.laowudui.hand.LaoWuDuiHand`."""
 
     def is_opposite(self, seat: int, discarder: int) -> bool:

@@ -13,6 +13,7 @@ from ...events import Event
 from ...tiles import kind_of, kind_str
 from .actions import OVER, RULES
 from .shapes import is_big, is_xi, readings
+from .state import LaoWuDuiState
 
 #: fans: key -> (zh, en)   (laowudui.md §Scoring)
 FANS = {
@@ -72,7 +73,7 @@ class _Win:
     discarder: int | None
 
 
-class Scoring:
+class Scoring(LaoWuDuiState):
     """Wins and draws of :class:`~engine.variants.laowudui.hand.LaoWuDuiHand`."""
 
     def _draw_game(self) -> None:

@@ -11,11 +11,12 @@ from ...actions import HU
 from ...melds import Meld
 from ...tiles import WINDS, kind_of, kind_str
 from .actions import CLAIM_PHASE, DISCARD_PHASE, OPENING, OVER
+from .state import LaoWuDuiState
 
 _NAME = [kind_str(k) for k in range(70)]  #: notation of each kind, looked up in views
 
 
-class HandViews:
+class HandViews(LaoWuDuiState):
     """Views of :class:`~engine.variants.laowudui.hand.LaoWuDuiHand`."""
 
     def can_see_hand(self, viewer: int | None, seat: int) -> bool:

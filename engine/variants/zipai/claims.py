@@ -11,9 +11,10 @@ from ...melds import Meld
 from ...tiles import kind_of, kind_str
 from .actions import CLAIM_PHASE, HU, PASS, PENG, PRIORITY
 from .huxi import chi_choices, chi_shapes, idx_of, kind_of_idx
+from .state import ZipaiState
 
 
-class ClaimWindow:
+class ClaimWindow(ZipaiState):
     """Claims of :class:`~engine.variants.zipai.hand.ZipaiHand`."""
 
     def _chi_seats(self, owner: int, source: str) -> list[int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...tiles import kind_of, kind_str
 from .actions import OVER
 from .huxi import classify_three, group_huxi, idx_of, kind_of_idx, tun_of
+from .state import ZipaiState
 
 
 def group_item(gtype: str, idxs: list[int]) -> dict:
@@ -55,7 +56,7 @@ def settlement(n: int, winner: int, huxi: int, fan: int, tun_per: int, piao: lis
     return tun, total, points
 
 
-class Scoring:
+class Scoring(ZipaiState):
     """Wins and draws of :class:`~engine.variants.zipai.hand.ZipaiHand`."""
 
     def _draw_game(self) -> None:

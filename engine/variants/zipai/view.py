@@ -11,9 +11,10 @@ from ...melds import Meld
 from ...tiles import kind_of, kind_str
 from .actions import CLAIM_PHASE, HU, OVER, PIAO_PHASE
 from .huxi import group_huxi, idx_of, kind_of_idx
+from .state import ZipaiState
 
 
-class HandViews:
+class HandViews(ZipaiState):
     """Views of :class:`~engine.variants.zipai.hand.ZipaiHand`."""
 
     def _group_view(self, g: Meld, face_up: bool) -> dict:
