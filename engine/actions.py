@@ -46,6 +46,14 @@ class Action:
     def __str__(self) -> str:
         return f"{self.seat} {self.type}" + (f" {kind_str(self.kind)}" if self.kind is not None else "")
 
+    @property
+    def tile_kind(self) -> int:
+        """:attr:`kind`, of an action that names one (a discard, a 听 discard, a chow's start,
+        an own kong …).  :raises ValueError: the action names no tile kind."""
+        if self.kind is None:
+            raise ValueError(f"{self.type} of seat {self.seat} names no tile kind")
+        return self.kind
+
     @classmethod
     def parse(cls, text: str) -> "Action":
         """Read the text form back; raises ``ValueError`` on a malformed line."""

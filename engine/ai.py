@@ -148,7 +148,7 @@ def choose_action(hand, seat: int) -> Action:
             best_discard = best_after_discard(counts, n_melds, sh)
             for a in kongs:
                 c = list(counts)
-                c[a.kind] -= 4 if c[a.kind] == 4 else 1
+                c[a.tile_kind] -= 4 if c[a.tile_kind] == 4 else 1
                 if sh(c, n_melds + (1 if counts[a.kind] == 4 else 0)) <= best_discard:
                     return a
         return _choose_discard(hand, seat, legal, counts, n_melds, sh)
@@ -209,9 +209,9 @@ def lowest_shanten_discards(discards: list[Action], counts: list[int], n_melds: 
     that leave it, in the given order.  ``counts`` is restored before returning."""
     scored = []
     for a in discards:
-        counts[a.kind] -= 1
+        counts[a.tile_kind] -= 1
         scored.append((sh(counts, n_melds), a))
-        counts[a.kind] += 1
+        counts[a.tile_kind] += 1
     best = min(s for s, _ in scored)
     return best, [a for s, a in scored if s == best]
 
@@ -227,9 +227,9 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
         unseen = _unseen_counts(hand, seat)
         ranked = []
         for a in candidates:
-            counts[a.kind] -= 1
-            ranked.append((-_useful(hand, counts, n_melds, best_sh, sh, unseen), _isolation(a.kind), a.kind, a))
-            counts[a.kind] += 1
+            counts[a.tile_kind] -= 1
+            ranked.append((-_useful(hand, counts, n_melds, best_sh, sh, unseen), _isolation(a.tile_kind), a.tile_kind, a))
+            counts[a.tile_kind] += 1
         ranked.sort(key=lambda r: r[:3])
         choice = ranked[0][3]
     else:

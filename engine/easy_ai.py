@@ -46,7 +46,7 @@ def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
         scored = []
         for a in discards:
             counts[a.kind] -= 1
-            scored.append((sh(counts, n_melds), wild(a.kind), a.kind, a))
+            scored.append((sh(counts, n_melds), wild(a.tile_kind), a.tile_kind, a))
             counts[a.kind] += 1
         choice = min(scored, key=lambda r: r[:3])[3]
         return Action(seat, TING, choice.kind) if choice.kind in tings else choice

@@ -13,6 +13,8 @@ change between hands (two_player.md), :meth:`Match.redraw_dealer` draws the deal
 
 from __future__ import annotations
 
+from typing import Any
+
 from .actions import Action
 from .rng import dealer_draw_seed, hand_seed, make_rng
 from .variant import VariantInfo
@@ -36,7 +38,9 @@ class Match:
         self.n = n_seats
         first = 0 if self.info.first_dealer == "creator" else \
             make_rng(hand_seed(table_seed, -1)).randrange(n_seats)
-        self.state = dict(state) if state else {
+        #: the match state: ``hand_no``, ``dealer``, ``dealer_streak``, ``scores`` and what the
+        #: game and the table keep with them (JSON values)
+        self.state: dict[str, Any] = dict(state) if state else {
             "hand_no": 0, "dealer": first, "dealer_streak": 0, "scores": [0] * n_seats,
         }
 
@@ -74,8 +78,8 @@ class Match:
             a replay after a restart rebuilds exactly the hand that was dealt).
         :param seed: the hand's own seed (a stored hand of an earlier number); by default
             ``hand_seed(table seed, state["hand_no"])``."""
-        ctx = dict(context) if context is not None else self.hand_context(extra)
-        dealer = ctx.get("dealer", self.state["dealer"])
+        ctx: dict[str, Any] = dict(context) if context is not None else self.hand_context(extra)
+        dealer: int = ctx.get("dealer", self.state["dealer"])
         return self.info.new_hand(self.options, self.hand_seed() if seed is None else seed, dealer, self.n, ctx)
 
     def replay(self, actions: list[str], context: dict | None = None, seed: int | None = None):

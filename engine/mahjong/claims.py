@@ -75,6 +75,7 @@ class ClaimWindow(MahjongState):
         self.on_window_closed(self.responses)
         options, self.claim_options, responses, self.responses = self.claim_options, {}, self.responses, {}
         if self.phase == ROB_PHASE:
+            assert self.rob is not None  # the rob window is open on the added tile
             adder, tile = self.rob
             self.rob = None
             if best is not None and best[2].type == HU:
@@ -83,6 +84,7 @@ class ClaimWindow(MahjongState):
                 self.phase = DISCARD_PHASE
                 self._complete_added_kong(adder, tile)
             return
+        assert self.last_discard is not None  # the claim window is open on the discard
         discarder, tile = self.last_discard
         if best is None or best[2].type not in (HU, KONG, PUNG, CHOW):
             # pass, 加倍, or a variant's non-claim answer (two_player: 听 without a discard)
@@ -97,7 +99,7 @@ class ClaimWindow(MahjongState):
         elif a.type == PUNG:
             self._claim_meld(seat, discarder, tile, PUNG, [kind_of(tile)] * 2)
         elif a.type == CHOW:
-            need = [a.kind + i for i in range(3) if a.kind + i != kind_of(tile)]
+            need = [a.tile_kind + i for i in range(3) if a.tile_kind + i != kind_of(tile)]
             self._claim_meld(seat, discarder, tile, CHOW, need)
         del options, responses
 

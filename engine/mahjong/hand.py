@@ -292,7 +292,9 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
         return sorted(set(out))
 
     def _kong_keeps_waits(self, seat: int, kind: int) -> bool:
-        before = self._waits_without(seat, kind_of(self.drawn[seat]))
+        drawn = self.drawn[seat]
+        assert drawn is not None  # a kong of one's own turn: the drawn tile is held
+        before = self._waits_without(seat, kind_of(drawn))
         counts = self.counts(seat)
         counts[kind] -= 4
         after = self._live_waits(seat, counts, len(self.melds[seat]) + 1, kong_kind=kind)
@@ -312,7 +314,9 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
             win_kind = kind_of(drawn) if drawn is not None else kind_of(self.hands[seat][-1])
             return self._evaluate_cached(seat, win_kind, True, False)
         robbing = self.phase == ROB_PHASE
-        tile = self.rob[1] if robbing else self.last_discard[1]
+        window = self.rob if robbing else self.last_discard
+        assert window is not None  # a claim or rob window is open on its tile
+        tile = window[1]
         return self._evaluate_cached(seat, kind_of(tile), False, robbing)
 
     def _evaluate_cached(self, seat: int, win_kind: int, self_drawn: bool, robbing: bool) -> dict:
@@ -372,8 +376,9 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
                 raise IllegalAction("tile_not_in_hand", self.RULES,
                                     tile=kind_str(action.kind) if action.kind is not None else "?")
             if self.ting[seat]:
+                drawn = self.drawn[seat]
                 raise IllegalAction("hand_locked_after_ting", self.RULES,
-                                    tile=kind_str(kind_of(self.drawn[seat])) if self.drawn[seat] is not None else "?")
+                                    tile=kind_str(kind_of(drawn)) if drawn is not None else "?")
             if action.type == TING:
                 raise IllegalAction("ting_not_ready", self.RULES, tile=kind_str(action.kind))
             raise IllegalAction("discard_not_allowed", self.RULES, tile=kind_str(action.kind))
@@ -386,9 +391,9 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
     def _apply_turn(self, a: Action) -> None:
         seat = a.seat
         if a.type in (DISCARD, TING):
-            self._discard(seat, a.kind, declare=a.type == TING)
+            self._discard(seat, a.tile_kind, declare=a.type == TING)
         elif a.type == KONG:
-            self._own_kong(seat, a.kind)
+            self._own_kong(seat, a.tile_kind)
         elif a.type == HU:
             drawn = self.drawn[seat]
             tile = drawn if drawn is not None else self.hands[seat][-1]

@@ -83,8 +83,9 @@ class HandViews(MahjongState):
 
     def _sorted_without_drawn(self, seat: int) -> list[int]:
         tiles = list(self.hands[seat])
-        if self.drawn[seat] is not None:
-            tiles.remove(self.drawn[seat])
+        drawn = self.drawn[seat]
+        if drawn is not None:
+            tiles.remove(drawn)
         return sorted(kind_of(t) for t in tiles)
 
     def private_view(self, seat: int) -> dict:

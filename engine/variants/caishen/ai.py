@@ -76,8 +76,8 @@ def choose_action(hand, seat: int, danger=None) -> Action:
             if a.type != KONG:
                 continue
             c = list(counts)
-            concealed = c[a.kind] == 4
-            c[a.kind] -= 4 if concealed else 1
+            concealed = c[a.tile_kind] == 4
+            c[a.tile_kind] -= 4 if concealed else 1
             if _shanten(hand, c, n_melds + (1 if concealed else 0)) <= base:
                 return a
         return _choose_discard(hand, seat, legal, counts, n_melds, danger)
@@ -132,9 +132,9 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
         return discards[0]
     scored = []
     for a in discards:
-        counts[a.kind] -= 1
+        counts[a.tile_kind] -= 1
         scored.append((_shanten(hand, counts, n_melds), a))
-        counts[a.kind] += 1
+        counts[a.tile_kind] += 1
     best_sh = min(s for s, _ in scored)
     candidates = [a for s, a in scored if s == best_sh]
     if len(candidates) == 1:
@@ -143,9 +143,9 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
     visible = hand.visible_counts(seat)
     unseen = [max(0, 4 - visible[k]) for k in range(34)]
     for a in candidates:
-        counts[a.kind] -= 1
+        counts[a.tile_kind] -= 1
         useful = _useful(hand, counts, n_melds, best_sh, unseen)
-        counts[a.kind] += 1
+        counts[a.tile_kind] += 1
         ranked.append((danger(a.kind) if danger else 0, -useful, _isolation(hand.eff(a.kind)), a.kind, a))
     ranked.sort(key=lambda r: r[:4])
     return ranked[0][4]

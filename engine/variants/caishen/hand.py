@@ -451,7 +451,7 @@ class CaishenHand(MahjongHand):
         drawn = self.drawn[seat]
         if drawn is not None and not self.is_wild(kind_of(drawn)) and Action(seat, DISCARD, kind_of(drawn)) in discards:
             return Action(seat, DISCARD, kind_of(drawn))
-        plain = [a for a in discards if not self.is_wild(a.kind)]
+        plain = [a for a in discards if not self.is_wild(a.tile_kind)]
         return (plain or discards)[-1]
 
     # --- views (§财神: shown at the left end of the hand)

@@ -70,16 +70,16 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
             a = discards[0]
             return Action(seat, TING, a.kind) if a.kind in tings else a
         best_sh, cands = lowest_shanten_discards(discards, counts, n_melds, sh)
-        safe = [a for a in cands if not risky(a.kind)]
+        safe = [a for a in cands if not risky(a.tile_kind)]
         cands = safe or cands
         if len(cands) > 1:
             # the most isolated few are compared by useful tiles kept (keeps a move fast)
-            cands = sorted(cands, key=lambda a: (_isolation(a.kind), a.kind))[:2]
+            cands = sorted(cands, key=lambda a: (_isolation(a.tile_kind), a.tile_kind))[:2]
             vis = hand.visible_counts(seat)
             ranked = []
             for a in cands:
                 counts[a.kind] -= 1
-                ranked.append((-_useful(hand, seat, counts, n_melds, best_sh, sh, vis), _isolation(a.kind), a.kind, a))
+                ranked.append((-_useful(hand, seat, counts, n_melds, best_sh, sh, vis), _isolation(a.tile_kind), a.tile_kind, a))
                 counts[a.kind] += 1
             ranked.sort(key=lambda r: r[:3])
             choice = ranked[0][3]
@@ -118,8 +118,8 @@ def free_kong(hand, seat: int, legal: list[Action], sh: Callable) -> Action | No
     best = best_after_discard(counts, n_melds, sh)
     for a in kongs:
         c = list(counts)
-        own = c[a.kind] == 4
-        c[a.kind] -= 4 if own else 1
+        own = c[a.tile_kind] == 4
+        c[a.tile_kind] -= 4 if own else 1
         if sh(c, n_melds + (1 if own else 0)) <= best:
             return a
     return None

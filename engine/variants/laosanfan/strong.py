@@ -208,7 +208,7 @@ class Planner:
 def choose_discard(p: Planner, legal: list[Action]) -> Action:
     """The discard (or 听 with it) of the seat from ``legal``."""
     hand, seat, values = p.hand, p.seat, p.values
-    discards = sorted({a.kind for a in legal if a.type == DISCARD})
+    discards = sorted({a.tile_kind for a in legal if a.type == DISCARD})
     tings = {a.kind for a in legal if a.type == TING}
     if len(discards) == 1:
         k = discards[0]

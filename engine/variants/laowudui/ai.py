@@ -116,9 +116,9 @@ def easy_action(hand, seat: int) -> Action:
     discards = [a for a in legal if a.type == DISCARD]
     if dealt is not None and kind_of(dealt) not in hand.wild:
         return Action(seat, DISCARD, kind_of(dealt))
-    plain = [a for a in discards if a.kind not in hand.wild and (dealt is None or counts[a.kind])]
+    plain = [a for a in discards if a.tile_kind not in hand.wild and (dealt is None or counts[a.tile_kind])]
     if plain:
-        return min(plain, key=lambda a: (counts[a.kind] % 2 == 0, a.kind))
+        return min(plain, key=lambda a: (counts[a.tile_kind] % 2 == 0, a.tile_kind))
     if KEEP in types and not hand.hands[seat]:
         return Action(seat, KEEP)
     return discards[-1] if discards else legal[0]

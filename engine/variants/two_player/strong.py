@@ -167,8 +167,8 @@ def choose_action(hand, seat: int) -> Action:
             best = best_after_discard(counts, n_melds, hand_shapes.shanten)
             for a in kongs:
                 c = list(counts)
-                own = c[a.kind] == 4
-                c[a.kind] -= 4 if own else 1
+                own = c[a.tile_kind] == 4
+                c[a.tile_kind] -= 4 if own else 1
                 if hand_shapes.shanten(c, n_melds + (1 if own else 0)) <= best:
                     return a
         return choose_discard(p, legal)

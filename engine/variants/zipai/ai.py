@@ -39,7 +39,7 @@ def choose_action(hand, seat: int) -> Action:
         return legal[0]
     if hand.phase == DISCARD_PHASE:
         discards = [a for a in legal if a.type == DISCARD]
-        return min(discards, key=lambda a: (keep_value(hand, seat, a.kind), -a.kind))
+        return min(discards, key=lambda a: (keep_value(hand, seat, a.tile_kind), -a.tile_kind))
     for a in legal:
         if a.type == PENG:
             return a
@@ -118,7 +118,7 @@ def easy_action(hand, seat: int) -> Action:
         for a in legal:
             if a.type != DISCARD:
                 continue
-            i = idx_of(a.kind)
+            i = idx_of(a.tile_kind)
             counts[i] -= 1
             g, p, hx = formed(tuple(counts))
             counts[i] += 1

@@ -357,7 +357,7 @@ class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
             if action.type == HU:
                 self._win(s, None, "self")
             else:
-                self._discard(s, action.kind)
+                self._discard(s, action.tile_kind)
         else:
             self.responses[s] = action
             if action.type == PASS:

@@ -41,5 +41,5 @@ def choose_action(hand, seat: int) -> Action:
     if hand.phase == DISCARD_PHASE and not any(a.type == HU for a in legal):
         discards = [a for a in legal if a.type == DISCARD]
         if discards:
-            return min(discards, key=lambda a: (keep_value(hand, seat, a.kind), -a.kind))
+            return min(discards, key=lambda a: (keep_value(hand, seat, a.tile_kind), -a.tile_kind))
     return normal_action(hand, seat)
