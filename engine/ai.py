@@ -71,9 +71,9 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
     tile of different ranks are mostly the same triples)."""
     groups = []
     for base, n, ch in hand_shapes._GROUPS:
-        key = tuple(counts[base:base + n])
-        if any(key):
-            groups.append((base, n, ch, hand_shapes._group_mtp(ch, key)))
+        group = tuple(counts[base:base + n])
+        if any(group):
+            groups.append((base, n, ch, hand_shapes._group_mtp(ch, group)))
     g = len(groups)
     prefix = [{(0, 0, 0)}]
     for i in range(g - 1):
@@ -184,8 +184,8 @@ def counts_after_claim(counts: list[int], action: Action, kind: int) -> list[int
         c[kind] -= 3
     else:
         for i in range(3):
-            if action.kind + i != kind:
-                c[action.kind + i] -= 1
+            if action.tile_kind + i != kind:
+                c[action.tile_kind + i] -= 1
     return c
 
 

@@ -49,7 +49,7 @@ def _check(value: Any, shape: Any, path: str, out: list[str]) -> None:
         options = get_args(shape)
         if any(not check(value, option, path) for option in options):
             return
-        alike = [o for o in options if _container(o) is not None and isinstance(value, _container(o))]
+        alike = [o for o in options if (kind := _container(o)) is not None and isinstance(value, kind)]
         if len(alike) == 1:  # the one option of the value's kind: say what is wrong inside it
             _check(value, alike[0], path, out)
         else:

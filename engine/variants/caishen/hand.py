@@ -297,7 +297,9 @@ class CaishenHand(MahjongHand):
     def _apply_turn(self, a: Action) -> None:
         if a.type == CAISHEN_HUI:
             self.events.append(Event(CAISHEN_HUI, a.seat, self.wild))
-            self._win(a.seat, self.drawn[a.seat], None, self_drawn=True)
+            drawn = self.drawn[a.seat]
+            assert drawn is not None  # 财神会 is offered after a draw
+            self._win(a.seat, drawn, None, self_drawn=True)
             return
         super()._apply_turn(a)
 
@@ -423,6 +425,7 @@ class CaishenHand(MahjongHand):
         """Points (§Scoring); an exhaustive draw pays nothing."""
         if winner is None:
             return [0] * self.n
+        assert win is not None  # a winner's win
         self_drawn = discarder is None
         stake = self.options.get("base_stake", 1)
         win["base_stake"] = stake
@@ -457,8 +460,9 @@ class CaishenHand(MahjongHand):
     # --- views (§财神: shown at the left end of the hand)
     def _sorted_without_drawn(self, seat: int) -> list[int]:
         tiles = list(self.hands[seat])
-        if self.drawn[seat] is not None:
-            tiles.remove(self.drawn[seat])
+        drawn = self.drawn[seat]
+        if drawn is not None:
+            tiles.remove(drawn)
         return sorted((kind_of(t) for t in tiles), key=lambda k: (not self.is_wild(k), self.eff(k), k))
 
     def concealed_kinds(self, seat: int) -> list[int]:

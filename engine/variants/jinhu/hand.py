@@ -190,13 +190,16 @@ class JinhuHand(LaoSanFanHand):
         pts = [0] * self.n
         if winner is None:
             return pts
+        assert win is not None  # a winner's win
         share = win["fan_total"]
         win["next_dealer"] = winner
         tile = self.win_kind
+        assert tile is not None  # the hand was won on it
         baowu = (discarder is not None and not self.ting[discarder] and
                  (tile in THIEVES or tile in {m.kind for m in self.melds[winner]}))
         payments = []
         if baowu:
+            assert discarder is not None
             pts[discarder] -= 5 * share
             pts[winner] += 3 * share
             payments.append({"from": discarder, "to": winner, "points": 3 * share, "notes": [["shares", 3]]})
@@ -230,7 +233,7 @@ class JinhuHand(LaoSanFanHand):
         seat's exposed pung, while the seat has declared no 听."""
         if self.phase != DISCARD_PHASE or seat != self.turn or self.ting[seat] or len(self.hands[seat]) % 3 != 2:
             return []
-        out = []
+        out: list[dict] = []
         for k in sorted({kind_of(t) for t in self.hands[seat]}):
             if not self.may_discard(seat, k):
                 continue

@@ -240,6 +240,7 @@ class LaoSanFanHand(MahjongHand):
         pts = [0] * self.n
         if winner is None:
             return pts
+        assert win is not None  # a winner's win
         total = win["total"]
         liable = None
         if discarder is not None and self.liability and self.liability["seat"] == discarder \
@@ -261,6 +262,7 @@ class LaoSanFanHand(MahjongHand):
                             | ({"notes": [["santan", self.n - 1]]} if s == liable else {}))
         win["liable"] = liable
         if liable is not None:
+            assert self.liability is not None  # liable by the last discard's 三摊
             win["liability"] = {"seat": liable, "reason": "santan", "to": winner,
                                 "tile": kind_str(self.liability["kind"])}
         if self.options.get("hutou"):

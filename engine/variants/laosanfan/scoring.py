@@ -147,7 +147,7 @@ def hu_detail(concealed13: list[int], melds: list[Meld], win_kind: int, self_dra
             elif c <= win_kind <= c + 2:
                 placements.append(("closed" if win_kind == c + 1 else "chow", c))
         for how, code in placements:
-            items = []
+            items: list[dict] = []
             for c in codes:
                 if c >= hand_shapes.PUNG_CODE:
                     k = c - hand_shapes.PUNG_CODE

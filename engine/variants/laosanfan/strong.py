@@ -209,7 +209,7 @@ def choose_discard(p: Planner, legal: list[Action]) -> Action:
     """The discard (or 听 with it) of the seat from ``legal``."""
     hand, seat, values = p.hand, p.seat, p.values
     discards = sorted({a.tile_kind for a in legal if a.type == DISCARD})
-    tings = {a.kind for a in legal if a.type == TING}
+    tings = {a.tile_kind for a in legal if a.type == TING}
     if len(discards) == 1:
         k = discards[0]
         return Action(seat, TING, k) if k in tings and values.declare(p, k) else Action(seat, DISCARD, k)
@@ -265,7 +265,7 @@ def choose_claim(p: Planner, legal: list[Action]) -> Action:
         if a.type not in (PUNG, CHOW, KONG):
             continue
         c = counts_after_claim(counts, a, k)
-        meld = (a.kind if a.type == CHOW else k, a.type == CHOW)
+        meld = (a.tile_kind if a.type == CHOW else k, a.type == CHOW)
         open_ = p.open_routes(p.melds(meld))
         if not open_:
             continue

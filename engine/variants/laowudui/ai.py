@@ -72,7 +72,7 @@ def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
             return a
     if CHI in types and claims(counts[kind_of(dealt)]):
         return Action(seat, CHI)
-    discards = [a.kind for a in legal if a.type == DISCARD]
+    discards = [a.tile_kind for a in legal if a.type == DISCARD]
     if dealt is not None and kind_of(dealt) not in hand.wild:
         return Action(seat, DISCARD, kind_of(dealt))
     if dealt is not None:  # a dealt wild: keep it, discard from the hand

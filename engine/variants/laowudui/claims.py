@@ -79,6 +79,7 @@ class ClaimWindow(LaoWuDuiState):
         for s, a in sorted(responses.items()):
             if a.type == PASS:
                 self.events.append(Event("pass", s))
+        assert self.last_discard is not None  # the window is open on the discard
         discarder, tile = self.last_discard
         order = sorted(responses, key=lambda s: (s - discarder) % self.n)
         winners = [s for s in order if responses[s].type == HU]
@@ -105,8 +106,8 @@ class ClaimWindow(LaoWuDuiState):
         if chis:
             s = chis[0]
             k = kind_of(tile)
-            mine = self._take_xi_from_hand(s) if is_xi(k) else self._take_from_hand(s, k)[0]
-            self._add_meld(s, Meld(CHI, tuple(sorted((mine, tile))), False, tile, discarder))
+            own = self._take_xi_from_hand(s) if is_xi(k) else self._take_from_hand(s, k)[0]
+            self._add_meld(s, Meld(CHI, tuple(sorted((own, tile))), False, tile, discarder))
             self.claimed_discards.add(tile)
             self.events.append(Event(CHI, s, k, {"from": discarder}))
             self._claimed_turn(s)

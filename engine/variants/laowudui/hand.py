@@ -289,8 +289,9 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
         c.update(kind_of(t) for t in self.set_aside)
         if viewer is not None:
             c.update(kind_of(t) for t in self.hands[viewer])
-            if self.dealt[viewer] is not None:
-                c[kind_of(self.dealt[viewer])] += 1
+            dealt = self.dealt[viewer]
+            if dealt is not None:
+                c[kind_of(dealt)] += 1
         return c
 
     def unseen(self, viewer: int, kind: int) -> int:
@@ -319,10 +320,10 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
 
     def _turn_actions(self, seat: int) -> list[Action]:
         if self.confirming is not None:
-            acts = [Action(seat, CONFIRM)]
+            confirm = [Action(seat, CONFIRM)]
             if not self.zhezhuang[seat]:
-                acts.append(Action(seat, KEEP))
-            return acts
+                confirm.append(Action(seat, KEEP))
+            return confirm
         acts: list[Action] = []
         locked = self.zhezhuang[seat]
         dealt = self.dealt[seat]
@@ -434,15 +435,15 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
         if self.phase == DISCARD_PHASE and self.zhezhuang[seat] and action.type in (CHI, DUI, KONG, KEEP):
             raise IllegalAction("hand_locked_zhezhuang", f"{RULES} §Scoring (折庄)")
         if action.type == DISCARD:
-            tiles = self.hands[seat] + ([self.dealt[seat]] if self.dealt[seat] is not None else [])
+            dealt = self.dealt[seat]
+            tiles = self.hands[seat] + ([dealt] if dealt is not None else [])
             tile = kind_str(action.kind) if action.kind is not None else "?"
             if action.kind is None or not any(kind_of(t) == action.kind for t in tiles):
                 raise IllegalAction("tile_not_in_hand", RULES, tile=tile)
             if action.kind in self.wild and not self.options["wild_discard"]:
                 raise IllegalAction("wild_discard_off", f"{RULES} §Deal and turn", tile=tile)
-            if self.dealt[seat] is not None:
-                raise IllegalAction("must_discard_dealt", f"{RULES} §Deal and turn",
-                                    tile=kind_str(kind_of(self.dealt[seat])))
+            if dealt is not None:
+                raise IllegalAction("must_discard_dealt", f"{RULES} §Deal and turn", tile=kind_str(kind_of(dealt)))
             raise IllegalAction("discard_not_allowed", RULES, tile=tile)
         if action.type in (CHI, DUI, KONG):
             raise IllegalAction("cannot_claim", f"{RULES} §Claims", claim=action.type)
@@ -509,10 +510,12 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
                 self.events.append(Event("keep", s))
             self._discard(s, tile)
         elif a.type == KEEP:
+            assert dealt is not None  # offered only while the dealt tile is held
             self.hands[s].append(dealt)
             self.dealt[s] = None
             self.events.append(Event("keep", s))
         elif a.type == CHI:
+            assert dealt is not None  # a 吃 of one's own turn takes the dealt tile
             k = kind_of(dealt)
             mine = self._take_xi_from_hand(s) if is_xi(k) else self._take_from_hand(s, k)[0]
             self._add_meld(s, Meld(CHI, tuple(sorted((mine, dealt))), False, dealt, s))
@@ -520,11 +523,13 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
             self.events.append(Event(CHI, s, k, {"from": s}))
         elif a.type == DUI:
             if a.kind is None:  # with the dealt tile
+                assert dealt is not None
                 k, extra = kind_of(dealt), dealt
                 self.dealt[s] = None
             else:
                 k, extra = a.kind, self._take_from_hand(s, a.kind)[0]
             i = self._meld_of(s, k, CHI)
+            assert i is not None  # a 对 is offered on a 吃 of that kind
             m = self.melds[s][i]
             self.melds[s][i] = Meld(DUI, tuple(sorted(m.tiles + (extra,))), False, m.claimed, m.from_seat)
             self.events.append(Event(DUI, s, k, {"from_hand": a.kind is not None}))
@@ -534,19 +539,21 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
                 self._add_meld(s, Meld(KONG, tuple(sorted(tiles)), False))
                 self.events.append(Event(KONG, s, a.kind, {"from_hand": True}))
             else:
+                assert dealt is not None  # an added kong takes the dealt tile
                 k = kind_of(dealt)
                 i = self._meld_of(s, k, DUI)
+                add: tuple[int, ...]
                 if i is None:
                     i = self._meld_of(s, k, CHI)
                     add = (self._take_from_hand(s, k)[0], dealt)
                 else:
                     add = (dealt,)
+                assert i is not None  # offered on a 对 or a 吃 of that kind
                 m = self.melds[s][i]
                 self.melds[s][i] = Meld(KONG, tuple(sorted(m.tiles + add)), False, m.claimed, m.from_seat, added=True)
                 self.dealt[s] = None
                 self.events.append(Event(KONG, s, k, {"added": True}))
         elif a.type == HU:
-            k = self._self_win_kind(s)
             if dealt is not None:
                 tile = dealt
                 self.dealt[s] = None

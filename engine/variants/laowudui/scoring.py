@@ -134,6 +134,7 @@ class Scoring(LaoWuDuiState):
                 unit = payment(dui, len(fans))
                 if best is None or unit > best[0]:
                     best = (unit, dui, fans, r.meld_fours_all if bomb else r.meld_fours)
+        assert best is not None  # a winning hand has a reading
         unit, dui, fans, fours = best
         order = list(FANS)
         fans.sort(key=order.index)
@@ -154,7 +155,11 @@ class Scoring(LaoWuDuiState):
             ev = self.evaluate_win(w.seat, k, w.self_drawn,
                                    on_discarded_wild=(not w.self_drawn and k in self.wild))
             evals[str(w.seat)] = ev
-            payers = [w.discarder] if len(wins) > 1 else [s for s in range(self.n) if s != w.seat]
+            if len(wins) > 1:  # several winners: each on the one discard
+                assert w.discarder is not None
+                payers = [w.discarder]
+            else:
+                payers = [s for s in range(self.n) if s != w.seat]
             for p in payers:
                 factor = buy_factor(w.seat, p, self.dealer, [bool(b) for b in self.bought])
                 amount = ev["unit"] * factor

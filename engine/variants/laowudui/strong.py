@@ -18,6 +18,7 @@ Pure and deterministic; returns one of ``hand.legal_actions(seat)``.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Callable
 
 from ...actions import Action
 from ...tiles import kind_of
@@ -35,6 +36,12 @@ def _big(k: int) -> bool:
     return is_big(k)
 
 
+
+def _in_suit(suit: int) -> Callable[[int], bool]:
+    """A test of kinds: is it of ``suit`` (``SUIT_OF``)?"""
+    return lambda k: k in SUIT_OF and SUIT_OF[k] == suit
+
+
 def fan_distance(hand, seat: int, counts: Counter) -> int:
     """The fewest singles of the concealed ``counts`` (``{kind: n}``) that keep the nearest of
     清一色 / 全小 / 全大 from the hand; a fan counts only while every melded tile and every
@@ -43,10 +50,10 @@ def fan_distance(hand, seat: int, counts: Counter) -> int:
     fixed += [k for k, n in counts.items() if n >= 2]
     fixed = [k for k in fixed if k not in hand.wild]
     singles = [k for k, n in counts.items() if n % 2 == 1 and k not in hand.wild]
-    tests = [_small, _big]
+    tests: list[Callable[[int], bool]] = [_small, _big]
     suits = {SUIT_OF[k] for k in fixed if k in SUIT_OF} or {SUIT_OF[k] for k in singles if k in SUIT_OF}
     for s in sorted(suits):
-        tests.append(lambda k, s=s: k in SUIT_OF and SUIT_OF[k] == s)
+        tests.append(_in_suit(s))
     best = 9
     for fits in tests:
         if all(fits(k) for k in fixed):

@@ -20,7 +20,7 @@ INFO = VariantInfo(
     streak_per_player=True,
     ai=ai.choose_action,
     ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
-    fan_table=fan_table(),
+    fan_table=tuple(fan_table()),
 )
 
 __all__ = ["INFO", "TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",

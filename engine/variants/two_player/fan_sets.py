@@ -8,6 +8,7 @@ Part of the fan count of :mod:`engine.variants.two_player.fans`.
 from __future__ import annotations
 
 from itertools import compress
+from typing import Any
 
 from ...melds import CHOW, KONG, PUNG, Meld
 from .fan_table import (
@@ -314,7 +315,7 @@ _PUNG_TABLE: dict[tuple[int, ...], tuple] = {}
 _MELD_CACHE: dict[tuple, tuple[str, int, bool, int]] = {}
 #: flags of a hand -> the fans every split of it shares (see _base_fans); fan counts
 #: of a split before exclusions (a tuple) -> (counts after them, total)
-_BASE_TABLE: dict[object, object] = {}
+_BASE_TABLE: dict[object, Any] = {}
 #: tile-fan flags -> ((index, count), ...) of 清一色/混一色, 断幺/字一色/混幺九, 大于五/小于五
 _TILE_FAN_TABLE: dict[int, tuple] = {}
 

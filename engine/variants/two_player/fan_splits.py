@@ -7,6 +7,8 @@ Part of the fan count of :mod:`engine.variants.two_player.fans`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from itertools import product
 
 from ...hand_shapes import _can_split
@@ -22,7 +24,7 @@ _GROUPS: dict[tuple[int, ...], tuple] = {}
 _OTHER_WAIT: dict[tuple, tuple[bool, bool]] = {}
 #: (chows allowed, counts) of a group -> _completes_to_sets; ("run", chows allowed,
 #: counts) of a run of held ranks -> _run_info
-_TO_SETS: dict[tuple, object] = {}
+_TO_SETS: dict[tuple, Any] = {}
 
 
 def _rel_splits(chows: bool, pair: bool, key: tuple) -> tuple:
@@ -101,12 +103,13 @@ def _group_info(kinds: tuple[int, ...]) -> tuple:
     splits: tuple = ()
     if not too_many and len(kinds) % 3 != 1:
         want_pair = len(kinds) % 3 == 2
-        per_run = []
+        per_run: list = []
         pairs = 0
+        complete = True  # every run splits
         for s, run in _runs(chows, key):
             m = sum(run) % 3
             if m == 1:
-                per_run = None
+                complete = False
                 break
             if m == 2:
                 pairs += 1
@@ -118,10 +121,10 @@ def _group_info(kinds: tuple[int, ...]) -> tuple:
                     (tuple([off + r for r in ch]), tuple([off + r for r in pu]), off + pr if pr >= 0 else -1)
                     for ch, pu, pr in _rel_splits(chows, m == 2, run)])
             if not rs:
-                per_run = None
+                complete = False
                 break
             per_run.append(rs)
-        if per_run is not None and pairs == want_pair:
+        if complete and pairs == want_pair:
             if len(per_run) == 1:
                 splits = per_run[0]
             elif all([len(rs) == 1 for rs in per_run]):

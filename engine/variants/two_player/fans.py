@@ -214,10 +214,10 @@ def calculate_fans(ctx: WinContext) -> FanResult:
     if best is None or seven_pairs_found:
         divisions = _divisions(groups)
         if divisions:
-            key = (flags | (256 if self_drawn else 0) | (512 if last else 0) | (1024 if kong else 0)
+            base_key = (flags | (256 if self_drawn else 0) | (512 if last else 0) | (1024 if kong else 0)
                    | (2048 if wall_last else 0) | (0 if melded_cnt == 0 else 8192 if melded_cnt == 4 else 4096)
                    | hog << 14)
-            base = _BASE_TABLE.get(key) or _base_fans(key)
+            base = _BASE_TABLE.get(base_key) or _base_fans(base_key)
             # "unique wait" (13 tiles waiting on one kind), computed only when a split
             # could score 边张/坎张/单钓将 (winning tile in a concealed chow or the pair)
             unique = False if heavenly or base[MELDED_HAND] else None

@@ -191,6 +191,7 @@ class TwoPlayerHand(MahjongHand):
         """The loser pays the winner; an exhaustive draw pays nothing (§Settlement)."""
         if winner is None:
             return [0] * self.n
+        assert win is not None  # a winner's win
         kept = self.context.get("dealer_streak", 0)
         pts = settlement_points(win["fan_total"], win["doubles"], win["treasure_copies"], kept,
                                 self.options.get("base_points", 1))
@@ -236,7 +237,7 @@ class TwoPlayerHand(MahjongHand):
 
         Shape: ``[{"discard": "9m", "waits": [{"tile", "fan", "total", "ok", "left"}]}]``.
         """
-        out = []
+        out: list[dict] = []
         hand = self.hands[seat]
         # 听 with the dealer's first discard is 天听 (16 fan): the hint counts it
         saved_ready = self.heavenly_ready[seat]

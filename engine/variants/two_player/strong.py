@@ -83,7 +83,7 @@ class TwoPlayerPlanner(Planner):
         self.melded_t = sum(1 for m in hand.melds[seat] for x in m.tiles if kind_of(x) == t)
         self.doubles = hand.doubles[seat]
         self.need = hand.options.get("min_fan", 15)
-        self.unseen = None
+        self.unseen: dict[int, int] | None = None
         self.routes = [rv for rv in self.routes if self._promising(rv[0], hand.counts(seat))]
 
     def _promising(self, r: Route, counts) -> bool:
@@ -121,8 +121,9 @@ class TwoPlayerPlanner(Planner):
             return super().useful(counts, n_melds, i)
         if self.unseen is None:
             self.unseen = _unseen_counts(self.hand, self.seat)
+        unseen = self.unseen
         base = self.sh(i, counts, n_melds)
-        return _useful(self.hand, counts, n_melds, base, None, self.unseen)
+        return _useful(self.hand, counts, n_melds, base, None, unseen)
 
     def value(self, fan: float, copies: int) -> float:
         total = fan * self.doubles * treasure_multiplier(min(4, copies))

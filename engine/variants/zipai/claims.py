@@ -95,6 +95,7 @@ class ClaimWindow(ZipaiState):
         return False
 
     def _dist(self, p: int) -> int:
+        assert self.pending is not None  # a window is open on the pending card
         return (p - self.pending[0]) % self.n
 
     @staticmethod
@@ -111,7 +112,7 @@ class ClaimWindow(ZipaiState):
             if s in self.responses:
                 continue
             top = max(self._prio(a) for a in self.claim_options[s])
-            if top > best[0] or (top == best[0] and top > 0 and self._dist(s) < self._dist(best[1])):
+            if best is None or top > best[0] or (top == best[0] and top > 0 and self._dist(s) < self._dist(best[1])):
                 return
         self._close_window(best[2] if best and best[2].type != PASS else None)
 
@@ -121,9 +122,11 @@ class ClaimWindow(ZipaiState):
         view must not tell which)."""
         kinds = {x.type for x in self.claim_options[s]}
         if PENG in kinds or any(t.startswith("chi_") for t in kinds):
+            assert self.pending is not None
             self.passed[s].add(kind_of(self.pending[1]))  # 过张 (1): could 吃/碰 and did not
 
     def _close_window(self, taken: Action | None) -> None:
+        assert self.pending is not None  # the window is open on the pending card
         owner, card, source = self.pending
         k = kind_of(card)
         options, responses = self.claim_options, self.responses

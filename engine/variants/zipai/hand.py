@@ -432,10 +432,10 @@ class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
             return
         if c == 2:
             typ = "chouwei" if k in self.declined_peng[s] else "wei"
-            tiles = [t for t in self.hands[s] if kind_of(t) == k]
-            for t in tiles:
+            pair = [t for t in self.hands[s] if kind_of(t) == k]
+            for t in pair:
                 self.hands[s].remove(t)
-            self.groups[s].append(Meld(typ, tuple(sorted(tiles)) + (card,), True, card, None))
+            self.groups[s].append(Meld(typ, tuple(sorted(pair)) + (card,), True, card, None))
             self._ev(typ, s, k)
             self.holding[s] = True
             self.may_win_now[s] = True

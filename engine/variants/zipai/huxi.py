@@ -142,7 +142,7 @@ def best_split(counts, need_pair: bool) -> tuple[int, list[tuple]] | None:
     return r[0], list(r[1])
 
 
-def best_win(hand: list[int] | tuple[int, ...], table: list[tuple[str, int, int]], extra: int | None = None,
+def best_win(hand: list[int] | tuple[int, ...], table: list[tuple[str, int, int, int]], extra: int | None = None,
              extra_outside: bool = True) -> tuple[int, list[tuple]] | None:
     """Best winning split of a player's cards (zipai.md §Winning): five groups (门子) with a pair
     exactly when there is a 4-card group; a 坎 in hand is never split.

@@ -75,6 +75,7 @@ class Scoring(ZipaiState):
         放炮 n 番 paid by the discarder alone, a card shown by another's draw 1 番 paid by all."""
         owner = self.pending[0] if self.pending else p
         ev = self.win_eval(p, card, True)
+        assert ev is not None  # a win is settled only when the cards win
         if source == "self" or (source == "stock" and owner == p):
             fan, names, payers, discarder, self_drawn = 2, ("自摸", "Self-drawn"), None, None, True
         elif source == "discard":

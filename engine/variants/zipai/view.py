@@ -18,12 +18,13 @@ class HandViews(ZipaiState):
     """Views of :class:`~engine.variants.zipai.hand.ZipaiHand`."""
 
     def _group_view(self, g: Meld, face_up: bool) -> dict:
-        tiles = [kind_str(kind_of(t)) for t in g.tiles]
+        tiles: list[str | None] = [kind_str(kind_of(t)) for t in g.tiles]
         claimed_index = list(g.tiles).index(g.claimed) if g.claimed is not None else None
         if g.type in ("wei", "chouwei", "ti"):
             # the shown card last, the face-down ones first (两暗一明 / 三暗一明)
+            assert g.claimed is not None  # the card shown of a 偎 or 提
             up = kind_str(kind_of(g.claimed))
-            tiles = ([up] * (len(tiles) - 1) if face_up else [None] * (len(tiles) - 1)) + [up]
+            tiles = [up if face_up else None] * (len(tiles) - 1) + [up]
             claimed_index = len(tiles) - 1
         idxs = [idx_of(kind_of(t)) for t in g.tiles]
         return {"type": g.type, "tiles": tiles, "concealed": g.type in ("wei", "chouwei", "ti"),
