@@ -23,10 +23,13 @@ decision: the frame is taken at the same point of the same public state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 from .actions import PASS, Action
 from .events import Event
+
+if TYPE_CHECKING:
+    from .protocol import View
 
 #: keys of a view that tell who the hand waits for (never in a frame)
 PRIVATE_TIMING = ("pending", "seq")
@@ -76,15 +79,15 @@ class PublicFrames:
                 view[key] = None
         self._frame = (len(self.events), view)
 
-    def public_frame(self) -> tuple[dict, int]:
+    def public_frame(self) -> tuple[View, int]:
         """``(view, events)``: the public view the channel may see now (no ``pending``, no
         ``seq``) and how many of :attr:`events` it includes (the public log shows those
         only).  See the module docstring."""
         if self._frame is None or self.is_over():
             view = {k: v for k, v in self.view(None).items() if k not in PRIVATE_TIMING}
-            return view, len(self.events)
-        n, view = self._frame
-        return view, n
+            return cast("View", view), len(self.events)
+        n, frame = self._frame
+        return cast("View", frame), n
 
 
 def frame_view(hand: Any) -> dict:

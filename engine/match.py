@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action
+from .protocol import Hand
 from .rng import dealer_draw_seed, hand_seed, make_rng
 from .variant import VariantInfo
 from .variants import find_variant
@@ -70,7 +71,7 @@ class Match:
         context.update(extra or {})
         return context
 
-    def new_hand(self, extra: dict | None = None, *, context: dict | None = None, seed: int | None = None):
+    def new_hand(self, extra: dict | None = None, *, context: dict | None = None, seed: int | None = None) -> Hand:
         """The hand numbered ``state["hand_no"]``, freshly dealt.
 
         :param extra: added to :meth:`hand_context`.

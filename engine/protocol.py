@@ -263,7 +263,9 @@ class View(TypedDict):
     rob: DiscardRef | None  #: the added tile that may be robbed (phase ``"rob"``)
     seats: list[SeatView]
     viewer: int | None
-    result: Result | None  #: the settlement once over
+    #: the settlement once over: a :class:`Result` (built as a plain dict by the games; its shape
+    #: is checked by ``engine.shape_check`` in the conformance tests)
+    result: dict | None
     me: MeView | None  #: the viewer's own part (``None`` for the public)
     treasure: NotRequired[str | None]  #: 二人麻将 宝牌
     wild: NotRequired[WildView]  #: the wild tiles (财神麻将, 老五对)
@@ -322,7 +324,9 @@ class Hand(Protocol):
     turn: int  #: the seat on turn (or the last one, once over)
     phase: str  #: as ``view()["phase"]``
     context: dict  #: the match context it was dealt with (stored with the hand for replays)
-    result: Result | None  #: the settlement once over
+    #: the settlement once over: a :class:`Result` (built as a plain dict by the games; its shape
+    #: is checked by ``engine.shape_check`` in the conformance tests)
+    result: dict | None
     events: list[Event]  #: every event so far (``.to_json()`` gives :class:`EventView` dicts)
 
     def legal_actions(self, seat: int) -> list[Action]:

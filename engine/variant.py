@@ -20,6 +20,7 @@ from .options import Option, resolve_options
 if TYPE_CHECKING:
     from .actions import Action
     from .facts import GameFacts
+    from .protocol import Hand
 
 #: renderer styles of a game's pieces (:attr:`VariantInfo.tile_style`)
 TILE_STYLES = ("mahjong", "paper")
@@ -52,7 +53,7 @@ class VariantInfo:
     """Most seats a table of this game may have."""
     options: tuple[Option, ...]
     """Declared table options (:mod:`engine.options`)."""
-    hand_factory: Callable = field(repr=False)
+    hand_factory: Callable[[dict, int, int, int, dict], Hand] = field(repr=False)
     """``(options, seed, dealer, n_seats, context) -> hand``: deals one hand (a
     :class:`engine.protocol.Hand`)."""
     aliases: tuple[str, ...] = ()
@@ -136,6 +137,6 @@ class VariantInfo:
         """Defaults + ``given``, validated (raises ``OptionError``)."""
         return resolve_options(self.options, given)
 
-    def new_hand(self, options: dict, seed: int, dealer: int, n_seats: int, context: dict | None = None):
+    def new_hand(self, options: dict, seed: int, dealer: int, n_seats: int, context: dict | None = None) -> Hand:
         """A freshly dealt hand (see :attr:`hand_factory`)."""
         return self.hand_factory(options, seed, dealer, n_seats, context or {})

@@ -7,7 +7,7 @@ options and language of a new table (the use cases behind the settings commands 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, TypeGuard
 
 from engine.variants import find_variant
 
@@ -51,7 +51,7 @@ class ServerSettings:
                    repost_after=repost if _within(repost, REPOST_AFTER_RANGE) else out.repost_after)
 
 
-def _within(value: Any, bounds: tuple[int, int]) -> bool:
+def _within(value: Any, bounds: tuple[int, int]) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and bounds[0] <= value <= bounds[1]
 
 

@@ -67,21 +67,21 @@ class Hands:
         status) are one transaction.  Players waiting for a seat sit down first
         (``service/seats.py``; stored at once)."""
         seated = await self.seats.seat_queue(t)
-        saved_state = dict(t.match.state)
+        saved_state = dict(t.current_match.state)
         try:
             extra = await streaks.deal_context(self.store, t, self._streaks)  # may draw the dealer again
             extra.update(self._deal_extra(t))
-            hand = t.match.new_hand(extra)
-            table_updates = {"hand_no": t.match.hand_no, "state": t.match.state}
+            hand = t.current_match.new_hand(extra)
+            table_updates = {"hand_no": t.current_match.hand_no, "state": t.current_match.state}
             if first:
                 table_updates["status"] = PLAYING
             hand_id = await self.store.start_hand(
-                table_id=t.id, hand_no=t.match.hand_no, seed=hand.seed, variant=t.variant.id,
+                table_id=t.id, hand_no=t.current_match.hand_no, seed=hand.seed, variant=t.variant.id,
                 options=t.options, dealer=hand.dealer,
                 seats=[{"user_id": s.user_id, "name": s.name, "is_ai": s.is_ai} for s in t.seats],
                 context=dict(hand.context), table_updates=table_updates)
         except BaseException:
-            t.match.state = saved_state
+            t.current_match.state = saved_state
             raise
         t.hand, t.hand_id = hand, hand_id
         t.dealt_users = [s.user_id for s in t.seats]
@@ -159,7 +159,9 @@ class Hands:
         snap = self.publisher.snapshot_of(t)
         if self.vocabulary is None:
             raise ServiceError("unknown_action", value=text or "", choices="")
-        return snap, seat, interpret(snap.parts[seat], snap.game, text, self.vocabulary, verb=verb)
+        part = snap.parts[seat]
+        assert part is not None  # a seat that may act is a player's
+        return snap, seat, interpret(part, snap.game, text, self.vocabulary, verb=verb)
 
     async def act_typed(self, channel_id: Optional[int], user_id: int, text: Optional[str], *,
                         verb: Optional[str] = None) -> Change:
@@ -185,11 +187,12 @@ class Hands:
         return self.publisher.publish(t, upd)
 
     async def apply(self, t: Table, action: Action, upd: Update) -> None:
-        """Validate on the hand and queue it for :meth:`_flush` (the lock is held); every
-        caller flushes (through :meth:`_run_automatic`) before it returns or notifies."""
-        first = len(t.hand.events)
-        events = t.hand.apply(action)  # raises IllegalAction with the state unchanged
-        t.decisions.note(t.hand, action.seat)
+        """Validate on the hand and queue it for :meth:`flush` (the lock is held); every
+        caller flushes (through :meth:`run_automatic`) before it returns or notifies."""
+        hand = t.current_hand
+        first = len(hand.events)
+        events = hand.apply(action)  # raises IllegalAction with the state unchanged
+        t.decisions.note(hand, action.seat)
         t.unsaved.append(str(action))
         evs = [dict(e.to_json(), _n=first + i) for i, e in enumerate(events)]
         t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)
@@ -199,7 +202,7 @@ class Hands:
         for e in evs:
             if "seat" in e:
                 upd.seats_to_notify.add(e["seat"])
-        upd.seats_to_notify.update(t.hand.pending_seats())
+        upd.seats_to_notify.update(t.current_hand.pending_seats())
         if action.type == "ting" and not any(e.get("type") == "ting" and e.get("seat") == action.seat for e in evs):
             # two_player.md §Play: 听 with a discard that leaves no ready hand is ignored
             upd.notices.setdefault(action.seat, []).append("notice.ting_ignored")
@@ -211,7 +214,7 @@ class Hands:
             return
         lines = list(t.unsaved)
         try:
-            await self.store.append_actions(t.hand_id, len(t.actions), lines)
+            await self.store.append_actions(t.current_hand_id, len(t.actions), lines)
         except BaseException:
             self.rollback(t)
             raise
@@ -222,7 +225,7 @@ class Hands:
         """Forget the applied but unstored actions: rebuild the hand from the stored log."""
         if t.unsaved:
             t.unsaved.clear()
-            t.hand, t.decisions = replay(t.match, t.actions, t.hand.context if t.hand is not None else None)
+            t.hand, t.decisions = replay(t.current_match, t.actions, t.hand.context if t.hand is not None else None)
             t.recent = public_log(t.hand)
 
     async def guarded(self, t: Table, work: Awaitable[Update]) -> Update:
@@ -315,7 +318,9 @@ class Hands:
         transaction (``upd.kind`` ``"match_over"``)."""
         if t.settled_hand_id == t.hand_id:
             return
-        result = dict(t.hand.result)
+        finished = t.current_hand.result
+        assert finished is not None  # the hand is over
+        result = dict(finished)
         points = result["points"]
         winners = result.get("winners")
         if winners is None:
@@ -330,15 +335,15 @@ class Hands:
                              if i in winners else None)
             for i, s in enumerate(t.seats)
         ]
-        state = t.match.finished_state(result)
+        state = t.current_match.finished_state(result)
         state[PLAYER_TOTALS] = settled_totals(t, points)
-        result["seed"] = t.hand.seed
+        result["seed"] = t.current_hand.seed
         planned = t.match_hands
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
         result["names"] = t.names()  # who played it (another player may sit down before the next deal)
         counts = streaks.settled_counts(t, result)
         try:
-            match_id = await self.store.finish_hand(t.hand_id, result=result, settlements=settlements,
+            match_id = await self.store.finish_hand(t.current_hand_id, result=result, settlements=settlements,
                                                     table_updates={"state": state, "hand_no": state["hand_no"]},
                                                     streaks=counts, end_match=planned if last else None)
         except HandNotPlaying:
@@ -348,7 +353,7 @@ class Hands:
             t.settled_hand_id = t.hand_id
             return
         streaks.remember(self._streaks, t, counts)
-        t.match.state = state
+        t.current_match.state = state
         t.settled_hand_id = t.hand_id
         t.last_result = result
         t.deadline = None

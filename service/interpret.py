@@ -69,7 +69,7 @@ def read_tile(text: Optional[str]) -> Optional[str]:
         raise ServiceError("unknown_tile", tile=text) from None
 
 
-def _refusal(e: Exception) -> ServiceError:
+def _refusal(e: Optional[Exception]) -> ServiceError:
     return ServiceError(getattr(e, "code", "unknown_action"), **dict(getattr(e, "params", {}) or {}))
 
 
@@ -77,7 +77,7 @@ def _parse(vocab: Vocabulary, part: SeatPart, game: GameFacts, texts: list[str],
            verb: Optional[str] = None) -> Move:
     """The move the first of ``texts`` names among the legal moves (with ``verb``: only a move
     that verb may mean); the first text's refusal otherwise."""
-    first = None
+    first: Optional[Exception] = None
     for text in texts:
         try:
             choice = vocab.parse(text, part.view, game, part.lang)

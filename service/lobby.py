@@ -297,7 +297,7 @@ class Lobby:
             s = t.seats[seat]
             if not s.auto:
                 raise ServiceError("replace_present", name=s.name)
-            if not boss and t.seats[mine].left:
+            if not boss and mine is not None and t.seats[mine].left:
                 raise ServiceError("vote_left")
             upd = Update("action", hand_id=t.hand_id)
             need = votes_needed(t, seat)

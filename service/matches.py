@@ -37,7 +37,8 @@ def standings(hands: Iterable[Any], *, hands_planned: int = 0) -> dict:
     players: dict[str, dict] = {}
     lines = []
     for no, h in enumerate(hands, 1):
-        winners, points = [], {}
+        winners: list = []
+        points: dict = {}
         for s in sorted(h.settlements, key=lambda x: x.seat):
             k = player_key(s)
             p = players.setdefault(k, {"key": k, "user_id": None if s.is_ai else s.user_id, "name": s.name,

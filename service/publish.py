@@ -13,7 +13,9 @@ version: a front end redraws a message only when its part's version moved.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import AbstractSet, Any, Callable, Mapping, Optional
+
+from engine.protocol import Hand
 
 from engine.actions import Action
 
@@ -35,19 +37,19 @@ class ViewCache:
 
     __slots__ = ("hand", "seq", "raw_frame", "frame", "seats", "pieces", "old")
 
-    def __init__(self, hand: Any):
+    def __init__(self, hand: Hand):
         self.hand = hand
         self.seq = hand.seq
-        self.raw_frame: dict = {}
+        self.raw_frame: Mapping[str, Any] = {}
         self.frame: tuple = ()
         self._take_frame(hand.public_frame())
-        self.seats: dict[int, dict] = {}
+        self.seats: dict[int, Mapping[str, Any]] = {}
         #: (seat, piece) → (the piece as the engine gave it, frozen); ``old``: the same of the
         #: views asked before, whose frozen parts a new view shares where it is equal
         self.pieces: dict[tuple, tuple] = {}
         self.old: dict[tuple, tuple] = {}
 
-    def _take_frame(self, frame: tuple[dict, int]) -> bool:
+    def _take_frame(self, frame: tuple[Mapping[str, Any], int]) -> bool:
         """Keep the engine's frame; ``True`` when it is another than the one kept."""
         view, n = frame
         if view is self.raw_frame and self.frame and n == self.frame[1]:
@@ -58,7 +60,7 @@ class ViewCache:
         self.frame = (frozen, n)
         return moved
 
-    def moved(self, hand: Any, touched: set[int], went_on: bool = False) -> None:
+    def moved(self, hand: Hand, touched: AbstractSet[int], went_on: bool = False) -> None:
         """The hand may have moved since: forget what it changed.  ``touched``: the seats the
         change concerned (who acted, whom an event names, whose decision began or ended);
         ``went_on``: a decision began — the hand went on, by itself too (a window closed and
@@ -81,7 +83,7 @@ class ViewCache:
         """``(frozen public frame, its number of events)``."""
         return self.frame
 
-    def seat(self, seat: int) -> dict:
+    def seat(self, seat: int) -> Mapping[str, Any]:
         """The seat's view as the engine gave it (read only)."""
         v = self.seats.get(seat)
         if v is None:
@@ -100,7 +102,7 @@ class ViewCache:
         return got[1]
 
 
-def views_of(t: Table, touched: set[int] = frozenset()) -> Optional[ViewCache]:
+def views_of(t: Table, touched: AbstractSet[int] = frozenset()) -> Optional[ViewCache]:
     """The table's view cache for its current hand (made anew for a new hand; ``touched``:
     the seats a change concerned, see :class:`ViewCache`)."""
     if t.hand is None:
@@ -246,16 +248,18 @@ def _seat_view(t: Table, cache: ViewCache, seat: int, public: FrozenDict, lang: 
 def _part(t: Table, cache: Optional[ViewCache], seat: int, public: FrozenDict, lang: str, version: int,
           before: Optional[SeatPart]) -> SeatPart:
     s = t.seats[seat]
+    assert s.user_id is not None  # a seat with a part is a player's
     dealt = t.dealt_to(seat)
     moves: tuple[Move, ...] = ()
-    decision = deadline = None
+    decision: Optional[tuple[int, int]] = None
+    deadline: Optional[int] = None
     if cache is None or not dealt:
         view = FrozenDict({**public, "viewer": seat, "me": None, "pending": (), "lang": lang})
     else:
         view = _seat_view(t, cache, seat, public, lang)
         if seat in t.pending() and not s.auto:
             moves = tuple(Move.of(Action.parse(line)) for line in (view.get("me") or {}).get("legal") or ())
-            decision = (t.hand_id, t.decision(seat))
+            decision = (t.current_hand_id, t.decisions[seat])
             deadline = t.deadline_unix()
     picture = version
     if before is not None and before.view == view:
@@ -274,7 +278,7 @@ def _same_part(a: SeatPart, b: SeatPart) -> bool:
 
 
 def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[str]],
-          touched: set[int] = frozenset()) -> TableSnapshot:
+          touched: AbstractSet[int] = frozenset()) -> TableSnapshot:
     """The snapshot of ``t`` now, version ``version`` (see the module docstring); ``lang_of``
     gives a player's language (``None``: the table's); ``touched``: the seats the change
     concerned (who acted, who an event names, who must decide).  Read under the table's lock."""
@@ -296,7 +300,7 @@ def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[st
             if (old.names, old.result, old.joinable, old.takeover, old.next_hand) == \
                     (public.names, public.result, public.joinable, public.takeover, public.next_hand):
                 public = old
-    parts = []
+    parts: list[Optional[SeatPart]] = []
     for i, s in enumerate(t.seats):
         if s.is_ai and s.user_id is None:
             parts.append(None)

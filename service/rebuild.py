@@ -55,7 +55,7 @@ async def table_from_store(store: Store, clock: Clock, ot: OpenTable) -> Optiona
         t.hand_id, t.actions = last.id, list(last.actions)
         t.dealt_users = [s.get("user_id") for s in last.seats]
         t.recent = public_log(t.hand)
-        t.last_result = dict(last.result)
+        t.last_result = dict(ot.last_hand.result)
         t.settled_hand_id = last.id
         t.next_hand_at = clock.now() + t.options.get("result_timeout", 30)
     else:

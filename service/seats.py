@@ -52,7 +52,7 @@ def player_key(seat: Seat) -> str:
 def player_totals(t: Table) -> dict[str, int]:
     """A copy of the match's per-player totals (points), made from the seats' scores for a
     match that kept none yet."""
-    st = t.match.state
+    st = t.current_match.state
     totals = dict(st.get(PLAYER_TOTALS) or {})
     for i, s in enumerate(t.seats):
         totals.setdefault(player_key(s), st["scores"][i])
@@ -148,7 +148,7 @@ class Seats:
         goes are dropped, and the public sees ``seated`` or ``to_ai``."""
         old = t.seats[seat]
         totals = player_totals(t)
-        state = dict(t.match.state)
+        state = dict(t.current_match.state)
         totals.setdefault(player_key(new), 0)
         scores = list(state["scores"])
         scores[seat] = totals[player_key(new)]
@@ -156,7 +156,7 @@ class Seats:
         t.seats[seat] = new
         await self.tables.save_seats(t)
         await self.store.update_table(t.id, state=state)
-        t.match.state = state
+        t.current_match.state = state
         if old.user_id is not None and t.votes.pop(old.user_id, None) is not None:
             await self.save_votes(t)
         event = ({"type": "to_ai", "seat": seat, "player": old.name} if new.is_ai

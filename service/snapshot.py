@@ -46,7 +46,8 @@ class FrozenDict(dict):
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("a snapshot is immutable")
 
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+    # every change refused (one function for all: their signatures do not matter)
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))

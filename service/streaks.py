@@ -50,7 +50,7 @@ async def deal_context(store: "Store", table: "Table", known: Optional[Counts] =
     info = table.variant
     if not info.streak_per_player:
         return {}
-    match = table.match
+    match = table.current_match
     users = seat_users(table)
     before = match.state.get(SEAT_USERS)
     if before is not None and list(before) != users:
@@ -91,7 +91,7 @@ def settled_counts(table: "Table", result: dict) -> dict[int, int]:
     count is the table's and for an AI dealer."""
     if not table.variant.streak_per_player:
         return {}
-    hand = table.hand
+    hand = table.current_hand
     user = table.seats[hand.dealer].user_id
     if user is None:
         return {}

@@ -12,6 +12,7 @@ from typing import Any, Awaitable, Callable, Optional
 from engine.actions import Action
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS, new_seat_level
 from engine.match import Match
+from engine.protocol import Hand
 from engine.rng import seed_commitment
 from engine.variants import VariantInfo
 from store import SeatRecord
@@ -120,7 +121,7 @@ class Table:
     seats: list[Seat] = field(default_factory=list)
     message_id: Optional[int] = None
     match: Optional[Match] = None
-    hand: Any = None
+    hand: Optional[Hand] = None
     hand_id: Optional[int] = None
     actions: list[str] = field(default_factory=list)  #: the stored action log of the hand
     unsaved: list[str] = field(default_factory=list, repr=False)  #: applied, not yet stored (lock held)
@@ -200,6 +201,27 @@ class Table:
         """The seats as the store keeps them (``Store.set_seats``)."""
         return [s.record(i) for i, s in enumerate(self.seats)]
 
+    @property
+    def current_match(self) -> Match:
+        """The match of a started game (the service asks only once the game started)."""
+        if self.match is None:
+            raise RuntimeError(f"table {self.id} has not started its game")
+        return self.match
+
+    @property
+    def current_hand(self) -> Hand:
+        """The hand dealt last (the service asks only once a hand was dealt)."""
+        if self.hand is None:
+            raise RuntimeError(f"table {self.id} has dealt no hand")
+        return self.hand
+
+    @property
+    def current_hand_id(self) -> int:
+        """The stored id of the hand dealt last (the service asks only once a hand was dealt)."""
+        if self.hand_id is None:
+            raise RuntimeError(f"table {self.id} has dealt no hand")
+        return self.hand_id
+
     def check_open(self) -> None:
         """Refuse (``no_table``) a request that waited for the table's lock while it closed
         (ended, its lobby expired, its match's last hand settled)."""
@@ -223,7 +245,7 @@ class Table:
 
     def pending(self) -> list[int]:
         """The seats the current hand waits for (empty between hands)."""
-        return [] if self.hand_over else list(self.hand.pending_seats())
+        return [] if self.hand is None or self.hand.is_over() else list(self.hand.pending_seats())
 
     @property
     def seq(self) -> int:
@@ -280,11 +302,11 @@ class Table:
         possible).  Pure: the hand is only read."""
         s = self.seats[seat]
         if s.is_ai:
-            return self.variant.ai_move(self.hand, seat, s.level)
+            return self.variant.ai_move(self.current_hand, seat, s.level)
         level = self.auto_play_level()
         if level is not None:
-            return self.variant.ai_move(self.hand, seat, level)
-        return self.hand.timeout_action(seat)
+            return self.variant.ai_move(self.current_hand, seat, level)
+        return self.current_hand.timeout_action(seat)
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
@@ -338,7 +360,7 @@ def restore_lobby(t: Table, kept: Optional[dict], now: float) -> None:
         t.idle_since = now - (t.unix_time(now) - since) if t.unix_time else float(since)
 
 
-def public_log(hand: Any, keep: int = 30) -> list[dict]:
+def public_log(hand: Hand, keep: int = 30) -> list[dict]:
     """The last ``keep`` public events of a hand (no passes), as the table log shows them; each
     carries its index among the hand's events as ``_n`` (a snapshot shows those of the public
     frame only, ``service/publish.py``)."""
@@ -382,7 +404,7 @@ class Decisions:
     def __repr__(self) -> str:
         return f"Decisions({self.current})"
 
-    def note(self, hand: Any, actor: Optional[int]) -> None:
+    def note(self, hand: Hand, actor: Optional[int]) -> None:
         """Keep the numbers after an action of ``actor`` (``None``: the deal): a seat the hand
         waits for keeps its number, unless it is new or it acted itself (a new decision, the
         next number); seats no longer waited for are dropped."""
@@ -398,7 +420,7 @@ class Decisions:
 
 
 def replay(match: Match, actions: list[str], context: Optional[dict],
-           seed: Optional[int] = None) -> tuple[Any, Decisions]:
+           seed: Optional[int] = None) -> tuple[Hand, Decisions]:
     """The hand rebuilt from its stored log (dealt with ``context``, and ``seed`` for a hand
     of an earlier number than the match's), and its decisions."""
     hand = match.new_hand(context=context, seed=seed)

@@ -85,12 +85,12 @@ class Timers:
                     nonlocal done
                     start = len(upd.events)
                     gone_auto = []
-                    for s in list(t.hand.pending_seats()):
-                        if t.hand.is_over() or s not in t.hand.pending_seats():
+                    for s in list(t.current_hand.pending_seats()):
+                        if t.current_hand.is_over() or s not in t.current_hand.pending_seats():
                             continue
                         seat = t.seats[s]
                         seat.timeouts += 1
-                        await self.hands.apply(t, t.hand.timeout_action(s), upd)
+                        await self.hands.apply(t, t.current_hand.timeout_action(s), upd)
                         upd.events.append({"type": "timeout", "seat": s})
                         done += 1
                         if seat.timeouts >= AUTO_AFTER_TIMEOUTS and not seat.auto:

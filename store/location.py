@@ -36,7 +36,7 @@ def load_env_files(cwd: Optional[Path] = None) -> list[Path]:
         from dotenv import load_dotenv
     except ImportError:  # python-dotenv is a requirement; without it, the environment only
         return []
-    read = []
+    read: list[Path] = []
     for folder in ((cwd if cwd is not None else Path.cwd()), PROJECT_DIR):
         path = folder / ".env"
         if path.is_file() and path.resolve() not in [p.resolve() for p in read]:

@@ -148,14 +148,14 @@ _PLAYING_WHERE = "status = 'playing'"
 class TableRow(SQLModel, table=True):
     """``game_table``: a table hosted in one Discord channel."""
 
-    __tablename__: ClassVar[str] = "game_table"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "game_table"
     __table_args__ = (
         CheckConstraint("status IN ('lobby', 'playing', 'closed')", name="ck_game_table_status"),
         # Partial indexes are only created where the WHERE clause is understood; elsewhere a
         # plain unique index on channel_id would forbid ever opening a second table.
         Index(
             "uq_game_table_open_channel", "channel_id", unique=True, **_open_only(_OPEN_WHERE)
-        ).ddl_if(dialect=("sqlite", "postgresql")),
+        ).ddl_if(dialect=("sqlite", "postgresql")),  # type: ignore[arg-type]  # a tuple of names, as documented
         Index("ix_game_table_status", "status"),
     )
 
@@ -178,7 +178,7 @@ class TableRow(SQLModel, table=True):
 class SeatRow(SQLModel, table=True):
     """``seat``: one seat of a table; ``user_id`` is NULL for an AI seat."""
 
-    __tablename__: ClassVar[str] = "seat"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "seat"
 
     table_id: int = Field(
         sa_column=Column(
@@ -202,12 +202,12 @@ class SeatRow(SQLModel, table=True):
 class HandRow(SQLModel, table=True):
     """``hand``: one dealt hand; ``seats`` is the JSON list of seat descriptions at the deal."""
 
-    __tablename__: ClassVar[str] = "hand"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "hand"
     __table_args__ = (
         CheckConstraint("status IN ('playing', 'done', 'aborted')", name="ck_hand_status"),
         Index(
             "uq_hand_playing_table", "table_id", unique=True, **_open_only(_PLAYING_WHERE)
-        ).ddl_if(dialect=("sqlite", "postgresql")),
+        ).ddl_if(dialect=("sqlite", "postgresql")),  # type: ignore[arg-type]  # a tuple of names, as documented
         Index("ix_hand_table_status", "table_id", "status"),
     )
 
@@ -231,7 +231,7 @@ class HandRow(SQLModel, table=True):
 class ActionRow(SQLModel, table=True):
     """``hand_action``: action ``idx`` (0, 1, 2, …) of a hand in its text form."""
 
-    __tablename__: ClassVar[str] = "hand_action"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "hand_action"
 
     hand_id: int = Field(
         sa_column=Column(Integer, ForeignKey("hand.id", ondelete="CASCADE"), primary_key=True)
@@ -248,7 +248,7 @@ class SettlementRow(SQLModel, table=True):
     discarded the winning tile; ``fan`` is the winner's fan count (NULL when not applicable).
     """
 
-    __tablename__: ClassVar[str] = "settlement"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "settlement"
     __table_args__ = (
         UniqueConstraint("hand_id", "seat", name="uq_settlement_hand_seat"),
         Index("ix_settlement_guild_user", "guild_id", "user_id", "variant"),
@@ -284,7 +284,7 @@ class GuildConfigRow(SQLModel, table=True):
     ``channels`` is the list of channel ids where tables may be opened (empty: every channel).
     """
 
-    __tablename__: ClassVar[str] = "guild_config"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "guild_config"
 
     guild_id: int = Field(
         sa_column=Column(BigInteger, primary_key=True, autoincrement=False)
@@ -312,7 +312,7 @@ class RoutedActionRow(SQLModel, table=True):
     (revision ``0006_routed_hand``; ``None`` for rows stored before it).
     """
 
-    __tablename__: ClassVar[str] = "routed_action"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "routed_action"
     __table_args__ = (Index("ix_routed_action_shard", "shard", "id"),)
 
     id: Optional[int] = Field(default=None, primary_key=True)
@@ -339,7 +339,7 @@ class PlayerStreakRow(SQLModel, table=True):
     settled (kept the deal: count + 1, lost it: 0), whatever the table.  AI seats have no row.
     """
 
-    __tablename__: ClassVar[str] = "player_streak"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "player_streak"
 
     guild_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
@@ -353,7 +353,7 @@ class BotStateRow(SQLModel, table=True):
     ``0008_bot_state``), e.g. ``commands:<scope>`` → the SHA-256 of the command payload last
     synced to Discord for that scope."""
 
-    __tablename__: ClassVar[str] = "bot_state"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "bot_state"
 
     key: str = Field(sa_column=Column(String(128), primary_key=True))
     value: str = Field(sa_column=Column(String, nullable=False))
@@ -365,7 +365,7 @@ class PlayerLangRow(SQLModel, table=True):
     language (``zh-CN``, ``zh-TW``, ``en``) of the Discord locale of their last interaction,
     which their panels, notices and private answers use."""
 
-    __tablename__: ClassVar[str] = "player_lang"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "player_lang"
 
     user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     lang: str = Field(sa_column=Column(String(16), nullable=False))
@@ -380,7 +380,7 @@ class MatchRow(SQLModel, table=True):
     restarted bot posts the ones still ``None``).
     """
 
-    __tablename__: ClassVar[str] = "match"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "match"
     __table_args__ = (
         UniqueConstraint("table_id", name="uq_match_table"),
         Index("ix_match_guild_time", "guild_id", "ended_at"),

@@ -5,7 +5,7 @@ was last prompted for, and every open table with its hand for a restart.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -269,7 +269,7 @@ class Tables:
             ).all()
             playing_tables = {h.table_id for h in hand_rows}
             between = [i for i in ids if i not in playing_tables]
-            last_rows = []
+            last_rows: Sequence[Any] = []
             if between:
                 latest = (
                     select(func.max(_H.c.id))

@@ -51,7 +51,7 @@ class JinhuValues(Values):
                     (Route(f"qing{s}+seven", keep, seven=True, fan=20), f + 20.0)]
         return out
 
-    def deny(self, hand, seat: int) -> float:  # type: ignore[override]
+    def deny(self, hand, seat: int) -> float:
         return self.deny_fan
 
     @staticmethod

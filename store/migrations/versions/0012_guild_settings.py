@@ -30,7 +30,7 @@ def _json_type():
     return sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 
-def _rows(conn) -> list:
+def _rows(conn) -> tuple:
     table = sa.table("guild_config", sa.column("guild_id", sa.BigInteger), sa.column("defaults", _json_type()),
                      sa.column("settings", _json_type()))
     return table, conn.execute(sa.select(table.c.guild_id, table.c.defaults, table.c.settings)).all()
