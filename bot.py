@@ -63,6 +63,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from cogs.fanout import Fanout
     from service.routing import Router, Sharding
     from service.guilds import GuildSettings
+    from service.matches import MatchRecords
     from service.records import Records
     from store import Store
     from store.location import database_url
@@ -85,6 +86,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None,
                                         vocabulary=typed)
             self.records = Records(self.store)
+            self.matches = MatchRecords(self.store)
             self.settings = GuildSettings(self.store)
             self.router = Router(self.store, sharding) if sharding else None
             #: seconds between two edits of a table message (Discord's pace: about one a second)

@@ -74,7 +74,7 @@ async def history(bot, interaction: discord.Interaction, player: discord.User | 
     except ServiceError as e:
         return await reply_error(interaction, e)
     lines = await bot.records.history(interaction.guild_id, who.id, variant)
-    matches = match_words.history_lines(await bot.records.player_matches(interaction.guild_id, who.id, variant),
+    matches = match_words.history_lines(await bot.matches.player_matches(interaction.guild_id, who.id, variant),
                                         who.id, lang, games())
     if not lines and not matches:
         return await reply(interaction, words.no_hands(who.display_name, lang))

@@ -63,17 +63,17 @@ async def post(bot, match_id: int) -> Optional[int]:
     """Post a match's standings in its channel once (an ended match whose message is known is
     left alone); returns the message id, ``None`` when Discord refused (tried again at the
     next start)."""
-    match, data = await bot.records.match(None, match_id)
+    match, data = await bot.matches.match(None, match_id)
     if match.message_id is not None:
         return match.message_id
-    lang = await bot.records.match_lang(match)
+    lang = await bot.matches.match_lang(match)
     kwargs = await payload(match, data, lang)
     try:
         msg = await bot.get_partial_messageable(match.channel_id).send(**kwargs)
     except discord.HTTPException:
         log.warning("could not post the standings of match %s in %s", match.id, match.channel_id)
         return None
-    await bot.records.posted(match.id, msg.id)
+    await bot.matches.posted(match.id, msg.id)
     return msg.id
 
 
@@ -81,7 +81,7 @@ async def post_unposted(bot) -> None:
     """After a start: post the standings of every ended match of this process's servers that
     were not shown (the bot stopped between a match's end and its message)."""
     owns = bot.sharding.owns if getattr(bot, "sharding", None) else None
-    for m in await bot.records.unposted(owns):
+    for m in await bot.matches.unposted(owns):
         try:
             await bot.fanout.post_standings(m.id)
         except Exception:
@@ -93,7 +93,7 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
     lang = user_lang(interaction)
     out = []
     known = games()
-    for m, data in await interaction.client.records.server_matches(interaction.guild_id):
+    for m, data in await interaction.client.matches.server_matches(interaction.guild_id):
         label = words.match_choice(m, data, lang, known.get(m.variant))
         if current.strip().lstrip("Mm#") in str(m.id) or current.lower() in label.lower():
             out.append(discord.app_commands.Choice(name=label, value=m.id))
@@ -104,7 +104,7 @@ async def show(bot, interaction: discord.Interaction, match_id: int) -> None:
     """``/mj standings``: a match's standings message again, privately, in the user's language
     (its replay menu and pages work as on the posted one)."""
     try:
-        match, data = await bot.records.match(interaction.guild_id, match_id)
+        match, data = await bot.matches.match(interaction.guild_id, match_id)
     except ServiceError as e:
         return await reply_error(interaction, e)
     await reply(interaction, ephemeral=True, **await payload(match, data, user_lang(interaction)))
@@ -113,12 +113,12 @@ async def show(bot, interaction: discord.Interaction, match_id: int) -> None:
 async def show_page(bot, interaction: discord.Interaction, match_id: int, page: int) -> None:
     """◀ ▶ of a standings message: the same message with the menu of page ``page``."""
     try:
-        match, data = await bot.records.match(interaction.guild_id, match_id)
+        match, data = await bot.matches.match(interaction.guild_id, match_id)
     except ServiceError as e:
         return await reply_error(interaction, e)
     private = interaction.message is not None and interaction.message.flags.ephemeral
     # the posted message stays in the table's language; one shown by /mj standings in the user's
-    lang = user_lang(interaction) if private else await bot.records.match_lang(match)
+    lang = user_lang(interaction) if private else await bot.matches.match_lang(match)
     page = max(0, min(page, words.pages(data) - 1))
     kwargs = await payload(match, data, lang, page)
     await edit_clicked(interaction, embed=kwargs["embed"], attachments=[kwargs["file"]], view=kwargs["view"])

@@ -10,11 +10,15 @@ the most unseen useful copies.  Deterministic: same state, same move.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import hand_shapes
+from .hand_shapes import ShantenFn
 from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action, pending_moves
 from .tiles import kind_of
+
+if TYPE_CHECKING:
+    from .mahjong.hand import MahjongHand
 
 
 class _Shanten:
@@ -34,7 +38,8 @@ class _Shanten:
         return r
 
 
-def _useful(hand, counts: list[int], n_melds: int, base: int, sh, unseen: dict[int, int]) -> int:
+def _useful(hand: MahjongHand, counts: list[int], n_melds: int, base: int, sh: ShantenFn | None,
+            unseen: dict[int, int]) -> int:
     """Unseen copies of the kinds that lower the shanten of a 13-tile-form hand.
 
     Only a kind within two ranks of a held suited tile, or a held honour, can lower it
@@ -123,14 +128,14 @@ def _shanten_plus_one(counts: list[int], n_melds: int, kinds: list[int]) -> dict
     return out
 
 
-def _unseen_counts(hand, seat: int) -> dict[int, int]:
+def _unseen_counts(hand: MahjongHand, seat: int) -> dict[int, int]:
     """``{kind: hand.unseen(seat, kind)}`` for every kind of the set, from one scan of the
     visible tiles."""
     vis = hand.visible_counts(seat)
     return {k: max(0, n - vis[k]) for k, n in hand._kind_counts.items()}
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: MahjongHand, seat: int) -> Action:
     """The AI's choice for ``seat`` (which must be pending); raises ``ValueError`` if it has
     no legal action."""
     legal, types = pending_moves(hand, seat)
@@ -149,7 +154,7 @@ def choose_action(hand, seat: int) -> Action:
             for a in kongs:
                 c = list(counts)
                 c[a.tile_kind] -= 4 if c[a.tile_kind] == 4 else 1
-                if sh(c, n_melds + (1 if counts[a.kind] == 4 else 0)) <= best_discard:
+                if sh(c, n_melds + (1 if counts[a.tile_kind] == 4 else 0)) <= best_discard:
                     return a
         return _choose_discard(hand, seat, legal, counts, n_melds, sh)
     # claim window
@@ -189,7 +194,7 @@ def counts_after_claim(counts: list[int], action: Action, kind: int) -> list[int
     return c
 
 
-def best_after_discard(counts: list[int], n_melds: int, sh=hand_shapes.shanten,
+def best_after_discard(counts: list[int], n_melds: int, sh: ShantenFn = hand_shapes.shanten,
                        wild: Callable[[int], bool] | None = None) -> int:
     """The lowest ``sh(counts, n_melds)`` after discarding one tile of ``counts`` (kinds for
     which ``wild`` holds are kept while another tile remains; 99 for no tile).  ``counts`` is
@@ -204,7 +209,8 @@ def best_after_discard(counts: list[int], n_melds: int, sh=hand_shapes.shanten,
     return best
 
 
-def lowest_shanten_discards(discards: list[Action], counts: list[int], n_melds: int, sh) -> tuple[int, list[Action]]:
+def lowest_shanten_discards(discards: list[Action], counts: list[int], n_melds: int,
+                            sh: ShantenFn) -> tuple[int, list[Action]]:
     """The lowest shanten a discard leaves (``sh(counts, n_melds)`` after it) and the discards
     that leave it, in the given order.  ``counts`` is restored before returning."""
     scored = []
@@ -216,7 +222,8 @@ def lowest_shanten_discards(discards: list[Action], counts: list[int], n_melds: 
     return best, [a for s, a in scored if s == best]
 
 
-def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int, sh) -> Action:
+def _choose_discard(hand: MahjongHand, seat: int, legal: list[Action], counts: list[int], n_melds: int,
+                    sh: ShantenFn) -> Action:
     discards = [a for a in legal if a.type == DISCARD]
     tings = {a.kind for a in legal if a.type == TING}
     if len(discards) == 1:

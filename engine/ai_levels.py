@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
 
 if TYPE_CHECKING:
+    from .protocol import Hand
     from .actions import Action
 
 #: the levels, weakest first
@@ -85,7 +86,7 @@ def new_seat_level(infos: Iterable[Any]) -> str:
     return offered_levels(infos)[-1]
 
 
-def move(info: Any, hand: Any, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
+def move(info: Any, hand: Hand, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
     """The move of an AI playing ``seat`` of ``hand`` (a hand of the game ``info``, an
     :class:`engine.variant.VariantInfo`) at
     ``level``: one of ``hand.legal_actions(seat)``.  ``ValueError`` for an unknown level or a

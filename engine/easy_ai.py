@@ -15,17 +15,20 @@ Deterministic: same state, same move.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from .ai import best_after_discard, counts_after_claim
+from .hand_shapes import ShantenFn
 from .tiles import kind_of
 from .actions import pending_moves
 
-ShantenFn = Callable[[list[int], int], int]
+if TYPE_CHECKING:
+    from .mahjong.hand import MahjongHand
 
 
-def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
+
+def easy_action(hand: MahjongHand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
                 wild: Callable[[int], bool] = lambda k: False) -> Action:
     """The easy move of a pending ``seat`` of a draw/discard mahjong ``hand``.
 
@@ -45,9 +48,9 @@ def easy_action(hand, seat: int, sh: ShantenFn, *, wins: Iterable[str] = (HU,),
         tings = {a.kind for a in legal if a.type == TING}
         scored = []
         for a in discards:
-            counts[a.kind] -= 1
+            counts[a.tile_kind] -= 1
             scored.append((sh(counts, n_melds), wild(a.tile_kind), a.tile_kind, a))
-            counts[a.kind] += 1
+            counts[a.tile_kind] += 1
         choice = min(scored, key=lambda r: r[:3])[3]
         return Action(seat, TING, choice.kind) if choice.kind in tings else choice
     last = hand.last_discard

@@ -8,6 +8,8 @@ can show a clear, localized reason and the state stays unchanged.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class IllegalAction(ValueError):
     """An action that the rules do not allow now.
@@ -18,7 +20,7 @@ class IllegalAction(ValueError):
     :ivar params: values for the message (``{"tile": "5m"}``).
     """
 
-    def __init__(self, code: str, rule: str = "", **params):
+    def __init__(self, code: str, rule: str = "", **params: Any):
         self.code = code
         self.rule = rule
         self.params = params
@@ -29,7 +31,7 @@ class IllegalAction(ValueError):
 class OptionError(ValueError):
     """A table option that does not exist or has a value outside its allowed values."""
 
-    def __init__(self, code: str, **params):
+    def __init__(self, code: str, **params: Any):
         self.code = code
         self.params = params
         super().__init__(code + (" " + repr(params) if params else ""))

@@ -9,9 +9,12 @@ options and its fan table.  Frozen and hashable (a key of the words' caches).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .options import Option
+
+if TYPE_CHECKING:
+    from .variant import VariantInfo
 
 
 @dataclass(frozen=True)
@@ -58,13 +61,13 @@ class GameFacts:
         return next((o for o in self.options if o.name == name), None)
 
 
-def facts_of(info) -> GameFacts:
+def facts_of(info: VariantInfo) -> GameFacts:
     """The :class:`GameFacts` of a ``VariantInfo``."""
     return GameFacts(id=info.id, name_zh=info.name_zh, name_en=info.name_en, min_players=info.min_players,
                      max_players=info.max_players, tile_style=info.tile_style, wild_name=info.wild_name,
                      confirms_wild_discard=info.front_end_confirms_wild_discard,
                      action_labels=tuple(sorted(info.action_labels.items())), options=tuple(info.options),
-                     fan_table=tuple(tuple(r) for r in info.fan_table))
+                     fan_table=tuple(info.fan_table))
 
 
 __all__ = ["GameFacts", "facts_of"]

@@ -29,6 +29,7 @@ from .actions import PASS, Action
 from .events import Event
 
 if TYPE_CHECKING:
+    from .protocol import Hand
     from .protocol import View
 
 #: keys of a view that tell who the hand waits for (never in a frame)
@@ -90,7 +91,7 @@ class PublicFrames:
         return cast("View", frame), n
 
 
-def frame_view(hand: Any) -> dict:
+def frame_view(hand: Hand) -> View:
     """The public frame's view of ``hand`` (:meth:`PublicFrames.public_frame`)."""
     return hand.public_frame()[0]
 

@@ -19,6 +19,12 @@ look-ups.  Honour groups never form chows.
 from __future__ import annotations
 
 from itertools import product
+from typing import Callable, Iterable
+
+#: a reading's ``(sets, partials, pair)`` sums
+Mtp = tuple[int, int, int]
+#: a shanten function ``(34 counts, melds) -> shanten``
+ShantenFn = Callable[[list[int], int], int]
 
 __all__ = [
     "CHOW",
@@ -215,7 +221,7 @@ _Z9 = (0,) * 9
 _Z7 = (0,) * 7
 
 
-def _split(counts) -> list[tuple[int, bool, tuple]]:
+def _split(counts: list[int]) -> list[tuple[int, bool, tuple]]:
     """The non-empty groups of a count array as ``(base, chows, key)``."""
     out = []
     key = tuple(counts[0:9])
@@ -238,7 +244,7 @@ def _split(counts) -> list[tuple[int, bool, tuple]]:
 # ---------------------------------------------------------------------------
 
 
-def decompose_codes(counts) -> list[tuple[tuple[int, ...], int]]:
+def decompose_codes(counts: list[int]) -> list[tuple[tuple[int, ...], int]]:
     """Every split of a concealed hand into sets + exactly one pair, as integer codes.
 
     ``counts``: 34-long counts with ``sum % 3 == 2``.  Returns a list of
@@ -269,7 +275,7 @@ def decompose_codes(counts) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
-def decompose(counts) -> list[tuple[tuple[tuple[str, int], ...], int]]:
+def decompose(counts: list[int]) -> list[tuple[tuple[tuple[str, int], ...], int]]:
     """Every way to split a concealed hand into sets plus one pair (standard hand).
 
     :param counts: 34-long count array (``engine.tiles.counts34``); its total must be
@@ -291,7 +297,7 @@ def decompose(counts) -> list[tuple[tuple[tuple[str, int], ...], int]]:
 _SUIT_MASK: dict[tuple, int] = {}  # a suit's 9 counts -> _group_mask (the same for 万 筒 条)
 
 
-def _masks_win(counts) -> bool:
+def _masks_win(counts: list[int]) -> bool:
     pairs = 0
     for lo in (0, 9, 18):
         key = tuple(counts[lo:lo + 9])
@@ -313,7 +319,7 @@ def _masks_win(counts) -> bool:
     return pairs == 1
 
 
-def is_standard_win(counts, n_melds: int = 0) -> bool:
+def is_standard_win(counts: list[int], n_melds: int = 0) -> bool:
     """True if the concealed counts form ``4 - n_melds`` sets and one pair.
 
     :param counts: 34-long count array of the concealed hand, winning tile included.
@@ -325,13 +331,13 @@ def is_standard_win(counts, n_melds: int = 0) -> bool:
     return _masks_win(counts)
 
 
-def is_seven_pairs(counts) -> bool:
+def is_seven_pairs(counts: list[int]) -> bool:
     """True for 14 concealed tiles forming seven pairs (4 identical tiles = 2 pairs,
     as ``pymahjonggb`` reads 七对).  The caller must ensure there are no melds."""
     return sum(counts) == 14 and all(c % 2 == 0 for c in counts)
 
 
-def is_win(counts, n_melds: int = 0) -> bool:
+def is_win(counts: list[int], n_melds: int = 0) -> bool:
     """Standard hand, or seven pairs when ``n_melds == 0``."""
     if n_melds == 0 and is_seven_pairs(counts):
         return True
@@ -343,7 +349,7 @@ def is_win(counts, n_melds: int = 0) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _standard_shape_waits(counts) -> set[int]:
+def _standard_shape_waits(counts: list[int]) -> set[int]:
     groups = _split(counts)
     masks = [_group_mask(b, ch, k) for b, ch, k in groups]
     res: set[int] = set()
@@ -368,7 +374,7 @@ def _standard_shape_waits(counts) -> set[int]:
     return res
 
 
-def _seven_pairs_wait(counts) -> int:
+def _seven_pairs_wait(counts: list[int]) -> int:
     """The kind a 13-tile hand waits on for seven pairs, or -1 (``pymahjonggb`` rule:
     six pairs counted with 4-of-a-kind as two, the wait is the odd kind)."""
     if sum(counts) != 13:
@@ -383,7 +389,7 @@ def _seven_pairs_wait(counts) -> int:
     return odd if pairs == 6 else -1
 
 
-def shape_waits(counts, n_melds: int = 0) -> set[int]:
+def shape_waits(counts: list[int], n_melds: int = 0) -> set[int]:
     """Kinds whose addition completes the hand, by shape alone (copies already held
     are not checked, so a fifth copy may appear).  Used for "unique wait" rules.
 
@@ -400,7 +406,7 @@ def shape_waits(counts, n_melds: int = 0) -> set[int]:
     return res
 
 
-def winning_kinds(counts, n_melds: int = 0, allowed_kinds=range(34)) -> list[int]:
+def winning_kinds(counts: list[int], n_melds: int = 0, allowed_kinds: Iterable[int] = range(34)) -> list[int]:
     """Kinds that complete a ready hand (standard, or seven pairs with no melds).
 
     :param counts: 34 counts of the concealed hand *without* a winning tile
@@ -424,7 +430,7 @@ def winning_kinds(counts, n_melds: int = 0, allowed_kinds=range(34)) -> list[int
 # ---------------------------------------------------------------------------
 
 
-def _pareto(found) -> tuple:
+def _pareto(found: Iterable[Mtp]) -> tuple[Mtp, ...]:
     """The triples of ``found`` that no other one dominates, in descending order.
 
     A triple's dominator is larger in lexicographic order, so it comes first in the
@@ -441,7 +447,7 @@ def _pareto(found) -> tuple:
     return tuple(kept)
 
 
-def combine_mtp(xs, ys) -> set:
+def combine_mtp(xs: Iterable[Mtp], ys: Iterable[Mtp]) -> set[Mtp]:
     """The ``(sets, partials, pair)`` sums of two groups' readings (:func:`_group_mtp`), at
     most one pair in all."""
     return {(m + a, t + b, p + q) for m, t, p in xs for a, b, q in ys if p + q <= 1}
@@ -495,7 +501,7 @@ def _group_mtp(chows: bool, key: tuple) -> tuple:
     return r
 
 
-def standard_shanten(counts, n_melds: int = 0) -> int:
+def standard_shanten(counts: list[int], n_melds: int = 0) -> int:
     """Shanten of the standard shape: draws needed to be ready, ``-1`` when complete.
 
     :param counts: 34 counts of the concealed hand (13 or 14 - 3 * n_melds tiles;
@@ -526,7 +532,7 @@ def standard_shanten(counts, n_melds: int = 0) -> int:
     return best
 
 
-def seven_pairs_shanten(counts) -> int:
+def seven_pairs_shanten(counts: list[int]) -> int:
     """Shanten toward seven pairs (4-of-a-kind = two pairs): ``6 - pairs``, ``-1`` if
     complete.  Only meaningful with no melds."""
     pairs = 0
@@ -535,7 +541,7 @@ def seven_pairs_shanten(counts) -> int:
     return 6 - min(pairs, 7)
 
 
-def shanten(counts, n_melds: int = 0) -> int:
+def shanten(counts: list[int], n_melds: int = 0) -> int:
     """Minimum of the standard and (with no melds) seven-pairs shanten.
 
     :param counts: 34 counts of the concealed hand (13 or 14 minus 3 per meld).

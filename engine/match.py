@@ -83,7 +83,7 @@ class Match:
         dealer: int = ctx.get("dealer", self.state["dealer"])
         return self.info.new_hand(self.options, self.hand_seed() if seed is None else seed, dealer, self.n, ctx)
 
-    def replay(self, actions: list[str], context: dict | None = None, seed: int | None = None):
+    def replay(self, actions: list[str], context: dict | None = None, seed: int | None = None) -> Hand:
         """Rebuild a hand from its action log (text lines), dealt with ``context`` and ``seed``
         when given (see :meth:`new_hand`); raises ``IllegalAction`` if a stored line no longer
         applies."""

@@ -31,7 +31,7 @@ FIRST_DEALERS = ("random", "creator")
 FanRow = tuple[str, str, int]
 
 
-def hand_ai(hand, seat: int) -> "Action":
+def hand_ai(hand: Hand, seat: int) -> "Action":
     """The default AI entry point: the hand's own ``ai_action``."""
     return hand.ai_action(seat)
 
@@ -127,7 +127,7 @@ class VariantInfo:
             object.__setattr__(self, "_facts", cached)
         return cached
 
-    def ai_move(self, hand, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
+    def ai_move(self, hand: Hand, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
         """The move of an AI playing ``seat`` of ``hand`` at ``level`` (one of
         :data:`engine.ai_levels.LEVELS`; ``ValueError`` otherwise): one of
         ``hand.legal_actions(seat)``."""

@@ -33,6 +33,8 @@ each wild fill one missing tile.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from . import hand_shapes
 
 from itertools import combinations
@@ -165,7 +167,7 @@ def _honor(key: bytes) -> tuple[int, int]:
     return r
 
 
-def standard_need(counts) -> int:
+def standard_need(counts: list[int]) -> int:
     """Fewest wilds that make the non-wild ``counts`` a standard hand (sets + one pair).
 
     The caller checks the tile count: with ``w`` wilds the hand is complete when
@@ -181,7 +183,7 @@ def standard_need(counts) -> int:
     return s0 + s1 + s2 + s3 + min(p0 - s0, p1 - s1, p2 - s2, p3 - s3, 2)
 
 
-def is_standard_win(counts, wilds: int, n_melds: int = 0) -> bool:
+def is_standard_win(counts: list[int], wilds: int, n_melds: int = 0) -> bool:
     """``4 - n_melds`` sets and a pair from ``counts`` plus ``wilds`` wild tiles.
 
     :param counts: 34 counts of the non-wild concealed tiles.
@@ -195,20 +197,20 @@ def is_standard_win(counts, wilds: int, n_melds: int = 0) -> bool:
     return standard_need(counts) <= wilds
 
 
-def seven_pairs_need(counts) -> int:
+def seven_pairs_need(counts: list[int]) -> int:
     """Fewest wilds for seven pairs: one per kind held an odd number of times (four
     identical tiles are two pairs, as :func:`engine.hand_shapes.is_seven_pairs` reads)."""
     return sum(c & 1 for c in counts)
 
 
-def is_seven_pairs(counts, wilds: int) -> bool:
+def is_seven_pairs(counts: list[int], wilds: int) -> bool:
     """Seven pairs from 14 concealed tiles, wilds pairing with anything (no melds)."""
     if sum(counts) + wilds != 14:
         return False
     return seven_pairs_need(counts) <= wilds
 
 
-def all_pungs_need(counts) -> int:
+def all_pungs_need(counts: list[int]) -> int:
     """Fewest wilds for a hand of pungs plus one pair (对对胡 / 大碰胡 shape)."""
     total = 0
     delta = 2
@@ -222,7 +224,7 @@ def all_pungs_need(counts) -> int:
     return total + delta
 
 
-def is_all_pungs(counts, wilds: int, n_melds: int = 0) -> bool:
+def is_all_pungs(counts: list[int], wilds: int, n_melds: int = 0) -> bool:
     """``4 - n_melds`` pungs and a pair from ``counts`` plus ``wilds`` (the caller checks
     that the melds are pungs/kongs)."""
     if sum(counts) + wilds != 14 - 3 * n_melds:
@@ -230,7 +232,7 @@ def is_all_pungs(counts, wilds: int, n_melds: int = 0) -> bool:
     return all_pungs_need(counts) <= wilds
 
 
-def is_win(counts, wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> bool:
+def is_win(counts: list[int], wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> bool:
     """Standard hand, or (``seven_pairs`` and no melds) seven pairs, with ``wilds`` wilds.
 
     :param counts: 34 counts of the non-wild concealed tiles (not mutated).
@@ -247,7 +249,7 @@ def is_win(counts, wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> bo
     return seven_pairs and n_melds == 0 and seven_pairs_need(counts) <= wilds
 
 
-def winning_kinds(counts, wilds: int, n_melds: int = 0, allowed_kinds=range(34),
+def winning_kinds(counts: list[int], wilds: int, n_melds: int = 0, allowed_kinds: Iterable[int] = range(34),
                   seven_pairs: bool = True) -> list[int]:
     """Kinds (from ``allowed_kinds``) whose addition to a 13-tile-form hand makes it win
     with its ``wilds`` wild tiles (ready detection; shape only, like
@@ -297,7 +299,7 @@ def winning_kinds(counts, wilds: int, n_melds: int = 0, allowed_kinds=range(34),
 _group_mtp = hand_shapes._group_mtp
 
 
-def standard_shanten(counts, wilds: int, n_melds: int = 0) -> int:
+def standard_shanten(counts: list[int], wilds: int, n_melds: int = 0) -> int:
     """Draws needed to be ready for a standard hand (``-1``: complete), each wild filling
     one missing tile.
 
@@ -316,7 +318,7 @@ def standard_shanten(counts, wilds: int, n_melds: int = 0) -> int:
     return max(3 * m_need + 2 - _best_used(readings, m_need, sum(counts)) - wilds, 0) - 1
 
 
-def _best_used(readings, m_need: int, real: int) -> int:
+def _best_used(readings: Iterable[tuple[int, int, int]], m_need: int, real: int) -> int:
     """The most real tiles a reading uses (:func:`standard_shanten`): ``readings`` are the
     hand's ``(sets, partials, pair)`` sums (one pair at most), ``m_need`` the sets still to make,
     ``real`` the non-wild tiles held."""
@@ -334,7 +336,7 @@ def _best_used(readings, m_need: int, real: int) -> int:
     return best_used
 
 
-def seven_pairs_shanten(counts, wilds: int) -> int:
+def seven_pairs_shanten(counts: list[int], wilds: int) -> int:
     """Shanten toward seven pairs with wilds (no melds): ``13 - used - wilds`` where
     ``used`` counts real tiles in pairs plus single seeds."""
     pairs = min(sum(c >> 1 for c in counts), 7)
@@ -343,7 +345,7 @@ def seven_pairs_shanten(counts, wilds: int) -> int:
     return max(14 - used - wilds, 0) - 1
 
 
-def shanten(counts, wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> int:
+def shanten(counts: list[int], wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> int:
     """Minimum of :func:`standard_shanten` and (no melds, ``seven_pairs``)
     :func:`seven_pairs_shanten`: ``-1`` complete, ``0`` ready, ``1`` one useful draw
     away, ..."""
@@ -355,7 +357,7 @@ def shanten(counts, wilds: int, n_melds: int = 0, seven_pairs: bool = True) -> i
     return s
 
 
-def shanten_plus_one(counts, wilds: int, n_melds: int = 0, kinds=range(34),
+def shanten_plus_one(counts: list[int], wilds: int, n_melds: int = 0, kinds: Iterable[int] = range(34),
                      seven_pairs: bool = True) -> dict[int, int]:
     """``{k: shanten(counts with one more k, wilds, n_melds, seven_pairs)}`` for each kind
     ``k`` of ``kinds`` (0..33): what each possible draw does to a 13-tile-form hand, with the
@@ -404,7 +406,7 @@ _RANK_SETS = [frozenset(c) for r in range(4) for c in combinations(range(9), r)
               if all(b - a >= 3 for a, b in combinations(c, 2))]
 
 
-def knitted_capacity(ranks) -> int:
+def knitted_capacity(ranks: Iterable[int]) -> int:
     """Most tiles one suit can hold in a hand whose tiles of a suit differ pairwise by at
     least 3 ranks, given the ranks (0..8) already held: the size of the largest such
     set containing them, or ``-1`` if the held ranks already break the rule (a repeat

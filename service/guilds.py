@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, TypeGuard
 
 from engine.variants import find_variant
+from store import GuildConfig
 
 from .presets import check_options, find_preset, pace_options, shipped_presets, table_options
 from .table import LOBBY_MINUTES
@@ -100,7 +101,7 @@ class GuildSettings:
         found = self._server[guild_id] = ServerSettings.of(cfg.settings)
         return found
 
-    async def config(self, guild_id: int):
+    async def config(self, guild_id: int) -> GuildConfig:
         """The server's ``GuildConfig`` (defaults, presets, channels)."""
         return await self.store.get_guild_config(guild_id)
 

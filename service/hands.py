@@ -299,7 +299,7 @@ class Hands:
             t.arm_timer(self.clock.now())
         return upd
 
-    async def _automatic_move(self, t: Table, seat: int):
+    async def _automatic_move(self, t: Table, seat: int) -> Action:
         """The move of an AI or 托管 seat (:meth:`Table.automatic_move`; the lock is held, so
         nothing else touches the hand meanwhile).  A move of the plain AI or the timeout rule
         is worked out at once; another level's (a game's own strong AI) in a worker thread

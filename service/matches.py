@@ -8,7 +8,9 @@ are :class:`service.table.ServiceError` with a catalogue code (``unknown_match``
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
+
+from store import MatchRecord, Store
 
 from .table import ServiceError
 
@@ -66,9 +68,10 @@ def standings(hands: Iterable[Any], *, hands_planned: int = 0) -> dict:
 
 
 class MatchRecords:
-    """The ended matches of every server (part of :class:`service.records.Records`)."""
+    """The ended matches of every server and their final standings, read through the store."""
 
-    store: Any
+    def __init__(self, store: Store):
+        self.store = store
 
     async def standings_of(self, match: Any) -> dict:
         """A match's standings (``MatchRecord``): the stored ones, else worked out from the
@@ -94,7 +97,7 @@ class MatchRecords:
         """The language of the match's table (its public messages)."""
         return (await self.store.get_table(match.table_id)).lang
 
-    async def unposted(self, owns=None) -> list:
+    async def unposted(self, owns: Optional[Callable[[int], bool]] = None) -> list[MatchRecord]:
         """Ended matches whose standings message is not posted yet (``owns(guild_id)``: only
         this process's servers)."""
         return [m for m in await self.store.unposted_matches() if owns is None or owns(m.guild_id)]

@@ -16,9 +16,10 @@ from typing import Any, Optional
 from engine.actions import Action
 from engine.rng import seed_commitment
 from engine.tiles import kind_of, kinds_str
+from engine.protocol import Hand
 from engine.variants import find_variant
+from store import HandRecord, HistoryLine, PlayerStats, ScoreLine, Store
 
-from .matches import MatchRecords
 from .tables import HIDDEN_EVENTS, ServiceError
 
 PERIODS = ("all", "month", "week")
@@ -35,7 +36,7 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def rebuild(record, upto: int | None = None):
+def rebuild(record: HandRecord, upto: int | None = None) -> Hand:
     """The hand of a stored record (``HandRecord``) after its first ``upto`` actions (all when
     ``None``), dealt from its own seed, dealer and context."""
     info = find_variant(record.variant)
@@ -46,7 +47,7 @@ def rebuild(record, upto: int | None = None):
     return hand
 
 
-def wall_digest(hand) -> tuple[int, str]:
+def wall_digest(hand: Hand) -> tuple[int, str]:
     """Number of tiles and SHA-256 of the wall order a hand was dealt from."""
     wall = getattr(hand, "wall", None) or getattr(hand, "stock", None) or []
     text = kinds_str(kind_of(x) for x in wall)
@@ -82,30 +83,32 @@ class Verification:
     same_result: bool
 
 
-class Records(MatchRecords):
-    """The records of every server, read through the store (``store.Store``); the ended
-    matches and their standings are :class:`service.matches.MatchRecords`."""
+class Records:
+    """The records of every server, read through the store; the ended matches and their
+    standings are :class:`service.matches.MatchRecords`'s."""
 
-    def __init__(self, store: Any):
+    def __init__(self, store: Store):
         self.store = store
 
-    async def stats(self, guild_id: int, user_id: int, variant: Optional[str] = None):
+    async def stats(self, guild_id: int, user_id: int, variant: Optional[str] = None) -> PlayerStats:
         """A player's totals and statistics in a server (``PlayerStats``)."""
         return await self.store.stats(guild_id, user_id, variant)
 
-    async def leaderboard(self, guild_id: int, variant: Optional[str] = None, period: str = "all", limit: int = 10):
+    async def leaderboard(self, guild_id: int, variant: Optional[str] = None, period: str = "all",
+                          limit: int = 10) -> list[ScoreLine]:
         """The best players of a server (``ScoreLine``s), for all time, this month or week."""
         return await self.store.leaderboard(guild_id, variant, limit=limit, since=period_start(period))
 
-    async def history(self, guild_id: int, user_id: int, variant: Optional[str] = None, limit: int = 10):
+    async def history(self, guild_id: int, user_id: int, variant: Optional[str] = None,
+                      limit: int = 10) -> list[HistoryLine]:
         """A player's last hands (``HistoryLine``s), newest first."""
         return await self.store.history(guild_id, user_id, limit=limit, variant=variant)
 
-    async def finished_hands(self, guild_id: int, limit: int = 25):
+    async def finished_hands(self, guild_id: int, limit: int = 25) -> list[HandRecord]:
         """The server's latest finished hands (``HandRecord``s, no actions)."""
         return await self.store.finished_hands(guild_id, limit=limit)
 
-    async def finished(self, guild_id: int, hand_id: int):
+    async def finished(self, guild_id: int, hand_id: int) -> HandRecord:
         """A finished hand of this server with its actions; ``unknown_hand`` (another server's
         or none) or ``hand_not_finished``."""
         try:
@@ -125,12 +128,12 @@ class Records(MatchRecords):
         total = len(record.actions)
         step = max(0, min(step, total))
         hand = rebuild(record, step)
-        view = hand.view(None, reveal=True)
+        # the replay's view: the hand's, every hand face up, with the game and the seats' names
+        view: dict[str, Any] = dict(hand.view(None, reveal=True))
         info = find_variant(record.variant)
         view["game"] = info.facts
         names = [s.get("name", "?") for s in record.seats]
-        for sv in view["seats"]:
-            sv["name"] = names[sv["seat"]]
+        view["seats"] = [dict(sv, name=names[sv["seat"]]) for sv in view["seats"]]
         events = [e.to_json() for e in hand.events if e.type not in HIDDEN_EVENTS]
         return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts)
 

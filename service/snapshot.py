@@ -52,7 +52,7 @@ class FrozenDict(dict):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple:
         return (type(self), (dict(self),))
 
     def __repr__(self) -> str:

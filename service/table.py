@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, ItemsView, Optional
 
 from engine.actions import Action
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS, new_seat_level
@@ -398,7 +398,7 @@ class Decisions:
     def __contains__(self, seat: object) -> bool:
         return seat in self.current
 
-    def items(self):
+    def items(self) -> ItemsView[int, int]:
         return self.current.items()
 
     def __repr__(self) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from sqlalchemy import delete, insert, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .models import RoutedActionRow
 from .database import Database
@@ -60,7 +61,7 @@ class RoutedActions:
                       message_id=message_id, action=action[:32], tile=tile[:16], seq=seq, locale=locale[:16],
                       created_at=self.db.now(), hand_id=hand_id)
 
-        async def job(conn):
+        async def job(conn: AsyncConnection) -> Any:
             return await conn.scalar(insert(_R).values(**values).returning(_R.c.id))
 
         return int(await self.db.submit(job))
@@ -70,7 +71,7 @@ class RoutedActions:
         returned to exactly one claimer."""
         shards = list(shards)
 
-        async def job(conn):
+        async def job(conn: AsyncConnection) -> Any:
             rows = (await conn.execute(
                 select(_R).where(_R.c.shard.in_(shards)).order_by(_R.c.id).limit(limit))).all()
             taken = []

@@ -23,6 +23,8 @@ Variants subclass and override the hooks marked *hook*.
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections import Counter
 
 from .. import hand_shapes
@@ -62,7 +64,7 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
     #: itself (waits from wilds, from melds) is taken not to.
     WAITS_WITHIN_SHAPE = True
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "_live_waits" in cls.__dict__ and "WAITS_WITHIN_SHAPE" not in cls.__dict__:
             cls.WAITS_WITHIN_SHAPE = False
@@ -127,7 +129,7 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
             counts[win_kind] += 1
         return hand_shapes.is_win(counts, len(self.melds[seat]))
 
-    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, **flags) -> dict:
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, **flags: Any) -> dict:
         """*hook*: score a win; returns at least ``{"ok": bool, "fan_total": int}`` and,
         when refused, ``{"ok": False, "code": ..., "rule": ...}``."""
         raise NotImplementedError

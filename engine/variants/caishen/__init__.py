@@ -13,7 +13,7 @@ from .hand import (
 )
 
 
-def _factory(options, seed, dealer, n, ctx):
+def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> CaishenHand:
     return CaishenHand(options, seed, dealer, ctx)
 
 

@@ -14,6 +14,8 @@ Deterministic: same state, same move.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Optional
+
 from ... import wilds as W
 from ...ai import counts_after_claim
 from ...easy_ai import easy_action as easy_mahjong
@@ -21,15 +23,18 @@ from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...tiles import kind_of
 from ...actions import pending_moves
 
+if TYPE_CHECKING:
+    from .hand import CaishenHand
+
 CAISHEN_HUI = "caishen_hui"
 
 
-def _shanten(hand, phys_counts: list[int], n_melds: int) -> int:
+def _shanten(hand: CaishenHand, phys_counts: list[int], n_melds: int) -> int:
     c, w = hand.split_counts(phys_counts)
     return W.shanten(c, w, n_melds)
 
 
-def _best_discard_shanten(hand, phys_counts: list[int], n_melds: int) -> int:
+def _best_discard_shanten(hand: CaishenHand, phys_counts: list[int], n_melds: int) -> int:
     best = 99
     for k in range(34):
         if phys_counts[k] and not hand.is_wild(k):
@@ -43,7 +48,7 @@ def _best_discard_shanten(hand, phys_counts: list[int], n_melds: int) -> int:
     return best
 
 
-def _useful(hand, phys_counts: list[int], n_melds: int, below: int, unseen: list[int]) -> int:
+def _useful(hand: CaishenHand, phys_counts: list[int], n_melds: int, below: int, unseen: list[int]) -> int:
     """Unseen copies (``unseen`` by printed kind) of the non-wild kinds whose draw brings the
     shanten with wilds of the 13-tile-form ``phys_counts`` below ``below``."""
     kinds = [k for k in range(34) if not hand.is_wild(k) and phys_counts[k] < 4]
@@ -58,7 +63,7 @@ def _isolation(kind: int) -> int:
     return 1 if kind % 9 in (0, 8) else 2
 
 
-def choose_action(hand, seat: int, danger=None) -> Action:
+def choose_action(hand: CaishenHand, seat: int, danger: Optional[Callable[[int], int]] = None) -> Action:
     """The AI's choice for ``seat`` of a :class:`~engine.variants.caishen.CaishenHand`
     (which must be pending); raises ``ValueError`` if it has no legal action.  ``danger``
     (``kind -> int``, lower is safer), when given, ranks the discards that leave the lowest
@@ -84,7 +89,7 @@ def choose_action(hand, seat: int, danger=None) -> Action:
     return choose_claim(hand, seat, legal)
 
 
-def choose_claim(hand, seat: int, legal: list[Action]) -> Action:
+def choose_claim(hand: CaishenHand, seat: int, legal: list[Action]) -> Action:
     """A claim window's choice: the claim (chow, pung, kong) that lowers the shanten with wilds
     the most after its best discard (a kong: at once; the first on a tie), else 过."""
     if hand.last_discard is None:
@@ -111,7 +116,7 @@ def choose_claim(hand, seat: int, legal: list[Action]) -> Action:
     return best
 
 
-def easy_action(hand, seat: int) -> Action:
+def easy_action(hand: CaishenHand, seat: int) -> Action:
     """The ``easy`` level (:mod:`engine.easy_ai`): shanten with wilds only — wins when it
     may (胡, else 财神会), discards the tile leaving the lowest shanten (a 财神 kept on a tie),
     claims only when the claim lowers the shanten (:func:`choose_claim`)."""
@@ -122,10 +127,10 @@ def easy_action(hand, seat: int) -> Action:
     return easy_mahjong(hand, seat, lambda c, m: _shanten(hand, c, m), wins=(HU, CAISHEN_HUI), wild=hand.is_wild)
 
 
-def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_melds: int,
-                    danger=None) -> Action:
+def _choose_discard(hand: CaishenHand, seat: int, legal: list[Action], counts: list[int], n_melds: int,
+                    danger: Optional[Callable[[int], int]] = None) -> Action:
     discards = [a for a in legal if a.type == DISCARD]
-    plain = [a for a in discards if not hand.is_wild(a.kind)]
+    plain = [a for a in discards if not hand.is_wild(a.tile_kind)]
     if plain:
         discards = plain  # a 财神 always helps: keep it
     if len(discards) == 1:
@@ -146,6 +151,6 @@ def _choose_discard(hand, seat: int, legal: list[Action], counts: list[int], n_m
         counts[a.tile_kind] -= 1
         useful = _useful(hand, counts, n_melds, best_sh, unseen)
         counts[a.tile_kind] += 1
-        ranked.append((danger(a.kind) if danger else 0, -useful, _isolation(hand.eff(a.kind)), a.kind, a))
+        ranked.append((danger(a.tile_kind) if danger else 0, -useful, _isolation(hand.eff(a.tile_kind)), a.tile_kind, a))
     ranked.sort(key=lambda r: r[:4])
     return ranked[0][4]

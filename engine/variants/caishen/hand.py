@@ -40,6 +40,8 @@ project's docs):
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import wilds as W
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
@@ -351,7 +353,7 @@ class CaishenHand(MahjongHand):
         self._lay_claimed_meld(seat, discarder, tile, mtype, used, ordered)
 
     # --- winning and multipliers (§Winning hands and multipliers)
-    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_) -> dict:
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_: Any) -> dict:
         """Score a win of ``seat`` on ``win_kind`` (printed kind).
 
         Returns ``{"ok", "specials": [ids], "fans": [[zh, en, value, 1]…], "multiplier",

@@ -24,6 +24,8 @@ Everything else plays as normal: it wins at once on its own draw (胡, else 财�
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Optional
+
 from ... import wilds as W
 from ...actions import HU, PASS, Action
 from ...mahjong.phases import CLAIM_PHASE
@@ -31,6 +33,9 @@ from ...tiles import kind_of
 from .ai import choose_action as normal_action
 from .hand import settlement
 from ...actions import pending_moves
+
+if TYPE_CHECKING:
+    from .hand import CaishenHand
 
 #: the chance per round that the hand ends otherwise than by this seat's draw (another seat's
 #: win, or this seat's own win on a later discard); fitted on all-AI tables over 1,000 walls:
@@ -46,9 +51,10 @@ LOSS = 1.3
 THREAT = 2
 
 
-def own_draws(hand, seat: int) -> int:
+def own_draws(hand: CaishenHand, seat: int) -> int:
     """The draws left to ``seat`` if nobody claims: the wall's ``wall_remaining`` tiles go one
     by one to the seats in turn from the one after the discarder of the claim window's tile."""
+    assert hand.last_discard is not None  # a claim window is open
     discarder = hand.last_discard[0]
     first = (seat - discarder - 1) % hand.n  # the draws others make before this seat's first
     left = hand.wall_remaining
@@ -67,7 +73,7 @@ def draw_chance(live: int, unseen: int, draws: int, before: float = 0.0, end_rat
     return (1 - end_rate) ** before * p * (1 - x ** draws) / (1 - x)
 
 
-def _waits(hand, seat: int) -> list[int]:
+def _waits(hand: CaishenHand, seat: int) -> list[int]:
     """:meth:`CaishenHand.waits` for a hand that is not all honours, from one
     :func:`engine.wilds.winning_kinds` (十三幺 waits, which it leaves out, are not counted)."""
     counts = hand.counts(seat)
@@ -80,7 +86,7 @@ def _waits(hand, seat: int) -> list[int]:
     return [k for k in range(34) if hand.is_wild(k) or hand.eff(k) in eff]
 
 
-def drawn_wins(hand, seat: int) -> tuple[int, int, float]:
+def drawn_wins(hand: CaishenHand, seat: int) -> tuple[int, int, float]:
     """``(live, unseen, pay)`` for ``seat``'s 13-tile-form hand: the unseen copies (to ``seat``)
     of the printed kinds whose draw wins (:meth:`CaishenHand.waits`, a 财神 among them), all
     the tiles ``seat`` cannot see, and the points the self-drawn win pays on average over those
@@ -103,13 +109,14 @@ def drawn_wins(hand, seat: int) -> tuple[int, int, float]:
     return live, unseen, (total / live if live else 0.0)
 
 
-def pass_value(hand, seat: int) -> tuple[float, float]:
+def pass_value(hand: CaishenHand, seat: int) -> tuple[float, float]:
     """``(take, wait)``, in points, for ``seat``'s win on the discard of the claim window
     (``hand`` in its claim phase, the win legal): what the discard win pays now
     (:func:`settlement` of its multiplier, 地胡 included), and what letting it go is expected to
     bring — :func:`draw_chance` of a live tile within :func:`own_draws`, times the average
     self-drawn payment of those tiles (:func:`drawn_wins`), less :data:`LOSS` (twice for the
     dealer) for the rest."""
+    assert hand.last_discard is not None  # a claim window is open
     discarder, tile = hand.last_discard
     n, dealer = hand.n, hand.dealer
     stake = hand.options.get("base_stake", 1)
@@ -123,7 +130,7 @@ def pass_value(hand, seat: int) -> tuple[float, float]:
     return take, chance * pay - (1 - chance) * loss
 
 
-def danger_of(hand, seat: int):
+def danger_of(hand: CaishenHand, seat: int) -> Optional[Callable[[int], int]]:
     """The strong level's defence: ``kind -> int``, for each printed kind the number of the
     other seats showing :data:`THREAT` melds or more that have not discarded that kind
     themselves (lower is safer; a seat's own discards are the tiles it let go), or ``None`` when
@@ -139,7 +146,7 @@ def danger_of(hand, seat: int):
     return danger
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: CaishenHand, seat: int) -> Action:
     """The strong AI's choice for ``seat`` of a pending :class:`CaishenHand`: one of
     ``hand.legal_actions(seat)``; raises ``ValueError`` if the seat has no legal action."""
     legal, types = pending_moves(hand, seat)

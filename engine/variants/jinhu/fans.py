@@ -13,6 +13,8 @@ most fan is the score.
 
 from __future__ import annotations
 
+from typing import Iterator, Iterable, Sequence
+
 from dataclasses import dataclass
 
 from ... import hand_shapes
@@ -54,11 +56,11 @@ class JinhuWin:
     min_fan_for_open_wait: int = 2
 
 
-def _fan(name, en, value, count=1):
+def _fan(name: str, en: str, value: int, count: int = 1) -> list:
     return [name, en, value, count]
 
 
-def _wait_type(codes, pair, win, how, code) -> str:
+def _wait_type(codes: Sequence[int], pair: int, win: int, how: str, code: int) -> str:
     if how == "pair":
         return "pair"
     if how == "pung":
@@ -71,7 +73,7 @@ def _wait_type(codes, pair, win, how, code) -> str:
     return "open"
 
 
-def _sisters(pung_kinds, chow_codes) -> int:
+def _sisters(pung_kinds: Iterable[int], chow_codes: Iterable[int]) -> int:
     n = 0
     ps = set(pung_kinds)
     for k in ps:
@@ -84,7 +86,7 @@ def _sisters(pung_kinds, chow_codes) -> int:
     return n
 
 
-def _readings(w: JinhuWin):
+def _readings(w: JinhuWin) -> Iterator[tuple[str, tuple, int, str, int]]:
     """Yield ``(kind, codes, pair, how, code)``: ``kind`` is "seven" or "std"."""
     full = list(w.concealed13)
     full[w.win] += 1
@@ -104,7 +106,7 @@ def _readings(w: JinhuWin):
                 yield ("std", codes, pair, "chow", c)
 
 
-def hand_has_thief_pair_wait(concealed13, n_pungs: int) -> bool:
+def hand_has_thief_pair_wait(concealed13: Sequence[int], n_pungs: int) -> bool:
     """调贼 of the whole ready hand: some 贼 completes it as the pair (5678m waiting on 5m)."""
     for z in THIEVES:
         if concealed13[z] >= 4:

@@ -160,7 +160,7 @@ class JinhuHand(LaoSanFanHand):
     def doubled_seat(self) -> int | None:
         return self.context.get("jinhu_doubled")
 
-    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_) -> dict:
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_: Any) -> dict:
         """``{"ok", "fans", "fan_total" (after the 包五家 ×2), "wait", "streak_multiplier"}``;
         refused with ``code`` ``fake_ting_cannot_win``, ``wait_not_allowed`` or
         ``not_a_winning_hand``."""

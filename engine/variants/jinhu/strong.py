@@ -17,17 +17,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Optional
+
 from ...actions import Action
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import FLOWER, kind_of, parse_kind
-from ..laosanfan.strong import Route, Values, choose_with, suit_keep
+from ..laosanfan.strong import Planner, Route, Values, choose_with, suit_keep
 from ..laosanfan.ai import standard_shanten
+
+if TYPE_CHECKING:
+    from .hand import JinhuHand
 
 #: unseen winning tiles that count as a sure win
 READY_TILES = 8
 
 
-class JinhuValues(Values):
+class JinhuValues(Values["JinhuHand"]):
     """金湖's routes, ready-hand values and 包五家 caution (module docstring)."""
 
     speed = 0.2
@@ -35,12 +40,12 @@ class JinhuValues(Values):
     keep = 0.6
     keep_declared = 0.25
 
-    def flowers(self, hand, seat: int) -> float:
+    def flowers(self, hand: JinhuHand, seat: int) -> float:
         kinds = [kind_of(t) for t in hand.flowers[seat]]
         real = sum(1 for k in kinds if FLOWER <= k < FLOWER + 8)
         return len(kinds) + (10 if not real else 0)
 
-    def routes(self, hand, seat: int) -> list[tuple[Route, float]]:
+    def routes(self, hand: JinhuHand, seat: int) -> list[tuple[Route, float]]:
         f = self.flowers(hand, seat)
         out = [(Route("plain"), f + 1.0), (Route("pungs", pungs=True, fan=5), f + 5.0),
                (Route("seven", seven=True, fan=10), f + 10.0)]
@@ -51,17 +56,17 @@ class JinhuValues(Values):
                     (Route(f"qing{s}+seven", keep, seven=True, fan=20), f + 20.0)]
         return out
 
-    def deny(self, hand, seat: int) -> float:
+    def deny(self, hand: JinhuHand, seat: int) -> float:
         return self.deny_fan
 
     @staticmethod
-    def _hint(p) -> dict:
+    def _hint(p: Planner[JinhuHand]) -> dict:
         """``{discard kind: its waits}`` of the ready discards (one ``ting_hint`` a decision)."""
         if "hint" not in p.scratch:
             p.scratch["hint"] = {parse_kind(h["discard"]): h["waits"] for h in p.hand.ting_hint(p.seat)}
         return p.scratch["hint"]
 
-    def ready_value(self, p, kind: int):
+    def ready_value(self, p: Planner[JinhuHand], kind: int) -> Optional[float]:
         waits = [w for w in self._hint(p).get(kind, []) if w["ok"] and w["left"] > 0]
         left = sum(w["left"] for w in waits)
         if not left:
@@ -69,15 +74,15 @@ class JinhuValues(Values):
         fan = sum(w["fan"] * w["left"] for w in waits) / left
         return (fan + self.deny_fan) * min(1.0, left / READY_TILES)
 
-    def declare(self, p, kind: int) -> bool:
+    def declare(self, p: Planner[JinhuHand], kind: int) -> bool:
         return any(w["ok"] and w["left"] > 0 for w in self._hint(p).get(kind, []))
 
-    def risky(self, hand, seat: int) -> set[int]:
+    def risky(self, hand: JinhuHand, seat: int) -> set[int]:
         if hand.phase != DISCARD_PHASE or seat != hand.turn:
             return set()
         return {parse_kind(w["tile"]) for w in hand.warnings(seat)}
 
-    def keep_share(self, hand, seat: int) -> float:
+    def keep_share(self, hand: JinhuHand, seat: int) -> float:
         declared = any(hand.ting[o] for o in range(hand.n) if o != seat)
         return self.keep_declared if declared else self.keep
 
@@ -85,7 +90,7 @@ class JinhuValues(Values):
 JINHU = JinhuValues()
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: JinhuHand, seat: int) -> Action:
     """The ``strong`` move of 金湖老三番 for a pending ``seat``: one of
     ``hand.legal_actions(seat)`` (never 假听); ``ValueError`` when the seat has nothing to do."""
     return choose_with(hand, seat, JINHU, standard_shanten)

@@ -9,20 +9,25 @@ one exists, and 听 is declared when a discard leaves a ready hand.  Determinist
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Mapping, TYPE_CHECKING, Callable
 
 from ... import hand_shapes
 from ...ai import best_after_discard, counts_after_claim, lowest_shanten_discards
 from ...easy_ai import easy_action as easy_mahjong
+from ...hand_shapes import ShantenFn
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import kind_of, kind_str
 from ...actions import pending_moves
 
-ShantenFn = Callable[[list[int], int], int]
+if TYPE_CHECKING:
+    from ...mahjong.hand import MahjongHand
+    from .hand import LaoSanFanHand
 
 
-def _useful(hand, seat: int, counts: list[int], n_melds: int, base: int, sh: ShantenFn, vis) -> int:
+
+def _useful(hand: MahjongHand, seat: int, counts: list[int], n_melds: int, base: int, sh: ShantenFn,
+            vis: Mapping[int, int]) -> int:
     """Unseen copies of the kinds that lower the shanten (only kinds next to a held tile can)."""
     total = 0
     full = hand._kind_counts
@@ -48,7 +53,7 @@ def _isolation(kind: int) -> int:
     return 1 if kind % 9 in (0, 8) else 2
 
 
-def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda k: False) -> Action:
+def choose(hand: MahjongHand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda k: False) -> Action:
     """The AI's action for a pending ``seat``.
 
     :param sh: shanten function ``(counts34, n_melds) -> int`` of the variant.
@@ -78,9 +83,9 @@ def choose(hand, seat: int, sh: ShantenFn, risky: Callable[[int], bool] = lambda
             vis = hand.visible_counts(seat)
             ranked = []
             for a in cands:
-                counts[a.kind] -= 1
+                counts[a.tile_kind] -= 1
                 ranked.append((-_useful(hand, seat, counts, n_melds, best_sh, sh, vis), _isolation(a.tile_kind), a.tile_kind, a))
-                counts[a.kind] += 1
+                counts[a.tile_kind] += 1
             ranked.sort(key=lambda r: r[:3])
             choice = ranked[0][3]
         else:
@@ -107,7 +112,7 @@ def standard_shanten(counts: list[int], n_melds: int) -> int:
     return hand_shapes.standard_shanten(counts, n_melds)
 
 
-def free_kong(hand, seat: int, legal: list[Action], sh: Callable) -> Action | None:
+def free_kong(hand: MahjongHand, seat: int, legal: list[Action], sh: Callable) -> Action | None:
     """The first concealed or added kong among ``legal`` that leaves the shanten (``sh``) no
     worse than the best discard would, unless ``seat`` has declared 听; else ``None``."""
     kongs = [a for a in legal if a.type == KONG]
@@ -125,7 +130,7 @@ def free_kong(hand, seat: int, legal: list[Action], sh: Callable) -> Action | No
     return None
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: LaoSanFanHand, seat: int) -> Action:
     """The AI seat of 老三番: :func:`choose` with the standard-shape shanten, avoiding the
     discards that would make the seat liable (三摊)."""
     risky: set[str] = set()
@@ -134,7 +139,7 @@ def choose_action(hand, seat: int) -> Action:
     return choose(hand, seat, standard_shanten, lambda k: kind_str(k) in risky)
 
 
-def easy_action(hand, seat: int) -> Action:
+def easy_action(hand: LaoSanFanHand, seat: int) -> Action:
     """The ``easy`` level of 老三番 (:func:`engine.easy_ai.easy_action` with the standard-shape
     shanten): no value, no care for 三摊."""
     return easy_mahjong(hand, seat, standard_shanten)

@@ -22,11 +22,12 @@ Decisions taken here where the rule file leaves the mechanics open:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ... import hand_shapes
 from ...actions import CHOW, KONG, PUNG, Action
 from ...mahjong import DISCARD_PHASE, OVER, MahjongHand
+from ...melds import Meld
 from ...options import TIMEOUT_OPTIONS, Option
 from ...tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
 from .ai import choose_action
@@ -54,7 +55,7 @@ OPTIONS = (
 ) + TIMEOUT_OPTIONS
 
 
-def three_exposure_danger(melds, suit_rule: bool = True) -> dict:
+def three_exposure_danger(melds: Sequence[Meld], suit_rule: bool = True) -> dict:
     """The 三摊 danger of a seat's melds (laosanfan.md §三摊).
 
     :param melds: the seat's melds; only exposed ones (not concealed kongs) count.
@@ -201,7 +202,7 @@ class LaoSanFanHand(MahjongHand):
     def wind_index(self, seat: int) -> int:
         return (seat - self.dealer) % self.n
 
-    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_) -> dict:
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_: Any) -> dict:
         """Score a win of ``seat`` on ``win_kind``: ``{"ok", "fans", "fan_total" (capped),
         "hu", "hu_items", "style", "total", "count" (胡 item by item), "calc", "caps"}``;
         ``total`` is what one loser pays."""

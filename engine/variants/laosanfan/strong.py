@@ -22,7 +22,7 @@ Pure and deterministic: same state, same move; no clock, no randomness.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, Optional, Sequence, TypeVar
 
 from ... import hand_shapes
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
@@ -32,6 +32,13 @@ from ...tiles import HONOR, kind_of, kind_str
 from .ai import _isolation, _useful, free_kong, standard_shanten
 from .scoring import DRAGONS, FAN_CAP, seat_flower_fan, style_total
 from ...actions import pending_moves
+
+if TYPE_CHECKING:
+    from ...mahjong.hand import MahjongHand
+    from .hand import LaoSanFanHand
+
+#: the hand a game's :class:`Values` and :class:`Planner` read
+H = TypeVar("H", bound="MahjongHand")
 
 #: share of the best hand value within which discards count as equally good
 TIE = 0.04
@@ -110,44 +117,44 @@ def route_shanten(route: Route, counts: Sequence[int], n_melds: int) -> int:
     return s if s >= off else off
 
 
-class Values:
+class Values(Generic[H]):
     """What a game's routes pay, and how the planner weighs them (tuned with
     ``bench/bench_ai_strength.py``).  Subclassed per game."""
 
     speed = 0.45   #: value kept per missing tile
     risk_keep = 0.5  #: a liable discard only when the safe ones keep less than this share
 
-    def routes(self, hand, seat: int) -> list[tuple[Route, float]]:
+    def routes(self, hand: H, seat: int) -> list[tuple[Route, float]]:
         """``[(route, value of a win on it)]`` for ``seat``; the first is the plain hand."""
         raise NotImplementedError
 
-    def deny(self, hand, seat: int) -> float:
+    def deny(self, hand: H, seat: int) -> float:
         """What winning first saves the seat (others' wins it no longer pays)."""
         return 0.0
 
-    def risky(self, hand, seat: int) -> set[int]:
+    def risky(self, hand: H, seat: int) -> set[int]:
         """Discard kinds that would make the seat liable."""
         return set()
 
-    def keep_share(self, hand, seat: int) -> float:
+    def keep_share(self, hand: H, seat: int) -> float:
         """A liable discard is made only when the safe ones keep less than this share of the
         best ``E``."""
         return self.risk_keep
 
-    def ready_value(self, p: "Planner", kind: int) -> Optional[float]:
+    def ready_value(self, p: "Planner[H]", kind: int) -> Optional[float]:
         """The exact ``E`` of discarding ``kind`` when that leaves a ready hand (``None``: use the
         routes); ``p.scratch`` may keep what the decision's other calls reuse."""
         return None
 
-    def declare(self, p: "Planner", kind: int) -> bool:
+    def declare(self, p: "Planner[H]", kind: int) -> bool:
         """Declare 听 with the discard ``kind`` (offered as a 听 action)."""
         return True
 
 
-class Planner:
+class Planner(Generic[H]):
     """The routes and their values for one decision of ``seat`` (memoised shanten)."""
 
-    def __init__(self, hand, seat: int, values: Values):
+    def __init__(self, hand: H, seat: int, values: Values[H]):
         self.hand, self.seat, self.values = hand, seat, values
         counts = hand.counts(seat)
         self.routes = [(r, v) for i, (r, v) in enumerate(values.routes(hand, seat))
@@ -162,7 +169,7 @@ class Planner:
         out = [(m.kind, m.type == CHOW) for m in self.hand.melds[self.seat]]
         return out + [extra] if extra else out
 
-    def open_routes(self, melds) -> list[int]:
+    def open_routes(self, melds: Sequence[tuple[int, bool]]) -> list[int]:
         return [i for i, (r, _) in enumerate(self.routes) if r.allows(melds)]
 
     def sh(self, i: int, counts: Sequence[int], n_melds: int) -> int:
@@ -188,7 +195,7 @@ class Planner:
                 best, bi = e, i
         return best, bi, total
 
-    def after_discards(self, counts: list[int], n_melds: int, open_: list[int], kinds) -> dict:
+    def after_discards(self, counts: list[int], n_melds: int, open_: list[int], kinds: Iterable[int]) -> dict:
         """``{kind: (E, route, potential)}`` after discarding each of ``kinds``."""
         out = {}
         for k in kinds:
@@ -279,7 +286,7 @@ def choose_claim(p: Planner, legal: list[Action]) -> Action:
     return best
 
 
-def choose_with(hand, seat: int, values: Values, sh: Callable = standard_shanten) -> Action:
+def choose_with(hand: H, seat: int, values: Values[H], sh: Callable = standard_shanten) -> Action:
     """The strong move of ``seat`` with the game's ``values``; ``sh`` is the game's plain
     shanten, used for the normal AI's kong rule.  ``ValueError`` when the seat has nothing to
     do."""
@@ -295,7 +302,7 @@ def choose_with(hand, seat: int, values: Values, sh: Callable = standard_shanten
     return choose_claim(p, legal)
 
 
-class LaoSanFanValues(Values):
+class LaoSanFanValues(Values["LaoSanFanHand"]):
     """老三番's routes (docs/rules/laosanfan.md Part 1 §Fan): plain, 混一色 (2) and 清一色 (3) per
     suit, 对对胡 (1; 3 with 混一色); the seat flowers and dragon pungs held add their fan, the
     total capped at 3, and a win pays ``style_total`` of the table's style with ``HU_GUESS`` 胡."""
@@ -305,7 +312,7 @@ class LaoSanFanValues(Values):
     deny_share = 1.5
     risk_keep = 0.45
 
-    def routes(self, hand, seat: int) -> list[tuple[Route, float]]:
+    def routes(self, hand: LaoSanFanHand, seat: int) -> list[tuple[Route, float]]:
         style = hand.options.get("style", "yaobansan")
         flowers = [kind_of(t) for t in hand.flowers[seat]]
         extra = sum(f[2] * f[3] for f in seat_flower_fan(flowers, hand.wind_index(seat)))
@@ -324,11 +331,11 @@ class LaoSanFanValues(Values):
             out.append((Route(f"hun{s}+pungs", hun, pungs=True, fan=3), pay(3)))
         return out
 
-    def deny(self, hand, seat: int) -> float:
+    def deny(self, hand: LaoSanFanHand, seat: int) -> float:
         style = hand.options.get("style", "yaobansan")
         return self.deny_share * style_total(style, self.HU_GUESS, 0)
 
-    def risky(self, hand, seat: int) -> set[int]:
+    def risky(self, hand: LaoSanFanHand, seat: int) -> set[int]:
         if hand.phase != DISCARD_PHASE or seat != hand.turn:
             return set()
         names = {w["tile"] for w in hand.warnings(seat)}
@@ -338,7 +345,7 @@ class LaoSanFanValues(Values):
 LAOSANFAN = LaoSanFanValues()
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: LaoSanFanHand, seat: int) -> Action:
     """The ``strong`` move of 老三番 for a pending ``seat``: one of
     ``hand.legal_actions(seat)``; ``ValueError`` when the seat has nothing to do."""
     return choose_with(hand, seat, LAOSANFAN)

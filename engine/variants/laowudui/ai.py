@@ -9,6 +9,8 @@ Source: ``docs/rules/laowudui.md`` (legal moves come from the hand).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Optional
+
 from collections import Counter
 
 from ...actions import DISCARD, HU, KONG, PASS, Action
@@ -16,8 +18,11 @@ from ...tiles import kind_of
 from .actions import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
 from ...actions import pending_moves
 
+if TYPE_CHECKING:
+    from .hand import LaoWuDuiHand
 
-def _best_discard(hand, seat: int, kinds: list[int]) -> int:
+
+def _best_discard(hand: LaoWuDuiHand, seat: int, kinds: list[int]) -> int:
     """The kind to discard among ``kinds``: a non-wild single with the fewest unseen copies,
     else a non-wild tile of the most common kind, else a wild."""
     counts = Counter(kind_of(t) for t in hand.hands[seat])
@@ -26,7 +31,7 @@ def _best_discard(hand, seat: int, kinds: list[int]) -> int:
         return kinds[-1]
     visible = hand.visible_kinds(seat)
 
-    def key(k: int):
+    def key(k: int) -> tuple[int, int, int]:
         single = counts[k] % 2 == 1
         left = max(0, (1 if k >= 45 else 4) - visible[k])
         return (0 if single else 1, left, -k)
@@ -38,7 +43,8 @@ def _odd(n: int) -> bool:
     return n % 2 == 1
 
 
-def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
+def choose_action(hand: LaoWuDuiHand, seat: int, claims: Callable[[int], bool] = _odd,
+                  discard: Optional[Callable[[LaoWuDuiHand, int, list[int]], int]] = None) -> Action:
     """The AI's move for ``seat`` (which must be pending); ``ValueError`` if it has none.
 
     ``claims(n)``: whether to claim (吃) a tile of which the hand holds ``n`` (default: an odd
@@ -54,6 +60,7 @@ def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
         return Action(seat, HU)
     counts = Counter(kind_of(t) for t in hand.hands[seat])
     if hand.phase == "claim":
+        assert hand.last_discard is not None  # the window is open on the discard
         if KONG in types:
             return Action(seat, KONG)
         if CHI in types and claims(counts[kind_of(hand.last_discard[1])]):
@@ -70,7 +77,7 @@ def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
     for a in legal:
         if a.type == DUI and (a.kind is None or counts[a.kind] % 2 == 1):
             return a
-    if CHI in types and claims(counts[kind_of(dealt)]):
+    if CHI in types and dealt is not None and claims(counts[kind_of(dealt)]):
         return Action(seat, CHI)
     discards = [a.tile_kind for a in legal if a.type == DISCARD]
     if dealt is not None and kind_of(dealt) not in hand.wild:
@@ -85,7 +92,7 @@ def choose_action(hand, seat: int, claims=_odd, discard=None) -> Action:
     return Action(seat, DISCARD, discard(hand, seat, sorted(set(discards))))
 
 
-def easy_action(hand, seat: int) -> Action:
+def easy_action(hand: LaoWuDuiHand, seat: int) -> Action:
     """The ``easy`` level: the fewest pairs and fours still missing (unpaired real tiles), no
     value.  Wins when it may; never buys 庄 and never declares 折庄; claims (吃 / 堆 / 杠) when
     the claim pairs a single or completes a four; keeps a dealt 百搭 (discarding from the hand
@@ -99,6 +106,7 @@ def easy_action(hand, seat: int) -> Action:
         return Action(seat, HU)
     counts = Counter(kind_of(t) for t in hand.hands[seat])
     if hand.phase == "claim":
+        assert hand.last_discard is not None  # the window is open on the discard
         if KONG in types:
             return Action(seat, KONG)
         if CHI in types and counts[kind_of(hand.last_discard[1])] % 2 == 1:

@@ -7,9 +7,12 @@ result of a finished hand (one or several winners, or an exhaustive draw).
 
 from __future__ import annotations
 
+from typing import AbstractSet, Optional, Sequence
+
 from dataclasses import dataclass
 
 from ...events import Event
+from ...melds import Meld
 from ...tiles import kind_of, kind_str
 from .actions import OVER, RULES
 from .shapes import is_big, is_xi, readings
@@ -51,14 +54,14 @@ def buy_factor(winner: int, loser: int, dealer: int, bought: list[bool]) -> int:
     return (2 if bought[dealer] else 1) * (2 if bought[other] else 1)
 
 
-def meld_items(melds, fours) -> list[dict]:
+def meld_items(melds: Sequence[Meld], fours: Optional[AbstractSet[int]]) -> list[dict]:
     """The 对 of the meld area item by item (laowudui.md §Scoring): ``{"item": "pair" | "four",
     "value", "tiles"}`` per meld; a 吃 pair or 堆 whose kind is in ``fours`` was completed to a
     four (by 百搭 or the real tiles) in the reading scored."""
     out = []
     for m in melds:
         k = m.kinds[0]
-        four = m.type == "kong" or (not is_xi(k) and k in fours)
+        four = m.type == "kong" or (not is_xi(k) and k in (fours or ()))
         tiles = list(m.kinds) if four is False or len(m.kinds) == 4 else [k] * 4
         value = (10 if four else 1) * (2 if is_big(k) else 1)
         out.append({"item": "four" if four else "pair", "value": value, "tiles": [kind_str(x) for x in tiles]})

@@ -231,7 +231,7 @@ def _natural_splits(counts: list[int]) -> list[tuple[int, ...]]:
     return splits
 
 
-def _best(items, jokers: int, fixed_four: bool, fixed_points: int
+def _best(items: Sequence[tuple], jokers: int, fixed_four: bool, fixed_points: int
           ) -> tuple[tuple[int, frozenset], tuple[int | None, frozenset | None]] | None:
     """Knapsack over the kinds: jokers used, any four, all fours -> best 对, each with the
     kinds whose meld is read as a four: ``((dui, fours), (dui_all_fours, fours))``."""

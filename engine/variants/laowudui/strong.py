@@ -18,12 +18,15 @@ Pure and deterministic; returns one of ``hand.legal_actions(seat)``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ...actions import Action
 from ...tiles import kind_of
 from .ai import choose_action as normal_action
 from .shapes import SUIT_OF, is_big, is_xi
+
+if TYPE_CHECKING:
+    from .hand import LaoWuDuiHand
 
 FAN_CAP = 3  #: fan distances past this count alike (a far fan is no reason to keep a tile)
 
@@ -42,7 +45,7 @@ def _in_suit(suit: int) -> Callable[[int], bool]:
     return lambda k: k in SUIT_OF and SUIT_OF[k] == suit
 
 
-def fan_distance(hand, seat: int, counts: Counter) -> int:
+def fan_distance(hand: LaoWuDuiHand, seat: int, counts: Counter) -> int:
     """The fewest singles of the concealed ``counts`` (``{kind: n}``) that keep the nearest of
     清一色 / 全小 / 全大 from the hand; a fan counts only while every melded tile and every
     concealed pair fits it (laowudui.md §Scoring; 百搭 fit every fan).  9 when none is alive."""
@@ -61,7 +64,7 @@ def fan_distance(hand, seat: int, counts: Counter) -> int:
     return best
 
 
-def _discard(hand, seat: int, kinds: list[int]) -> int:
+def _discard(hand: LaoWuDuiHand, seat: int, kinds: list[int]) -> int:
     """The kind to discard among ``kinds``: a non-wild single (then a pair's tile) that leaves
     the nearest fan (capped at :data:`FAN_CAP`), then the fewest unseen copies; a wild only
     when nothing else is offered."""
@@ -71,7 +74,7 @@ def _discard(hand, seat: int, kinds: list[int]) -> int:
         return kinds[-1]
     visible = hand.visible_kinds(seat)
 
-    def key(k: int):
+    def key(k: int) -> tuple[int, int, int, int]:
         left = max(0, (1 if is_xi(k) else 4) - visible[k])
         single = counts[k] % 2 == 1
         counts[k] -= 1
@@ -86,7 +89,7 @@ def _claims(n: int) -> bool:
     return n in (1, 2, 3)  # a single, and a pair too: the melded pair scores
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: LaoWuDuiHand, seat: int) -> Action:
     """The strong AI's move for ``seat`` (which must be pending): an :class:`Action` among
     ``hand.legal_actions(seat)``; ``ValueError`` if the seat has nothing to do.  The normal
     AI's play with this level's claims and discards."""

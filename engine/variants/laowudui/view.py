@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Iterable, Any
 
 from ...actions import HU
 from ...melds import Meld
@@ -91,5 +91,5 @@ class HandViews(LaoWuDuiState):
         return me
 
 
-def sorted_kinds(tiles) -> list[str]:
+def sorted_kinds(tiles: Iterable[int]) -> list[str]:
     return [_NAME[k] for k in sorted(t >> 2 for t in tiles)]

@@ -8,7 +8,7 @@ Part of the fan count of :mod:`engine.variants.two_player.fans`.
 from __future__ import annotations
 
 from itertools import compress
-from typing import Any
+from typing import Iterable, Any
 
 from ...melds import CHOW, KONG, PUNG, Meld
 from .fan_table import (
@@ -356,7 +356,7 @@ _KONG_TABLE = tuple(_kong_entry(cp, mk, ck) for cp in range(5) for mk in range(5
 _F_HONOR, _F_TERM, _F_SIMPLE, _F_HIGH, _F_LOW = 8, 16, 32, 64, 128
 
 
-def _kind_flags(kinds) -> int:
+def _kind_flags(kinds: Iterable[int]) -> int:
     f = 0
     for k in kinds:
         if k >= 27:

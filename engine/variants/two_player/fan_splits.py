@@ -61,7 +61,7 @@ def _rel_splits(chows: bool, pair: bool, key: tuple) -> tuple:
     return r
 
 
-def _runs(chows: bool, key) -> list[tuple[int, tuple[int, ...]]]:
+def _runs(chows: bool, key: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
     """The runs of a group's counts ``key``: ``(first rank, counts)`` of each maximal
     block of held ranks (each held kind alone for honours).  No set spans an empty
     rank, so a group splits exactly when its runs do."""
@@ -194,7 +194,7 @@ def _divisions(groups: list) -> list[tuple[tuple[int, ...], tuple[int, ...], int
     return out
 
 
-def _division_order(div) -> tuple:
+def _division_order(div: tuple) -> tuple:
     chows, pungs, _pair = div
     return tuple(sorted([(k, 0) for k in pungs] + [(k, 1) for k in chows]))
 

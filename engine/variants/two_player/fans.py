@@ -29,6 +29,8 @@ the sets score is ``fan_sets.py``, how a hand splits and waits ``fan_splits.py``
 
 from __future__ import annotations
 
+from typing import Sequence, Iterable
+
 from bisect import bisect_left, insort
 from itertools import compress
 
@@ -92,7 +94,7 @@ def _is_nine_gates_13(c: list[int], s: int) -> bool:
     return True
 
 
-def _counts34(tiles) -> list[int]:
+def _counts34(tiles: Iterable[int]) -> list[int]:
     c = [0] * 34
     for k in tiles:
         c[k] += 1
@@ -257,7 +259,8 @@ def calculate_fans(ctx: WinContext) -> FanResult:
     return FanResult(fans, sum([_VALUES[i] * t[i] for i in present]))
 
 
-def _seven_pairs(hand, win, flags, hog, self_drawn, last, kong, wall_last) -> list[int]:
+def _seven_pairs(hand: list[int], win: int, flags: int, hog: int, self_drawn: bool, last: bool, kong: bool,
+                 wall_last: bool) -> list[int]:
     t = [0] * N_FANS
     if win < 27:
         s = win - win % 9
@@ -277,7 +280,8 @@ def _seven_pairs(hand, win, flags, hog, self_drawn, last, kong, wall_last) -> li
     return t
 
 
-def _nine_gates(hand, win, heavenly, self_drawn, last, kong, wall_last) -> list[int] | None:
+def _nine_gates(hand: list[int], win: int, heavenly: bool, self_drawn: bool, last: bool, kong: bool,
+                wall_last: bool) -> list[int] | None:
     """九莲宝灯 with pymahjonggb's extra fans by the rank of the winning tile.
 
     For 天胡 the winning tile is any tile of the hand: the most valuable reading is
@@ -322,7 +326,8 @@ def _nine_gates(hand, win, heavenly, self_drawn, last, kong, wall_last) -> list[
     return t
 
 
-def _regular(base, chows, pungs, cch, cpu, pair, mk, ck, win, self_drawn, unique) -> tuple:
+def _regular(base: list[int], chows: tuple[int, ...], pungs: tuple[int, ...], cch: tuple[int, ...], cpu: tuple[int, ...],
+             pair: int, mk: int, ck: int, win: int, self_drawn: bool, unique: bool) -> tuple:
     """Fans of one standard split: ``(fan counts (a tuple, not to be changed), total,
     the Fan objects of those counts)``.  ``chows`` / ``pungs`` the first kinds / kinds
     of every chow / pung or kong (melds first), ``cch`` / ``cpu`` those of the

@@ -18,6 +18,8 @@ Decisions taken here where the rule file leaves the mechanics open:
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...actions import DOUBLE, HU, PASS, TING, Action
 from ...mahjong import CLAIM_PHASE, DISCARD_PHASE, OVER, Event, MahjongHand
 from ...options import TIMEOUT_OPTIONS, Option
@@ -152,7 +154,7 @@ class TwoPlayerHand(MahjongHand):
             "last_copy": public >= 3,
         }
 
-    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_) -> dict:
+    def evaluate_win(self, seat: int, win_kind: int, self_drawn: bool, robbing_kong: bool = False, **_: Any) -> dict:
         """Score a win of ``seat`` on ``win_kind``.
 
         Returns ``{"ok", "fans": [[zh, en, value, count]…], "fan_total", "doubles",

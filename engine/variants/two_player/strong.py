@@ -22,6 +22,8 @@ Pure and deterministic: same state, same move.
 
 from __future__ import annotations
 
+from typing import Sequence, TYPE_CHECKING
+
 from ... import hand_shapes
 from ...actions import DISCARD, DOUBLE, HU, KONG, PASS, TING, Action
 from ...ai import _unseen_counts, _useful
@@ -30,6 +32,9 @@ from ...ai import best_after_discard
 from ..laosanfan.strong import Planner, Route, Values, choose_claim, choose_discard, route_shanten, suit_keep
 from .hand import treasure_multiplier
 from ...actions import pending_moves
+
+if TYPE_CHECKING:
+    from .hand import TwoPlayerHand
 
 SPEED = 0.3
 DENY = 20.0
@@ -49,18 +54,18 @@ ROUTES = (
 )
 
 
-class TwoPlayerValues(Values):
+class TwoPlayerValues(Values["TwoPlayerHand"]):
     """二人麻将's routes (module docstring); the 宝牌 and the minimum are applied by
     :class:`TwoPlayerPlanner`."""
 
     speed = SPEED
     risk_keep = SAFE_KEEP
 
-    def routes(self, hand, seat: int) -> list[tuple[Route, float]]:
+    def routes(self, hand: TwoPlayerHand, seat: int) -> list[tuple[Route, float]]:
         f = float(len(hand.flowers[seat]))
         return [(r, v + f) for r, v in ROUTES]
 
-    def risky(self, hand, seat: int) -> set[int]:
+    def risky(self, hand: TwoPlayerHand, seat: int) -> set[int]:
         other = 1 - seat
         if not hand.ting[other]:
             return set()
@@ -72,11 +77,11 @@ class TwoPlayerValues(Values):
 TWO_PLAYER = TwoPlayerValues()
 
 
-class TwoPlayerPlanner(Planner):
+class TwoPlayerPlanner(Planner["TwoPlayerHand"]):
     """:class:`Planner` whose route values are the fan × 加倍 × 宝牌 of the held copies, a win
     below the minimum being doubled first."""
 
-    def __init__(self, hand, seat: int):
+    def __init__(self, hand: TwoPlayerHand, seat: int):
         super().__init__(hand, seat, TWO_PLAYER)
         t = hand.treasure
         self.treasure = t
@@ -86,7 +91,7 @@ class TwoPlayerPlanner(Planner):
         self.unseen: dict[int, int] | None = None
         self.routes = [rv for rv in self.routes if self._promising(rv[0], hand.counts(seat))]
 
-    def _promising(self, r: Route, counts) -> bool:
+    def _promising(self, r: Route, counts: Sequence[int]) -> bool:
         """A route is read only when the hand already leans to it: 3 pairs for 七对 and 碰碰和
         (pungs count), at most ``MAX_OFF`` tiles off a one-kind route (the plain hand always)."""
         if r.name == "plain":
@@ -98,7 +103,7 @@ class TwoPlayerPlanner(Planner):
             return False
         return True
 
-    def sh(self, i: int, counts, n_melds: int) -> int:
+    def sh(self, i: int, counts: Sequence[int], n_melds: int) -> int:
         """Route ``i``'s shanten (``route_shanten``), memoised on the tiles the route keeps:
         the discards off a one-kind route share one shape reading."""
         r = self.routes[i][0]
@@ -113,7 +118,7 @@ class TwoPlayerPlanner(Planner):
             v = self.memo[key] = route_shanten(r, masked, n_melds)
         return v if v >= off else off
 
-    def useful(self, counts, n_melds: int, i: int) -> int:
+    def useful(self, counts: list[int], n_melds: int, i: int) -> int:
         """Unseen tiles that advance route ``i``; the plain hand's in one pass
         (``engine.ai._useful``, which also counts a tile that advances seven pairs)."""
         r = self.routes[i][0]
@@ -133,7 +138,7 @@ class TwoPlayerPlanner(Planner):
             q *= DOUBLE_DELAY
         return total * q
 
-    def worth(self, counts, n_melds: int, open_: list[int]) -> tuple[float, int, float]:
+    def worth(self, counts: Sequence[int], n_melds: int, open_: list[int]) -> tuple[float, int, float]:
         copies = counts[self.treasure] + self.melded_t
         best, bi, total = -1.0, open_[0] if open_ else 0, 0.0
         for i in open_:
@@ -149,7 +154,7 @@ class TwoPlayerPlanner(Planner):
         return best, bi, total
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: TwoPlayerHand, seat: int) -> Action:
     """The ``strong`` move of 二人麻将 for a pending ``seat`` of a
     :class:`~engine.variants.two_player.TwoPlayerHand`: one of ``hand.legal_actions(seat)``;
     ``ValueError`` when the seat has nothing to do."""

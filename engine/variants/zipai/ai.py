@@ -6,6 +6,8 @@ large hand, and discards the card with the fewest partners.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from functools import lru_cache
 
 from ...actions import Action
@@ -13,8 +15,11 @@ from .actions import DISCARD, DISCARD_PHASE, HU, PASS, PENG, PIAO_PHASE
 from .huxi import N_IDX, chi_shapes, group_huxi, idx_of, num, other_case
 from ...actions import pending_moves
 
+if TYPE_CHECKING:
+    from .hand import ZipaiHand
 
-def keep_value(hand, seat: int, k: int) -> int:
+
+def keep_value(hand: ZipaiHand, seat: int, k: int) -> int:
     """How much a card of kind ``k`` is worth keeping (AI): partners in the hand."""
     c = hand.counts(seat)
     i = idx_of(k)
@@ -28,7 +33,7 @@ def keep_value(hand, seat: int, k: int) -> int:
     return v
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: ZipaiHand, seat: int) -> Action:
     """The AI's choice: win when it may; no 飘; 碰 always; 吃 when the groups bring 胡息 or
     the hand stays large; discard the card with the fewest partners."""
     legal, _ = pending_moves(hand, seat)
@@ -45,6 +50,7 @@ def choose_action(hand, seat: int) -> Action:
             return a
     chis = [a for a in legal if a.type.startswith("chi_")]
     if chis:
+        assert hand.pending is not None  # a 吃 is offered on the pending card
         card = hand.pending[1]
         opts = dict(hand.chi_options(seat, card))
         scored = []
@@ -100,7 +106,7 @@ def formed(counts: tuple[int, ...]) -> tuple[int, int, int]:
     return best
 
 
-def easy_action(hand, seat: int) -> Action:
+def easy_action(hand: ZipaiHand, seat: int) -> Action:
     """The ``easy`` level: the fewest groups missing, then the least 胡息 still needed, no value
     beyond that.  Wins when it may; no 飘; in a claim window 碰 or 吃 when the claim leaves more
     groups (laid down and in the hand, :func:`formed`) than passing, else 过; on its turn it

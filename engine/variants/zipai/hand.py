@@ -38,6 +38,8 @@ Decisions where the rule file is silent (listed in the project README):
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...actions import Action
 from ...errors import IllegalAction
 from ...events import Event
@@ -169,7 +171,7 @@ class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
             return self.pending[0], self.pending[1]
         return None
 
-    def _ev(self, typ: str, seat: int | None = None, kind: int | None = None, **data) -> Event:
+    def _ev(self, typ: str, seat: int | None = None, kind: int | None = None, **data: Any) -> Event:
         e = Event(typ, seat, kind, data)
         self.events.append(e)
         return e

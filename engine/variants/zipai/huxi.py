@@ -129,7 +129,7 @@ def _split(counts: tuple[int, ...], need_pair: bool) -> tuple[int, tuple] | None
     return best
 
 
-def best_split(counts, need_pair: bool) -> tuple[int, list[tuple]] | None:
+def best_split(counts: list[int], need_pair: bool) -> tuple[int, list[tuple]] | None:
     """The split of free concealed cards (no 坎) into groups with the most 胡息.
 
     :param counts: 20 counts (each 0..3; a 3 is only used as a triple made with an outside card).

@@ -13,16 +13,21 @@ no 飘 (a 飘 only scales the payments both ways).  Pure and deterministic; retu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...actions import Action
 from .ai import choose_action as normal_action, keep_value as normal_keep_value
 from .actions import DISCARD, DISCARD_PHASE, HU
 from .huxi import idx_of
 from ...actions import pending_moves
 
+if TYPE_CHECKING:
+    from .hand import ZipaiHand
+
 BIG_FIRST = 10  #: the first big card's index in :meth:`ZipaiHand.counts` (壹 … 拾 are 10 … 19)
 
 
-def keep_value(hand, seat: int, k: int) -> int:
+def keep_value(hand: ZipaiHand, seat: int, k: int) -> int:
     """How much a card of kind ``k`` is worth keeping for ``seat``: the normal AI's partner
     count, +1 for a big card, +2 more when ``seat`` holds two or more of it (zipai.md §胡息)."""
     v = normal_keep_value(hand, seat, k)
@@ -34,7 +39,7 @@ def keep_value(hand, seat: int, k: int) -> int:
     return v
 
 
-def choose_action(hand, seat: int) -> Action:
+def choose_action(hand: ZipaiHand, seat: int) -> Action:
     """The strong AI's move for ``seat`` (which must be pending): an :class:`Action` among
     ``hand.legal_actions(seat)``; ``ValueError`` if the seat has nothing to do."""
     legal, _ = pending_moves(hand, seat)

@@ -26,18 +26,20 @@ depends_on: Union[str, Sequence[str], None] = None
 OLD_KEY = "@server"
 
 
-def _json_type():
+def _json_type() -> sa.types.TypeEngine:
     return sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 
-def _rows(conn) -> tuple:
+def _rows(conn: sa.engine.Connection) -> tuple:
     table = sa.table("guild_config", sa.column("guild_id", sa.BigInteger), sa.column("defaults", _json_type()),
                      sa.column("settings", _json_type()))
     return table, conn.execute(sa.select(table.c.guild_id, table.c.defaults, table.c.settings)).all()
 
 
-def _loads(value):
-    return json.loads(value) if isinstance(value, str) else (value or {})
+def _loads(value: object) -> dict:
+    """A JSON column's value as a dict (SQLite drivers may hand back its text)."""
+    found = json.loads(value) if isinstance(value, str) else value
+    return dict(found) if isinstance(found, dict) else {}
 
 
 # Plain ALTER TABLE on both databases (see 0003): batch mode would rebuild the table on SQLite.
