@@ -259,7 +259,8 @@ def _part(t: Table, cache: Optional[ViewCache], seat: int, public: FrozenDict, l
         view = _seat_view(t, cache, seat, public, lang)
         if seat in t.pending() and not s.auto:
             moves = tuple(Move.of(Action.parse(line)) for line in (view.get("me") or {}).get("legal") or ())
-            decision = (t.current_hand_id, t.decisions[seat])
+            number = t.decision(seat)  # (none only for a table not built by the service: tests)
+            decision = (t.hand_id, number) if t.hand_id is not None and number is not None else None
             deadline = t.deadline_unix()
     picture = version
     if before is not None and before.view == view:
