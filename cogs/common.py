@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 
 from engine.errors import IllegalAction
+from engine.facts import GameFacts
 from render.text import error_text, lang_of
 from service.tables import ServiceError, TableFault, TableService
 
@@ -123,7 +124,7 @@ async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
     """A clear, private message for a refused request (the game is unchanged)."""
     lang = user_lang(interaction)
     if isinstance(exc, (ServiceError, IllegalAction)):
-        text = error_text(exc.code, lang, exc.params, _variant_here(interaction))
+        text = error_text(exc.code, lang, exc.params, _game_here(interaction))
     else:
         text = error_text("internal", lang)
     try:
@@ -186,10 +187,11 @@ def _snapshot_here(interaction: discord.Interaction):
         return None
 
 
-def _variant_here(interaction: discord.Interaction) -> str | None:
-    """The game of the table this interaction is about, if any (for its own messages)."""
+def _game_here(interaction: discord.Interaction) -> GameFacts | None:
+    """The facts of the game of the table this interaction is about, if any (for its own
+    words)."""
     snap = _snapshot_here(interaction)
-    return snap.game.id if snap is not None else None
+    return snap.game if snap is not None else None
 
 
 def snapshot_for(service: TableService, interaction: discord.Interaction):

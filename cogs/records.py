@@ -108,7 +108,7 @@ async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step:
         r = await bot.records.replay(interaction.guild_id, hand_id, step)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    view = dict(r.view, lang=lang_of(lang), log=log_lines(r.events, r.names, lang, r.variant))
+    view = dict(r.view, lang=lang_of(lang), log=log_lines(r.events, r.names, lang, r.game))
     file = await messages.image_of(view, r.game, lang,
                                    alt.replay_alt(view, r.game, lang, hand_id, r.step, r.total, r.events))
     buttons = discord.ui.View(timeout=None)

@@ -47,10 +47,10 @@ async def apply_routed(bot, row) -> None:
     lang = lang_of(row.locale)
     await bot.service.remember_lang(row.user_id, lang)
     hook = discord.Webhook.partial(row.application_id, row.token, client=bot)
-    variant = None
+    game = None
     try:
         snap, seat = check_press(bot.service, row.channel_id, row.user_id, row.action, row.hand_id, row.seq)
-        variant = snap.game.id
+        game = snap.game
         panel = redraw_only(snap, seat, row.action, row.tile, lang)
         if panel is None:
             change = await bot.service.press(row.channel_id, row.user_id, press_key(row.action, row.tile),
@@ -58,7 +58,7 @@ async def apply_routed(bot, row) -> None:
             snap = change.snapshot
             panel = messages.panel_of(snap, seat, notices=change.notices.get(seat, ()), lang=lang)
     except (ServiceError, IllegalAction) as e:
-        await hook.send(error_text(e.code, lang, e.params, variant))
+        await hook.send(error_text(e.code, lang, e.params, game))
         return
     if row.message_id is None:
         return

@@ -53,7 +53,7 @@ async def payload(match: Any, data: dict, lang: str, page: int = 0) -> dict:
     png = await asyncio.to_thread(render_standings, view)
     file = discord.File(io.BytesIO(png), filename="standings.png",
                         description=words.alt_text(match, data, lang, facts))
-    embed = discord.Embed(title=words.title(match, lang, facts), description=words.description(match, data, lang, page),
+    embed = discord.Embed(title=words.title(match, lang, facts), description=words.description(match, data, lang, facts, page),
                           colour=discord.Colour.gold())
     embed.set_image(url="attachment://standings.png")
     return {"embed": embed, "file": file, "view": menu(match, data, lang, page)}

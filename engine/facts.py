@@ -21,8 +21,10 @@ if TYPE_CHECKING:
 class GameFacts:
     """What a front end needs to know of one game (a subset of ``engine.variant.VariantInfo``).
 
-    :ivar id: the game's id (``"two_player"``): the namespace of its own message catalogue
-        (``data/i18n/<id>.<lang>.json``), never a branch of front-end code.
+    :ivar id: the game's id (``"two_player"``): the namespace of its own words, never a branch
+        of front-end code.
+    :ivar words_dir: the folder of its own words (``<id>.<lang>.json``, in the game's package:
+        ``VariantInfo.data_dir``), ``None`` when it says everything in the shared words.
     :ivar tile_style: ``"mahjong"`` or ``"paper"`` (字牌's long cards).
     :ivar wild_name: the label key shown beside the wild tiles (``"wild"``, ``"wild_caishen"``),
         ``None`` without wild tiles.
@@ -43,6 +45,7 @@ class GameFacts:
     action_labels: tuple[tuple[str, str], ...] = ()
     options: tuple[Option, ...] = ()
     fan_table: tuple[tuple[str, str, int], ...] = ()
+    words_dir: Optional[str] = None
 
     @property
     def paper(self) -> bool:
@@ -67,7 +70,8 @@ def facts_of(info: VariantInfo) -> GameFacts:
                      max_players=info.max_players, tile_style=info.tile_style, wild_name=info.wild_name,
                      confirms_wild_discard=info.front_end_confirms_wild_discard,
                      action_labels=tuple(sorted(info.action_labels.items())), options=tuple(info.options),
-                     fan_table=tuple(info.fan_table))
+                     fan_table=tuple(info.fan_table),
+                     words_dir=str(info.data_dir) if info.data_dir is not None else None)
 
 
 __all__ = ["GameFacts", "facts_of"]

@@ -10,6 +10,7 @@ A new game declares only what differs from the defaults.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Mapping
 
@@ -97,8 +98,17 @@ class VariantInfo:
     action_labels: Mapping[str, str] = field(default_factory=dict, hash=False)
     """The game's own action types (``Action.type`` beyond :data:`engine.actions.ACTION_TYPES`:
     discard, 听, 吃, 碰, 杠, 胡, 加倍, 过) → the catalogue key of their button label, looked
-    up in the game's message catalogue (``data/i18n/<game>.<lang>.json``), e.g.
-    ``{"dui": "btn.dui"}``.  Every type the game's ``legal_actions`` may offer is listed."""
+    up in the game's own words (see :attr:`data_dir`), e.g. ``{"dui": "btn.dui"}``.  Every
+    type the game's ``legal_actions`` may offer is listed."""
+    data_dir: Path | None = field(default=None, compare=False)
+    """The folder of the game's own files, kept in its package: its words,
+    ``<id>.<lang>.json`` for each catalogue language (keys of the shared catalogue said in the
+    game's own words — its buttons, events, prompts, result items — and ``rules.summary``, the
+    paragraph ``/mj rules`` shows), and the presets it ships, ``presets.json``.  ``None``: the
+    game has neither (the shared words, no presets)."""
+    listing: int = 100
+    """Where the game is listed among the games (menus, ``/mj rules``): lower first, then by
+    id."""
 
     def __post_init__(self) -> None:
         if self.tile_style not in TILE_STYLES:

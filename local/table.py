@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.ai_levels import new_seat_level
 from engine.errors import IllegalAction
+from engine.facts import GameFacts
 from engine.variants import find_variant
 from render.hand import render_hand
 from render.table import render_table
@@ -39,9 +40,9 @@ CHANNEL, GUILD, ME = 1, 1, 1
 CHINESE_VERBS = words.CHINESE_VERBS
 
 
-def settlement_text(result: dict, names: list[str], lang: str, variant: str | None = None) -> str:
+def settlement_text(result: dict, names: list[str], lang: str, game: GameFacts | None = None) -> str:
     """The settlement of a hand as plain text (see ``render.text.local.settlement``)."""
-    return words.settlement(result, names, lang, variant)
+    return words.settlement(result, names, lang, game)
 
 
 class StartupError(Exception):
@@ -78,7 +79,7 @@ async def _open_table(service: TableService, args, lang: str):
         if args.auto:  # --auto: the AI plays your seat too, at the same level
             await service.let_ai_play(CHANNEL, ME, level)
     except ServiceError as e:
-        raise StartupError(error_text(e.code, lang, e.params, info.id if info else None)) from None
+        raise StartupError(error_text(e.code, lang, e.params, info.facts if info else None)) from None
     return service.snapshot(CHANNEL)
 
 
@@ -169,7 +170,7 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
         notes = list(change.notices.get(0, ())) if change.actor == 0 else []
         names = list(snap.public.names)
         for ev in change.events:
-            line = describe_event(ev, names, lang, snap.game.id)
+            line = describe_event(ev, names, lang, snap.game)
             if line and not args.auto:
                 print("  " + line)
             if notes and ev.get("type") == "discard" and ev.get("seat") == 0 and ev.get("tile"):
@@ -192,7 +193,7 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
                 (out / f"hand-{played}-result.png").write_bytes(
                     render_table(drawable(snap.public.view, snap.public.names, lang, snap.game)))
                 print(f"\n== {words.hand_over(played, lang)} ==")
-                print(settlement_text(result, list(snap.public.names), lang, snap.game.id))
+                print(settlement_text(result, list(snap.public.names), lang, snap.game))
                 if played >= args.hands or snap.closed:
                     break
                 await service.next_hand(CHANNEL, ME)
@@ -244,5 +245,5 @@ async def _human_turn(service: TableService, snap, lang: str) -> bool:
         await service.act_typed(CHANNEL, ME, line)  # its notices are printed with its events
     except (ServiceError, IllegalAction) as e:
         hint = words.unknown_tile_hint(lang) if e.code == "unknown_tile" else ""
-        print("  " + error_text(e.code, lang, e.params, snap.game.id) + hint)
+        print("  " + error_text(e.code, lang, e.params, snap.game) + hint)
     return True

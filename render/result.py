@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
 from .canvas import Layer, text_advance
-from .common import (GOLD, GREY, MUTED, RED, WHITE, kind, label, paper_cards, pill, pill_height, pill_width,
+from .common import (GOLD, GREY, MUTED, RED, WHITE, game_of, kind, label, paper_cards, pill, pill_height, pill_width,
                      tile_badge)
 from .text.results import (calc_text, cap_lines, count_items, count_title, fan_items, headline_total,
                            liability_line, multiplier_items, payment_items, summary_items)
@@ -67,7 +67,7 @@ def _line(layer: Layer, x: float, y: float, width: float, text: str, colour, siz
 def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: float) -> float:
     """Winner, how (and from whom), the winning tile, the total; returns the y below."""
     res = view["result"]
-    lang, variant = view.get("lang"), view.get("variant")
+    lang, game = view.get("lang"), game_of(view)
     several = len(outcome(res)["wins"]) > 1
     src = names.get(w["from"], "?") if w["from"] is not None else ""
     how = {SELF_DRAWN: (label(view, "self_drawn"), RED), DISCARD: (label(view, "on_discard", name=src), GREY),
@@ -86,7 +86,7 @@ def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: fl
     if tile is not None:
         body.image(tile, x + 4, cy - tile.height / 2)
         x += tile.width + 16
-    total = headline_total(res, lang, variant, w["seat"] if several else None) \
+    total = headline_total(res, lang, game, w["seat"] if several else None) \
         or label(view, "fan_total", n=w["fan"])
     total, size = _fit(total, LINE + 2, PAD + width - x)
     body.text((x, cy), total, size, fill=WHITE, bold=True, anchor="lm")
@@ -102,7 +102,7 @@ def result_panel(view: dict, width: int) -> Layer | None:
     seats = view.get("seats") or []
     names = {s.get("seat"): str(s.get("name", "?")) for s in seats}
     name_list = [names.get(i, "?") for i in range(max(len(res.get("points") or []), len(seats)))]
-    lang, variant = view.get("lang"), view.get("variant")
+    lang, game = view.get("lang"), game_of(view)
     inner = width - 2 * PAD
     body = Layer(width, 0)
     y = PAD
@@ -115,14 +115,14 @@ def result_panel(view: dict, width: int) -> Layer | None:
         seat = w["seat"] if several else None
         y = _headline(view, body, w, names, y, inner)
         pills = []
-        title = count_title(res, lang, variant, seat)
+        title = count_title(res, lang, game, seat)
         if title is not None:
             pills.append((title, COUNT_TITLE_BG))
-            pills += [(text, COUNT_BG) for text in count_items(res, lang, variant, seat)]
+            pills += [(text, COUNT_BG) for text in count_items(res, lang, game, seat)]
         pills += [(text, FAN_BG) for text in fan_items(res, lang, seat)]
         y = _pills(body, PAD, y, inner, pills)
         if res.get("calc") or res.get("calc_by_seat"):
-            calc = calc_text(res, lang, variant, seat)
+            calc = calc_text(res, lang, game, seat)
             if calc:
                 y = _line(body, PAD, y, inner, calc, WHITE)
         else:  # a result stored before results carried their formula
@@ -130,12 +130,12 @@ def result_panel(view: dict, width: int) -> Layer | None:
             parts += multiplier_items(res, lang)
             y = _line(body, PAD, y, inner, "   ".join(parts), WHITE)
     if o["wins"]:
-        for text in cap_lines(res, lang, variant):
+        for text in cap_lines(res, lang, game):
             y = _line(body, PAD, y, inner, text, GOLD, LINE - 1)
-    why = liability_line(res, name_list, lang, variant)
+    why = liability_line(res, name_list, lang, game)
     if why:
         y = _line(body, PAD, y, inner, why, LOSS, LINE - 1)
-    pays = payment_items(res, name_list, lang, variant)
+    pays = payment_items(res, name_list, lang, game)
     if pays:
         head = t("result.payments", lang, list="").strip()
         x = PAD + body.text((PAD, y + 2 + pill_height(PILL) / 2), head, LINE, fill=MUTED, bold=True, anchor="lm") + 8

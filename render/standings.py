@@ -122,7 +122,7 @@ def standings_image(view: dict):
             text = label(view, "standings_hand_no", no=best["no"]) + " " + _signed(best["points"])
             if best.get("fan"):
                 # the game's own count: 番, 字牌's 胡息, 财神麻将's multiplier
-                text += " · " + tv(view.get("variant"), "img.fan", lang_of(view), n=best["fan"])
+                text += " · " + tv(view.get("game"), "img.fan", lang_of(view), n=best["fan"])
             text, size = _fit(text, 17, X["standings_paid"] - X["standings_best"] - 12)
             body.text((PAD + X["standings_best"], cy), text, size, fill=GAIN, bold=True, anchor="lm")
         else:

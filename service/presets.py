@@ -2,7 +2,7 @@
 
 The options of a new table are, in order of precedence: what the player types at
 ``/mj table create``, then the timers of the chosen pace (normal or relaxed), then the chosen preset (one the server's admins saved, or one
-shipped in ``data/presets/<variant>.json``), then the server's defaults for the
+the game ships in its package, ``presets.json`` in ``VariantInfo.data_dir``), then the server's defaults for the
 variant, then the variant's own defaults.  Every value is checked against the
 variant's declarations (``engine.options``), so a preset can never carry a value the
 rules do not allow.
@@ -11,20 +11,25 @@ rules do not allow.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from engine.errors import OptionError
-from engine.variants import VariantInfo
+from engine.variants import VariantInfo, find_variant
 
 from .tables import ServiceError
 
-PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
+#: the file of a game's presets in its own folder (``VariantInfo.data_dir``)
+PRESET_FILE = "presets.json"
 
 
 def shipped_presets(variant: str) -> dict[str, dict]:
-    """``{name: {"en", "zh", "options"}}`` shipped for a variant (empty if none)."""
-    path = PRESET_DIR / f"{variant}.json"
-    if not path.exists():
+    """``{name: {"en", "zh", "options"}}`` the game ``variant`` ships (empty if none, or for
+    an unknown game)."""
+    try:
+        folder = find_variant(variant).data_dir
+    except KeyError:
+        return {}
+    path = folder / PRESET_FILE if folder is not None else None
+    if path is None or not path.exists():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("variant") != variant:

@@ -5,7 +5,8 @@ declares its id, names, seat counts, table options, how to deal a hand and the f
 end needs (tile style, wild tiles, first dealer, AI, fan table, action labels).  A front end
 needs nothing else to offer a game.
 
-The built-in games (:data:`VARIANT_MODULES`) are loaded on first use.  Another game — a
+The built-in games are the packages of this folder that define ``INFO``, found (and
+loaded) on first use: a new game is a new package here and nothing else.  Another game — a
 plug-in, or a small game defined inside a test — is added with :func:`register` and removed
 with :func:`unregister`, or for the duration of a ``with`` block::
 
@@ -17,25 +18,33 @@ with :func:`unregister`, or for the duration of a ``with`` block::
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from contextlib import contextmanager
 from typing import Iterator
 
 from ..variant import VariantInfo
 
-#: packages of ``engine.variants`` that hold the built-in games, in display order; each
-#: defines ``INFO`` (a :class:`VariantInfo`)
-VARIANT_MODULES = ("two_player", "laosanfan", "jinhu", "caishen", "laowudui", "zipai")
-
 _REGISTRY: dict[str, VariantInfo] = {}
 _BUILT_IN: set[str] = set()
+
+
+def built_in() -> list[VariantInfo]:
+    """The games of this folder's packages (each defines ``INFO``), in their listing order
+    (:attr:`VariantInfo.listing`, then id)."""
+    found = []
+    for mod in pkgutil.iter_modules(__path__):
+        if mod.ispkg:
+            info = getattr(importlib.import_module(f"{__name__}.{mod.name}"), "INFO", None)
+            if isinstance(info, VariantInfo):
+                found.append(info)
+    return sorted(found, key=lambda i: (i.listing, i.id))
 
 
 def _load() -> None:
     """Register the built-in games (once)."""
     if _BUILT_IN:
         return
-    for name in VARIANT_MODULES:
-        info = importlib.import_module(f"{__name__}.{name}").INFO
+    for info in built_in():
         _REGISTRY.setdefault(info.id, info)
         _BUILT_IN.add(info.id)
 
@@ -93,11 +102,11 @@ def find_variant(name: str) -> VariantInfo:
 
 
 def all_variants() -> list[VariantInfo]:
-    """Every registered game: the built-in ones in the order of :data:`VARIANT_MODULES`,
-    then the others in the order they were registered."""
+    """Every registered game: the built-in ones in their listing order, then the others in
+    the order they were registered."""
     _load()
     return list(_REGISTRY.values())
 
 
-__all__ = ["VariantInfo", "VARIANT_MODULES", "register", "unregister", "registered", "find_variant",
+__all__ = ["VariantInfo", "built_in", "register", "unregister", "registered", "find_variant",
            "all_variants"]

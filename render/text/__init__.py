@@ -1,7 +1,7 @@
 """Every word users see, in one home: events, prompts, results, errors, labels — for Discord,
 the local table and the images, in Simplified Chinese (zh-CN), Traditional Chinese (zh-TW) and
 English.  The words themselves are in the message catalogues ``data/i18n/*.json`` (a game's
-own words in ``data/i18n/<game>.<lang>.json``); the modules here put them together.
+own words in its package, ``engine/variants/<game>/data/<game>.<lang>.json``); the modules here put them together.
 """
 
 from . import events, prompts, table_message

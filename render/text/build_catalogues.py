@@ -2,9 +2,10 @@
 
     python -m render.text.build_catalogues
 
-Every ``data/i18n/<namespace>.zh-CN.json`` is converted with OpenCC's ``s2twp``
-(Simplified → Traditional, Taiwan phrasing) into ``<namespace>.zh-TW.json``.  The zh-CN
-files are the ones to edit; a test checks the shipped zh-TW files are up to date.
+Every ``<namespace>.zh-CN.json`` of the shared catalogues (``data/i18n``) and of the games'
+own words (``engine/variants/<game>/data``) is converted with OpenCC's ``s2twp``
+(Simplified → Traditional, Taiwan phrasing) into ``<namespace>.zh-TW.json`` beside it.  The
+zh-CN files are the ones to edit; a test checks the shipped zh-TW files are up to date.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "data" / "i18n"
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE_DIR = ROOT / "data" / "i18n"
+
+
+def catalogue_dirs() -> list[Path]:
+    """The shared catalogues' folder, then each built-in game's own folder that holds words."""
+    games = sorted(d for d in (ROOT / "engine" / "variants").glob("*/data") if any(d.glob("*.zh-CN.json")))
+    return [CATALOGUE_DIR] + games
 
 
 def convert(value, cc):
@@ -38,9 +46,10 @@ def build_zh_tw(directory: Path = CATALOGUE_DIR) -> dict[str, str]:
 
 
 def main() -> None:
-    for name, text in build_zh_tw().items():
-        (CATALOGUE_DIR / name).write_text(text, encoding="utf-8")
-        print("wrote", name)
+    for folder in catalogue_dirs():
+        for name, text in build_zh_tw(folder).items():
+            (folder / name).write_text(text, encoding="utf-8")
+            print("wrote", (folder / name).relative_to(ROOT))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-"""Localized text: message catalogues in ``data/i18n`` (one JSON file per language),
-read with the ``i18nice`` library (the maintained successor of ``python-i18n``, same API).
+"""Localized text: the shared message catalogues in ``data/i18n`` (one JSON file per
+language) and each game's own words in its package (``<id>.<lang>.json`` in the folder its
+facts name, ``GameFacts.words_dir``), read with the ``i18nice`` library (the maintained
+successor of ``python-i18n``, same API).
 
 Discord locales map to the catalogues: ``zh-CN`` → Simplified Chinese, ``zh-TW`` →
 Traditional Chinese when that catalogue exists (else Simplified), anything else →
@@ -13,12 +15,11 @@ from pathlib import Path
 
 import i18n as _i18n
 
+from engine.facts import GameFacts
 from engine.tiles import kind_name, parse_kind
 
 CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "data" / "i18n"
 LANGUAGES = tuple(sorted(p.name.split(".")[1] for p in CATALOGUE_DIR.glob("messages.*.json")))
-#: a variant may ship its own catalogue ``data/i18n/<variant>.<lang>.json`` for its own
-#: buttons (``btn.*``), events (``ev.*``) and prompts; :func:`tv` looks there first
 
 _i18n.load_path.append(str(CATALOGUE_DIR))
 _i18n.set("file_format", "json")
@@ -44,18 +45,29 @@ def t(key: str, lang: str | None = "en", **params) -> str:
     return _i18n.t("messages." + key, locale=lang_of(lang), **params)
 
 
+#: game id -> the folder of its words, once put on the catalogues' load path
+_WORD_DIRS: dict[str, str] = {}
+
+
 @lru_cache(maxsize=None)
-def _has_own_catalogue(variant: str) -> bool:
-    return (CATALOGUE_DIR / f"{variant}.en.json").exists()
+def _own_words(game_id: str, words_dir: str) -> bool:
+    """Whether the game says things in its own words (``<id>.en.json`` in ``words_dir``); its
+    folder is put on the load path the first time."""
+    if not (Path(words_dir) / f"{game_id}.en.json").is_file():
+        return False
+    if _WORD_DIRS.get(game_id) != words_dir:
+        _i18n.load_path.append(words_dir)
+        _WORD_DIRS[game_id] = words_dir
+    return True
 
 
-def tv(variant: str | None, key: str, lang: str | None = "en", /, **params) -> str:
-    """``key`` from the game's own catalogue (``variant``: the game's id, its namespace) if it
-    has it, else from the shared one (positional-only, so a message may have a ``%{variant}``
-    placeholder)."""
-    if variant and _has_own_catalogue(variant):
-        text = _i18n.t(f"{variant}.{key}", locale=lang_of(lang), **params)
-        if not text.startswith(f"{variant}."):
+def tv(game: GameFacts | None, key: str, lang: str | None = "en", /, **params) -> str:
+    """``key`` in the game's own words (``game``: its facts; the namespace is its id) when it
+    has them, else in the shared catalogue (positional-only, so a message may have a
+    ``%{game}`` placeholder)."""
+    if game is not None and game.words_dir and _own_words(game.id, game.words_dir):
+        text = _i18n.t(f"{game.id}.{key}", locale=lang_of(lang), **params)
+        if not text.startswith(f"{game.id}."):
             return text
     return t(key, lang, **params)
 
@@ -85,9 +97,9 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     return s.replace("@", "@\u200b").replace("<#", "<\u200b#")
 
 
-def error_text(code: str, lang: str | None, params: dict | None = None, variant: str | None = None) -> str:
-    """The user-facing text of a ``ServiceError``/``IllegalAction`` code (the variant's own
-    catalogue first, for codes only that game has).  A tile parameter is shown by its name;
+def error_text(code: str, lang: str | None, params: dict | None = None, game: GameFacts | None = None) -> str:
+    """The user-facing text of a ``ServiceError``/``IllegalAction`` code (the game's own words
+    first, for codes only that game has).  A tile parameter is shown by its name;
     anything a user typed is quoted short and sanitized (:func:`quote`)."""
     p = dict(params or {})
     for k in USER_TEXT_PARAMS:
@@ -100,9 +112,9 @@ def error_text(code: str, lang: str | None, params: dict | None = None, variant:
                     pass
             p[k] = quote(p[k])
     if "claim" in p:  # the game's own button name (堆, 碰 …), else the shared one, else the word
-        name = tv(variant, f"btn.{p['claim']}", lang, tiles="", tile="").strip()
+        name = tv(game, f"btn.{p['claim']}", lang, tiles="", tile="").strip()
         p["claim"] = p["claim"] if name.startswith("messages.") else name
-    text = tv(variant, f"err.{code}", lang, **p)
+    text = tv(game, f"err.{code}", lang, **p)
     if text == f"messages.err.{code}":
         return t("err.internal", lang)
     return text

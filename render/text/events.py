@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.facts import GameFacts
+
 from .catalogue import tile_label, tv
 
 #: events with no line of their own (the image shows them)
 SILENT = ("draw", "dice", "deal")
 
 
-def describe_event(ev: dict, names: list[str], lang: str, variant: str | None = None) -> Optional[str]:
+def describe_event(ev: dict, names: list[str], lang: str, game: Optional[GameFacts] = None) -> Optional[str]:
     """One line of the table log for an engine or table event (``{"type", "seat"?, "tile"?,
     …}``, tiles in notation), in ``lang``, with the players' ``names`` by seat; ``None`` for a
     silent event or one that has no words (the game's own catalogue first, then the shared
@@ -25,19 +27,19 @@ def describe_event(ev: dict, names: list[str], lang: str, variant: str | None = 
               "needed": ev.get("needed", "")}
     if typ == "hu" and "tile" not in ev:
         typ = "hu_notile"  # 字牌 偎胡/提胡: a win with no card of its own
-    text = tv(variant, f"ev.{typ}", lang, **params)
+    text = tv(game, f"ev.{typ}", lang, **params)
     return None if text.startswith("messages.") else text
 
 
-def log_lines(events: list[dict], names: list[str], lang: str, variant: str | None = None,
+def log_lines(events: list[dict], names: list[str], lang: str, game: Optional[GameFacts] = None,
               keep: int = 6) -> list[str]:
     """The last ``keep`` lines of the table log for ``events``."""
-    return [x for x in (describe_event(e, names, lang, variant) for e in events) if x][-keep:]
+    return [x for x in (describe_event(e, names, lang, game) for e in events) if x][-keep:]
 
 
 def with_log(view, names, lang: str, game) -> dict:
     """A view of a table snapshot as the images draw it: a plain copy of ``view`` with the log
     lines of its ``recent`` events in ``lang`` (``view["log"]``; ``game``: the game's facts)."""
     out = dict(view)
-    out["log"] = log_lines(list(view.get("recent") or ()), list(names), lang, game.id if game else None)
+    out["log"] = log_lines(list(view.get("recent") or ()), list(names), lang, game)
     return out

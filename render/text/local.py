@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
+from engine.facts import GameFacts
+
 from . import typed
 from .catalogue import lang_of, short_tile, t, tile_label, tv
 from .prompts import wait_text
@@ -31,10 +35,10 @@ def notice(key: str, tile: str | None, lang: str) -> str:
     return t(key, lang, tile=tile_label(tile, lang) if tile else "?")
 
 
-def help_text(lang: str, variant: str | None = None) -> str:
+def help_text(lang: str, game: Optional[GameFacts] = None) -> str:
     """How to type at the local table: the game's own words when it has them, else the
     mahjong games' shared ones."""
-    return tv(variant, "local.help", lang)
+    return tv(game, "local.help", lang)
 
 
 def goodbye(lang: str) -> str:
@@ -118,12 +122,12 @@ def hint_lines(me: dict, lang: str) -> list[str]:
 def help_lines(view: dict, game, lang: str) -> list[str]:
     """``help``: how to type (the shared words), and this game's actions now, by name
     (``game``: the game's facts)."""
-    out = [help_text(lang, game.id)]
+    out = [help_text(lang, game)]
     opts = typed.choices(view, game, lang)
     own = [c.label for c in opts if c.act != "discard"]
     if own:
         out.append(t("local.help_game", lang, actions=", ".join(own)))
-    own_help = tv(game.id, "local.help_game_rules", lang)
+    own_help = tv(game, "local.help_game_rules", lang)
     if not own_help.startswith(("messages.", "local.")):
         out.append(own_help)
     return out
@@ -141,8 +145,8 @@ def totals(lang: str) -> str:
     return t("local.totals", lang)
 
 
-def settlement(result: dict, names: list[str], lang: str, variant: str | None = None) -> str:
+def settlement(result: dict, names: list[str], lang: str, game: Optional[GameFacts] = None) -> str:
     """The settlement of a hand as plain text lines: every winner and how they won, the fans,
     the summary and multipliers, who is liable, the points (the same words as on Discord)."""
-    lines = result_lines(result, names, lang, variant, markdown=False)
+    lines = result_lines(result, names, lang, game, markdown=False)
     return "\n".join(lines[:1] + ["    " + x for x in lines[1:]])

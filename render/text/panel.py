@@ -35,7 +35,7 @@ def panel_text(view: dict, names: list[str], lang: str, game, channel: str, *,
     seat = me.get("seat", view.get("viewer"))
     over = view.get("phase") == "over" or bool(view.get("result"))
     if over and view.get("result"):
-        lines += result_lines(view["result"], names, lang, game.id)[:12]
+        lines += result_lines(view["result"], names, lang, game)[:12]
     else:
         to_act = view.get("to_act") or []
         mine = seat in (view.get("pending") or [])

@@ -34,11 +34,11 @@ def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
             lines.append(t("ui.your_choice", lang, choices=", ".join(
                 button(a[0], lang, game, a[1] if len(a) > 1 else None) for a in acts if a)))
         if me.get("confirming"):
-            lines.append(tv(game.id, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
+            lines.append(tv(game, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
         for w in me.get("warnings") or []:
             key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
             who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
-            lines.append("⚠ " + tv(game.id, key, lang, tile=tile_label(w["tile"], lang), name=who))
+            lines.append("⚠ " + tv(game, key, lang, tile=tile_label(w["tile"], lang), name=who))
     waits = me.get("waits") or []
     if waits:
         lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang) for w in waits)))
@@ -129,7 +129,7 @@ def button(act: str, lang: str, game=None, tile: Optional[str] = None) -> str:
 
         k = parse_kind(tile)
         return t("btn.chow", lang, tiles="".join(str((k + i) % 9 + 1) for i in range(3)))
-    label = tv(game.id if game else None, own_action_key(game, act), lang, tile="", tiles="").strip()
+    label = tv(game, own_action_key(game, act), lang, tile="", tiles="").strip()
     if label.startswith("messages."):
         label = act
     return f"{label} {short_tile(tile, lang)}" if tile else label

@@ -115,7 +115,7 @@ def rules(info: Any, lang: str, page: int = 3800) -> list[tuple[str, str, Option
     the summary with the table options first, then the fan/score table (``info.fan_table``:
     ``[(zh, en, value)]``)."""
     zh = lang_of(lang) != "en"
-    summary = tv(info.id, f"rules.{info.id}", lang)
+    summary = tv(info.facts, "rules.summary", lang)
     if summary.startswith("messages."):
         summary = ""
     opts = "\n".join(f"`{o.name}` = {str(o.default).lower() if o.type is bool else o.default} — {pick(o.zh, o.en, lang)}"

@@ -4,7 +4,7 @@ A result explains itself: every winner and how they won, the items of their coun
 字牌 胡息, 老五对 对) and their fans with values, the formula that gave the total, the caps
 applied, who is liable and why, and who paid whom.  The engine carries these as data
 (``engine.protocol.Result``: ``count``, ``fans``, ``calc``, ``caps``, ``liability``,
-``payments``); the words come from the game's catalogue (``data/i18n/<game>.<lang>.json``,
+``payments``); the words come from the game's own words (``engine/variants/<game>/data/<game>.<lang>.json``,
 section ``result``) and else from the shared one (``messages``, section ``result``).  A result
 without those keys (a hand stored before they existed) reads as it always did: the fan total,
 the summary and the multipliers.
@@ -17,6 +17,8 @@ from typing import Optional
 
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
+from engine.facts import GameFacts
+
 from .catalogue import lang_of, pick, short_tile, t, tile_label, tv
 
 
@@ -28,9 +30,9 @@ def how_text(win: dict, names: list[str], lang: str) -> str:
     return t(key, lang, name=src)
 
 
-def _words(variant: Optional[str], key: str, lang: str, **params) -> Optional[str]:
+def _words(game: Optional[GameFacts], key: str, lang: str, **params) -> Optional[str]:
     """``key`` in the game's catalogue, else in the shared one; ``None`` when neither has it."""
-    text = tv(variant, key, lang, **params)
+    text = tv(game, key, lang, **params)
     return None if text.startswith("messages.") else text
 
 
@@ -71,46 +73,46 @@ def _numbers(calc: dict) -> dict:
     return {k: v for k, v in calc.items() if k != "key"}
 
 
-def headline_total(result: dict, lang: str, variant: Optional[str], seat: Optional[int] = None) -> Optional[str]:
+def headline_total(result: dict, lang: str, game: Optional[GameFacts], seat: Optional[int] = None) -> Optional[str]:
     """The total of a win as its game says it in a headline (``胡 26 · 番 0 · 计 60``,
     ``胡息 16 · 10 囤``, ``8 倍``), or ``None`` where the game says ``<n> fan``."""
     calc = _by_seat(result, "calc", seat)
     if not calc:
         return None
-    return _words(variant, "result.headline", lang, **_numbers(calc))
+    return _words(game, "result.headline", lang, **_numbers(calc))
 
 
-def item_text(item: dict, lang: str, variant: Optional[str]) -> str:
+def item_text(item: dict, lang: str, game: Optional[GameFacts]) -> str:
     """One count item: ``暗刻 八万 4``, ``坎 伍 6``, ``杠 九条 20``."""
     tiles = tiles_text(item.get("tiles") or [], lang)
-    what = _words(variant, f"result.item.{item['item']}", lang, tiles=tiles) or f"{item['item']} {tiles}"
+    what = _words(game, f"result.item.{item['item']}", lang, tiles=tiles) or f"{item['item']} {tiles}"
     return f"{what.strip()} {item['value']}"
 
 
-def count_title(result: dict, lang: str, variant: Optional[str], seat: Optional[int] = None) -> Optional[str]:
+def count_title(result: dict, lang: str, game: Optional[GameFacts], seat: Optional[int] = None) -> Optional[str]:
     """The count's name and value (``胡 26``, ``胡息 16``, ``对 23``), or ``None``."""
     count = _by_seat(result, "count", seat)
     if not count:
         return None
-    return _words(variant, f"result.count.{count['name']}", lang, n=count["value"]) or f"{count['name']} {count['value']}"
+    return _words(game, f"result.count.{count['name']}", lang, n=count["value"]) or f"{count['name']} {count['value']}"
 
 
-def count_items(result: dict, lang: str, variant: Optional[str], seat: Optional[int] = None) -> list[str]:
+def count_items(result: dict, lang: str, game: Optional[GameFacts], seat: Optional[int] = None) -> list[str]:
     """Every item of the winner's count with its value (:func:`item_text`)."""
     count = _by_seat(result, "count", seat) or {}
-    return [item_text(i, lang, variant) for i in count.get("items") or []]
+    return [item_text(i, lang, game) for i in count.get("items") or []]
 
 
-def count_line(result: dict, lang: str, variant: Optional[str], seat: Optional[int] = None) -> Optional[str]:
+def count_line(result: dict, lang: str, game: Optional[GameFacts], seat: Optional[int] = None) -> Optional[str]:
     """``胡 26：碰 五万 2 · 明杠 九万 16 · …``, or ``None`` when the game keeps no count."""
-    title = count_title(result, lang, variant, seat)
+    title = count_title(result, lang, game, seat)
     if title is None:
         return None
-    items = count_items(result, lang, variant, seat)
+    items = count_items(result, lang, game, seat)
     return t("result.count_line", lang, count=title, items=" · ".join(items)) if items else title
 
 
-def calc_text(result: dict, lang: str, variant: Optional[str], seat: Optional[int] = None) -> Optional[str]:
+def calc_text(result: dict, lang: str, game: Optional[GameFacts], seat: Optional[int] = None) -> Optional[str]:
     """The formula of the win's total in the game's words (``么半三：(30 + 26) × 2^1 = 112 →
     120``), or ``None``.  A plain product of the fan and multipliers (``product``) is said only
     when some multiplier is not 1."""
@@ -124,36 +126,36 @@ def calc_text(result: dict, lang: str, variant: Optional[str], seat: Optional[in
         if not factors:
             return None
         numbers["factors"] = factors
-    return _words(variant, f"result.calc.{calc['key']}", lang, **numbers)
+    return _words(game, f"result.calc.{calc['key']}", lang, **numbers)
 
 
-def cap_lines(result: dict, lang: str, variant: Optional[str]) -> list[str]:
+def cap_lines(result: dict, lang: str, game: Optional[GameFacts]) -> list[str]:
     """The caps applied (三番为顶, 财神麻将's 40 …)."""
     out = []
     for cap in result.get("caps") or []:
         p = {"uncapped": cap["uncapped"], "value": cap["value"]}
-        out.append(_words(variant, f"result.cap.{cap['item']}", lang, **p) or t("result.cap", lang, **p))
+        out.append(_words(game, f"result.cap.{cap['item']}", lang, **p) or t("result.cap", lang, **p))
     return out
 
 
-def liability_line(result: dict, names: list[str], lang: str, variant: Optional[str]) -> Optional[str]:
+def liability_line(result: dict, names: list[str], lang: str, game: Optional[GameFacts]) -> Optional[str]:
     """Why the liable seat pays (三摊: the tile it discarded into three exposures; 包五家)."""
     lia = result.get("liability")
     if not lia:
         return None
     tile = tile_label(lia["tile"], lang) if lia.get("tile") else "—"
-    return _words(variant, f"result.liability.{lia['reason']}", lang, name=_name(names, lia["seat"]),
+    return _words(game, f"result.liability.{lia['reason']}", lang, name=_name(names, lia["seat"]),
                   winner=_name(names, lia.get("to")), tile=tile)
 
 
-def payment_items(result: dict, names: list[str], lang: str, variant: Optional[str]) -> list[str]:
+def payment_items(result: dict, names: list[str], lang: str, game: Optional[GameFacts]) -> list[str]:
     """Every payment: ``bob → amy 60``, with why it differs from the plain amount
     (``（庄家 ×2）``, ``（飘 +1）``, ``（3 份）`` …)."""
     out = []
     for pay in outcome(result)["payments"]:
         text = t("result.payment", lang, payer=_name(names, pay["from"]), payee=_name(names, pay["to"]),
                  points=pay["points"])
-        notes = [_words(variant, f"result.note.{k}", lang, n=n) for k, n in pay.get("notes") or []]
+        notes = [_words(game, f"result.note.{k}", lang, n=n) for k, n in pay.get("notes") or []]
         notes = [x for x in notes if x]
         if notes:
             text += t("result.notes", lang, notes=", ".join(notes))
@@ -161,7 +163,7 @@ def payment_items(result: dict, names: list[str], lang: str, variant: Optional[s
     return out
 
 
-def result_lines(result: dict, names: list[str], lang: str, variant: Optional[str] = None, *,
+def result_lines(result: dict, names: list[str], lang: str, game: Optional[GameFacts] = None, *,
                  markdown: bool = True, fans: bool = True) -> list[str]:
     """The settlement in words: one line per winner (tile, how, total); per winner the items of
     the count, the fans, the formula and the caps; who is liable and why; who paid whom; every
@@ -174,7 +176,7 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
     for w in o["wins"]:
         tile = tile_label(w["tile"], lang) if w.get("tile") else "—"
         who = dict(name=_name(names, w["seat"]), tile=tile, how=how_text(w, names, lang))
-        total = headline_total(result, lang, variant, w["seat"] if several else None)
+        total = headline_total(result, lang, game, w["seat"] if several else None)
         if total is not None:
             line = t("result.win", lang, total=total, **who)
         elif result.get("summary_rows"):  # the game counts otherwise (胡 · 番 · total, 胡息 · 囤): see below
@@ -186,13 +188,13 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
         for w in o["wins"]:
             seat = w["seat"] if several else None
             prefix = f"{_name(names, w['seat'])}: " if several else ""
-            lines = [count_line(result, lang, variant, seat)]
+            lines = [count_line(result, lang, game, seat)]
             fl = _by_seat(result, "fans", seat)
             if fl:
                 lines.append(" · ".join(f"{pick(f[0], f[1], lang)} {f[2]}" + (f"×{f[3]}" if len(f) > 3 and f[3] > 1 else "")
                                         for f in fl))
             if _by_seat(result, "calc", seat):
-                lines.append(calc_text(result, lang, variant, seat))
+                lines.append(calc_text(result, lang, game, seat))
             else:  # a result stored before results carried their formula
                 if result.get("summary_rows"):
                     lines.append(" · ".join(summary_items(result, lang)))
@@ -200,13 +202,13 @@ def result_lines(result: dict, names: list[str], lang: str, variant: Optional[st
                 if rows:
                     lines.append("× " + " × ".join(rows))
             out += [prefix + x for x in lines if x]
-        out += cap_lines(result, lang, variant)
+        out += cap_lines(result, lang, game)
     if o["liable"] is not None:
-        out.append(tv(variant, "ui.result_liable", lang, name=names[o["liable"]["seat"]], reason=o["liable"]["reason"]))
-        why = liability_line(result, names, lang, variant)
+        out.append(tv(game, "ui.result_liable", lang, name=names[o["liable"]["seat"]], reason=o["liable"]["reason"]))
+        why = liability_line(result, names, lang, game)
         if why:
             out.append(why)
-    pays = payment_items(result, names, lang, variant)
+    pays = payment_items(result, names, lang, game)
     if pays:
         out.append(t("result.payments", lang, list=" · ".join(pays)))
     out.append(" | ".join(t("ui.result_points", lang, name=names[i], points=f"{p:+d}")

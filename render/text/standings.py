@@ -6,7 +6,9 @@ replay menu's options, the image's text alternative, and the matches of ``/mj hi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
+
+from engine.facts import GameFacts
 
 from .catalogue import game_name, t, tv
 
@@ -36,7 +38,7 @@ def subtitle(match: Any, data: dict, lang: str) -> str:
     return t("ui.standings_sub", lang, played=played, start=start, end=end)
 
 
-def player_lines(data: dict, lang: str, variant: str | None = None) -> list[str]:
+def player_lines(data: dict, lang: str, game: Optional[GameFacts] = None) -> list[str]:
     """One line per player, best first: rank, name, total, hands won, best hand (with the
     game's own count: 番, 字牌's 胡息, 财神麻将's multiplier), biggest payment."""
     out = []
@@ -47,7 +49,7 @@ def player_lines(data: dict, lang: str, variant: str | None = None) -> list[str]
         best = p.get("best")
         if best is not None:
             key = "ui.standings_best_fan" if best.get("fan") else "ui.standings_best"
-            extra.append(tv(variant, key, lang, no=best["no"], points=signed(best["points"]), fan=best.get("fan")))
+            extra.append(tv(game, key, lang, no=best["no"], points=signed(best["points"]), fan=best.get("fan")))
         paid = p.get("paid")
         if paid is not None:
             extra.append(t("ui.standings_paid", lang, no=paid["no"], points=paid["points"]))
@@ -55,11 +57,11 @@ def player_lines(data: dict, lang: str, variant: str | None = None) -> list[str]
     return out
 
 
-def description(match: Any, data: dict, lang: str, page: int = 0) -> str:
+def description(match: Any, data: dict, lang: str, game: Optional[GameFacts] = None, page: int = 0) -> str:
     """The text of the standings message (≤ 4,000 characters): subtitle, players, and what the
     replay menu of page ``page`` offers."""
     hands = data.get("hands", [])
-    lines = [subtitle(match, data, lang), ""] + player_lines(data, lang, match.variant)
+    lines = [subtitle(match, data, lang), ""] + player_lines(data, lang, game)
     if hands:
         first = page * PAGE
         last = min(len(hands), first + PAGE)

@@ -70,7 +70,7 @@ def body(view: dict, game, lang: str, *, max_players: int, result: Optional[dict
         if view.get("seed_hash"):
             lines.append(t("ui.seed_hash", lang, hash=view["seed_hash"][:16]))
     elif result is not None:
-        lines.extend(result_lines(result, list(result.get("names") or names), lang, game.id if game else None))
+        lines.extend(result_lines(result, list(result.get("names") or names), lang, game))
         if hand_id is not None and "seed" in result:
             lines.append(t("ui.seed_reveal", lang, seed=result["seed"], id=hand_id))
         lines.append(t("ui.match_over", lang) if match_over else t("ui.next_hand_in", lang, s=result_timeout))

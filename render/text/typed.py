@@ -110,7 +110,7 @@ def _verb_forms(act: str, game) -> frozenset[str]:
     out.update(w for w, meant in CHINESE_VERBS.items() if _means(meant, act))
     for lang in _langs():
         key = own_action_key(game, act) if act not in _SHARED_KEYS else _SHARED_KEYS[act]
-        label = tv(game.id if game else None, key, lang, tile="", tiles="").strip()
+        label = tv(game, key, lang, tile="", tiles="").strip()
         if not label.startswith("messages."):
             out.add(label)
             out.add(label.rstrip(".…").strip())  # 听… / 聽… without the ellipsis

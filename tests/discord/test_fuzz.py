@@ -106,7 +106,7 @@ def test_engine_refuses_garbage_actions_and_keeps_its_state(variant):
                     # a refusal names its reason and leaves everything as it was
                     assert isinstance(e.code, str) and e.code
                     assert _state(hand) == before, f"{action} changed the state when refused ({e.code})"
-                    assert error_text(e.code, "en", e.params, variant)  # the message exists
+                    assert error_text(e.code, "en", e.params, find_variant(variant).facts)  # the message exists
             else:
                 seat = data.draw(st.sampled_from(pending), label="pending seat")
                 legal = hand.legal_actions(seat)
@@ -168,7 +168,7 @@ def test_option_values_only_raise_option_errors():
             resolved = info.resolve_options(given_)
         except OptionError as e:
             assert e.code in ("option_unknown", "option_bad_value")
-            assert error_text(e.code, "en", e.params, variant)
+            assert error_text(e.code, "en", e.params, info.facts)
         else:
             assert set(resolved) == {o.name for o in info.options}
         try:

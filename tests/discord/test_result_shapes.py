@@ -103,7 +103,7 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
         # the whole explanation: the count's items, fans, formula, caps, liability, payments
         from render.text.results import result_lines
 
-        explained = result_lines(result, names, "en", sc.game)
+        explained = result_lines(result, names, "en", sc.facts)
         for line in explained:
             assert line in text, (line, text)
         if sc.winners:
@@ -125,12 +125,12 @@ async def test_every_result_shape_is_announced_and_can_be_replayed(tmp_path, key
         # the local table's words
         from local.table import settlement_text
 
-        plain = settlement_text(result, names, "en", sc.game)
+        plain = settlement_text(result, names, "en", sc.facts)
         for w in o["wins"]:
             assert HOW[w["how"]].format(name=names[w["from"]] if w["from"] is not None else "") in plain
         if sc.liable is not None:
             assert f"{names[sc.liable]} pays for everyone" in plain
-        for line in result_lines(result, names, "en", sc.game, markdown=False):
+        for line in result_lines(result, names, "en", sc.facts, markdown=False):
             assert line in plain, (line, plain)
     finally:
         await fd.close()

@@ -54,6 +54,13 @@ class Scenario:
     discarder: int | None
     liable: int | None
 
+    @property
+    def facts(self):
+        """The game's facts (``engine.facts.GameFacts``), as a snapshot carries them."""
+        from engine.variants import find_variant
+
+        return find_variant(self.game).facts
+
 
 #: the (game, shape) pairs a table can end a hand in, and the seats each game allows
 SHAPES: dict[str, tuple[str, ...]] = {

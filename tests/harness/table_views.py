@@ -51,7 +51,7 @@ def public(hand, n: int, lang: str = "zh", scores: list[int] | None = None) -> d
     else:
         v["to_act"] = [v["turn"]] if v.get("turn") is not None else []
     recent = [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS][-8:]
-    v["log"] = log_lines(recent, names, lang, info.id)
+    v["log"] = log_lines(recent, names, lang, info.facts)
     v["lang"] = lang
     v["hand_no"] = 1
     v["table_name"] = "#mahjong"

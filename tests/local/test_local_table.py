@@ -397,22 +397,24 @@ def test_unknown_variant_lists_the_games(tmp_path, capsys, monkeypatch):
 def test_chinese_verbs_and_a_games_own_claim_names(capsys):
     """过/碰/吃 are understood; a refused claim of a game's own (老五对 堆) is named in words,
     never as a catalogue key."""
+    from engine.variants import find_variant
     from render.text import error_text
 
     from local.table import CHINESE_VERBS
 
     assert CHINESE_VERBS["过"] == ("pass",) and "peng" in CHINESE_VERBS["碰"] and "chi" in CHINESE_VERBS["吃"]
     for lang in ("en", "zh"):
-        text = error_text("cannot_claim", lang, {"claim": "dui"}, "laowudui")
+        text = error_text("cannot_claim", lang, {"claim": "dui"}, find_variant("laowudui").facts)
         assert "messages." not in text and ("堆" in text), text
 
 
 def test_a_win_without_a_card_of_its_own_is_told_in_words():
     """字牌 偎胡/提胡: the win event has no card; the log line still reads well."""
+    from engine.variants import find_variant
     from render.text import describe_event
 
     for lang, word in (("en", "wins!"), ("zh", "胡了")):
-        line = describe_event({"type": "hu", "seat": 1, "self_drawn": True}, ["a", "b"], lang, "zipai")
+        line = describe_event({"type": "hu", "seat": 1, "self_drawn": True}, ["a", "b"], lang, find_variant("zipai").facts)
         assert line and word in line and "!" not in line.replace(word, "") and "messages" not in line, line
 
 

@@ -11,10 +11,12 @@ import json
 import re
 from pathlib import Path
 
-from render.text.build_catalogues import build_zh_tw
+from render.text.build_catalogues import build_zh_tw, catalogue_dirs
 
 DIR = Path(__file__).resolve().parents[2] / "data" / "i18n"
 LANGS = ("en", "zh-CN", "zh-TW")
+#: the shared catalogues' folder and every game's own words
+DIRS = catalogue_dirs()
 
 
 def flat(d: dict, prefix: str = "") -> dict[str, str]:
@@ -27,18 +29,27 @@ def flat(d: dict, prefix: str = "") -> dict[str, str]:
     return out
 
 
-def namespaces() -> list[str]:
-    return sorted({p.name.split(".")[0] for p in DIR.glob("*.en.json")})
+def namespaces() -> list[tuple[Path, str]]:
+    return sorted({(d, p.name.split(".")[0]) for d in DIRS for p in d.glob("*.en.json")})
 
 
-def load(ns: str, lang: str) -> dict[str, str]:
-    return flat(json.loads((DIR / f"{ns}.{lang}.json").read_text(encoding="utf-8"))[lang])
+def load(ns: str, lang: str, folder: Path = DIR) -> dict[str, str]:
+    return flat(json.loads((folder / f"{ns}.{lang}.json").read_text(encoding="utf-8"))[lang])
+
+
+def test_the_games_words_are_found_in_their_packages():
+    from engine.variants import all_variants
+
+    own = {ns for d, ns in namespaces() if d != DIR}
+    assert own == {i.id for i in all_variants()}  # every game has its own words (its rules summary)
+    for info in all_variants():
+        assert Path(info.facts.words_dir) == info.data_dir and (info.data_dir / f"{info.id}.en.json").is_file()
 
 
 def test_every_key_in_every_language_with_the_same_placeholders():
     checked = 0
-    for ns in namespaces():
-        cats = {lang: load(ns, lang) for lang in LANGS}
+    for folder, ns in namespaces():
+        cats = {lang: load(ns, lang, folder) for lang in LANGS}
         keys = set(cats["en"])
         for lang in LANGS:
             assert set(cats[lang]) == keys, (ns, lang, set(cats[lang]) ^ keys)
@@ -51,8 +62,10 @@ def test_every_key_in_every_language_with_the_same_placeholders():
 
 
 def test_zh_tw_catalogues_are_built_from_zh_cn():
-    for name, text in build_zh_tw(DIR).items():
-        assert (DIR / name).read_text(encoding="utf-8") == text, f"{name} is stale: python -m render.text.build_catalogues"
+    for folder in DIRS:
+        for name, text in build_zh_tw(folder).items():
+            assert (folder / name).read_text(encoding="utf-8") == text, \
+                f"{folder / name} is stale: python -m render.text.build_catalogues"
 
 
 def test_every_command_description_is_translated():

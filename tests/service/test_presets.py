@@ -1,4 +1,4 @@
-"""Shipped presets (data/presets/<variant>.json) load and validate, and options combine
+"""Shipped presets (``presets.json`` in each game's package folder) load and validate, and options combine
 with the documented precedence."""
 
 from __future__ import annotations
@@ -9,19 +9,21 @@ import pytest
 
 from games import game_ids
 
-from engine.variants import find_variant
-from service.presets import PRESET_DIR, check_options, find_preset, shipped_presets, table_options
+from engine.variants import all_variants, find_variant
+from service.presets import PRESET_FILE, check_options, find_preset, shipped_presets, table_options
 from service.tables import ServiceError
 
 
 def test_every_shipped_preset_is_valid():
-    files = sorted(PRESET_DIR.glob("*.json"))
-    assert files
+    # every game's presets file, found in its own package (VariantInfo.data_dir)
+    files = sorted(p for info in all_variants() if info.data_dir is not None
+                   for p in [info.data_dir / PRESET_FILE] if p.exists())
+    assert len(files) == len(all_variants())
     n = 0
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8"))
         info = find_variant(data["variant"])
-        assert path.stem == info.id
+        assert path.parent == info.data_dir
         for name, preset in shipped_presets(info.id).items():
             assert preset["en"] and preset["zh"], name
             assert check_options(info, preset["options"]) == preset["options"]

@@ -101,5 +101,5 @@ def test_the_standings_image_draws_for_every_game(info):
 def test_the_best_hand_is_counted_in_the_games_own_unit(variant, lang, unit):
     data = {"players": [{"rank": 1, "name": "a", "total": 12, "wins": 1, "hands": 2, "paid": None,
                          "best": {"no": 2, "points": 12, "fan": 3, "hand_id": 9}}], "hands": []}
-    [line] = words.player_lines(data, lang, variant)
+    [line] = words.player_lines(data, lang, find_variant(variant).facts)
     assert line.endswith(unit), line

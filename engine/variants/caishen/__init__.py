@@ -4,6 +4,8 @@
 Rules: ``docs/rules/caishen.md``.
 """
 
+from pathlib import Path
+
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai, strong
@@ -19,6 +21,8 @@ def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> Caishe
 
 INFO = VariantInfo(
     "caishen", "财神麻将", "Caishen mahjong (wild tiles)", 4, 4, OPTIONS, _factory,
+    data_dir=Path(__file__).resolve().parent / "data",
+    listing=40,
     aliases=("财神", "caishen_mahjong", "wild"),
     wild_name="wild_caishen",  # 财神
     front_end_confirms_wild_discard=True,  # a discarded 财神 is gone at once: ask first

@@ -4,6 +4,8 @@
 Rules: ``docs/rules/laosanfan.md`` Part 2.
 """
 
+from pathlib import Path
+
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai, strong
@@ -12,6 +14,8 @@ from .hand import FAKE_TING, OPTIONS, THIEVES, JinhuHand
 INFO = VariantInfo(
     "jinhu", "金湖老三番", "Jinhu Lao San Fan", 4, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: JinhuHand(options, seed, dealer, ctx),
+    data_dir=Path(__file__).resolve().parent / "data",
+    listing=30,
     aliases=("金湖", "jinhu_laosanfan"),
     ai=ai.choose_action,
     ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),

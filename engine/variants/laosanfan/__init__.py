@@ -4,6 +4,8 @@
 ``ai.py`` the AI seat.  Rules: ``docs/rules/laosanfan.md`` Part 1.
 """
 
+from pathlib import Path
+
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai, strong
@@ -12,6 +14,8 @@ from .hand import CHOW, KONG, OPTIONS, PUNG, is_dangerous, three_exposure_danger
 INFO = VariantInfo(
     "laosanfan", "老三番", "Lao San Fan", 4, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),
+    data_dir=Path(__file__).resolve().parent / "data",
+    listing=20,
     aliases=("lsf", "老三番麻将"),
     ai=ai.choose_action,
     ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),

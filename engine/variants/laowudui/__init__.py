@@ -8,6 +8,8 @@ into pairs and fours with the wilds, ``ai.py`` is the AI seat.  Rules: ``docs/ru
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai, strong
@@ -25,6 +27,8 @@ def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> LaoWuD
 
 INFO = VariantInfo(
     "laowudui", "老五对", "Lao Wu Dui", 2, 4, OPTIONS, _factory,
+    data_dir=Path(__file__).resolve().parent / "data",
+    listing=50,
     aliases=("lwd", "wudui", "五对"),
     wild_name="wild",  # 百搭
     first_dealer="creator",  # laowudui.md §Players, dealer: the table's creator deals first

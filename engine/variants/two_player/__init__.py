@@ -5,6 +5,8 @@
 sets score) and ``fan_splits.py`` (splits and waits).  Rules: ``docs/rules/two_player.md``.
 """
 
+from pathlib import Path
+
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai, strong
@@ -16,6 +18,8 @@ from .hand import (CLAIM_PHASE, OPTIONS, OVER, TwoPlayerHand, settlement_points,
 INFO = VariantInfo(
     "two_player", "二人麻将", "Two-player mahjong", 2, 2, OPTIONS,
     lambda options, seed, dealer, n, ctx: TwoPlayerHand(options, seed, dealer, ctx),
+    data_dir=Path(__file__).resolve().parent / "data",
+    listing=10,
     aliases=("2p", "erren", "二人"),
     streak_per_player=True,
     ai=ai.choose_action,

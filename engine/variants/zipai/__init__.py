@@ -5,6 +5,8 @@ window (``claims.py``), scoring (``scoring.py``), AI seat (``ai.py``) and views 
 ``huxi.py`` counts 胡息 and finds wins.  Rules: ``docs/rules/zipai.md``.
 """
 
+from pathlib import Path
+
 from ...ai_levels import ai_levels
 from ...variant import VariantInfo
 from . import ai, strong
@@ -16,6 +18,8 @@ from .scoring import settlement
 INFO = VariantInfo(
     "zipai", "字牌", "Zi Pai (paper cards)", 2, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: ZipaiHand(options, seed, dealer, n, ctx),
+    data_dir=Path(__file__).resolve().parent / "data",
+    listing=60,
     aliases=("paohuzi", "跑胡子", "zi_pai"),
     tile_style="paper",
     ai=ai.choose_action,

@@ -26,6 +26,6 @@ CHI_CODES = (
     "m_l", "m_m",
 )
 
-#: the game's own moves → catalogue keys of their buttons (``data/i18n/zipai.*.json``)
+#: the game's own moves → catalogue keys of their buttons (its own words: ``data/zipai.*.json`` in this package)
 ACTION_LABELS = {PENG: "btn.peng", **{p: f"btn.{p}" for p in PIAO_TYPES},
                  **{f"chi_{c}": f"btn.chi_{c}" for c in CHI_CODES}}

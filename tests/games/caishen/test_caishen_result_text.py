@@ -5,6 +5,8 @@ examples, worked out in the comments."""
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 from conftest import act
 from result_scenarios import SCENARIOS, deal
 from test_caishen import laid_out, stacked
@@ -17,7 +19,7 @@ NAMES = ["p0", "p1", "p2", "p3"]
 
 
 def lines(result: dict, lang: str = "en") -> list[str]:
-    return result_lines(result, NAMES, lang, "caishen")
+    return result_lines(result, NAMES, lang, find_variant("caishen").facts)
 
 
 def scenario_result(shape: str) -> dict:

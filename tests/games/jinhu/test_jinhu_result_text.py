@@ -4,6 +4,8 @@ winner's fan, 包五家, the ×2 after 包五家): the fans with their values, t
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 from result_scenarios import SCENARIOS, deal
 from test_jinhu import k, stacked
 
@@ -14,7 +16,7 @@ NAMES = ["p0", "p1", "p2", "p3"]
 
 
 def lines(result: dict, lang: str = "en") -> list[str]:
-    return result_lines(result, NAMES, lang, "jinhu")
+    return result_lines(result, NAMES, lang, find_variant("jinhu").facts)
 
 
 def scenario_result(shape: str) -> dict:

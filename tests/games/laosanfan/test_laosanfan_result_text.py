@@ -8,6 +8,8 @@ Each expected value is worked out in the comments from the rule file, never read
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 import pytest
 from result_scenarios import SCENARIOS, deal
 from test_laosanfan import opts, stacked, worked_hand
@@ -20,7 +22,7 @@ NAMES = ["p0", "p1", "p2", "p3"]
 
 
 def lines(result: dict, lang: str = "en") -> list[str]:
-    return result_lines(result, NAMES, lang, "laosanfan")
+    return result_lines(result, NAMES, lang, find_variant("laosanfan").facts)
 
 
 def items_of(text_lines: list[str], head: str) -> set[str]:

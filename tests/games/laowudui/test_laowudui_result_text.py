@@ -5,6 +5,8 @@ examples, worked out in the comments."""
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 from result_scenarios import SCENARIOS, deal
 from test_laowudui_rules import _example_table, act, set_seat, stacked
 
@@ -16,7 +18,7 @@ NAMES = ["p0", "p1", "p2", "p3"]
 
 
 def lines(result: dict, lang: str = "en", n: int = 4) -> list[str]:
-    return result_lines(result, NAMES[:n], lang, "laowudui")
+    return result_lines(result, NAMES[:n], lang, find_variant("laowudui").facts)
 
 
 def scenario_result(shape: str) -> dict:

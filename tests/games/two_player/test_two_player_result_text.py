@@ -4,6 +4,8 @@ multiplier is not 1, and the payment of the loser.  Values worked out in the com
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 from conftest import act, stacked_hand
 from result_scenarios import SCENARIOS, deal
 from test_two_player_rules import IDLE
@@ -15,7 +17,7 @@ NAMES = ["p0", "p1"]
 
 
 def lines(result: dict, lang: str = "en") -> list[str]:
-    return result_lines(result, NAMES, lang, "two_player")
+    return result_lines(result, NAMES, lang, find_variant("two_player").facts)
 
 
 def scenario_result(shape: str) -> dict:

@@ -5,6 +5,8 @@ in the comments."""
 
 from __future__ import annotations
 
+from engine.variants import find_variant
+
 from result_scenarios import SCENARIOS, deal
 from test_zipai_rules import act, make
 
@@ -15,7 +17,7 @@ NAMES = ["p0", "p1", "p2", "p3"]
 
 
 def lines(result: dict, lang: str = "en", n: int = 2) -> list[str]:
-    return result_lines(result, NAMES[:n], lang, "zipai")
+    return result_lines(result, NAMES[:n], lang, find_variant("zipai").facts)
 
 
 def items_of(text_lines: list[str], head: str) -> set[str]:
