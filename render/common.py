@@ -179,13 +179,20 @@ class Group:
             x += im.width + self.gap
 
 
+_VIEW_BADGE = object()
+
+
+def piece_image(view: dict, k: int, width: int, badge: object = _VIEW_BADGE) -> Image.Image:
+    """A face-up piece of the view's game, ``width`` px wide: a tile, or a paper card in a
+    game of paper cards (:func:`paper_cards`); with the view's badge for ``k`` (wild,
+    宝牌, 贼 …, :func:`tile_badge`) unless ``badge`` is given (``None``: none)."""
+    mark = tile_badge(view, k) if badge is _VIEW_BADGE else badge
+    return tile_image(k, width, mark if isinstance(mark, str) else None, paper_cards(view))
+
+
 def tiles_group(view: dict, tiles, width: int, gap: int = 1) -> Group:
     """Face-up tiles (with wild/treasure badges) as one group."""
-    imgs = []
-    for t in tiles:
-        k = kind(t)
-        imgs.append(tile_image(k, width, tile_badge(view, k)))
-    return Group(imgs, gap)
+    return Group([piece_image(view, kind(t), width) for t in tiles], gap)
 
 
 @dataclass
@@ -232,8 +239,7 @@ def meld_group(view: dict, meld: dict, width: int) -> Group | Column:
     cards, none sideways, face-down ones as card backs."""
     tiles = list(meld.get("tiles") or [])
     if paper_cards(view):
-        imgs = [card_back_image(width) if t is None else tile_image(kind(t), width, tile_badge(view, kind(t)))
-                for t in tiles]
+        imgs = [card_back_image(width) if t is None else piece_image(view, kind(t), width) for t in tiles]
         return Column(imgs, column_step(width))
     ci = meld.get("claimed_index")
     concealed = bool(meld.get("concealed"))
@@ -245,9 +251,9 @@ def meld_group(view: dict, meld: dict, width: int) -> Group | Column:
         k = kind(t)
         badge = tile_badge(view, k)
         if ci is not None and i == ci and not concealed:
-            imgs.append(claimed_tile_image(k, width, badge))
+            imgs.append(claimed_tile_image(k, width, badge, paper_cards(view)))
         else:
-            imgs.append(tile_image(k, width, badge))
+            imgs.append(piece_image(view, k, width, badge))
     return Group(imgs, 1)
 
 
@@ -392,5 +398,5 @@ def to_png(img: Image.Image, palette: bool = True) -> bytes:
     return buf.getvalue()
 
 
-def tile_h(k: int, width: int) -> int:
-    return kind_image_height(k, width)
+def tile_h(k: int, width: int, paper: bool = False) -> int:
+    return kind_image_height(k, width, paper)

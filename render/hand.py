@@ -12,6 +12,7 @@ from PIL import Image
 
 from .canvas import Layer, text_advance
 from .common import (
+    piece_image,
     FELT,
     GOLD,
     MUTED,
@@ -23,12 +24,11 @@ from .common import (
     with_drawable_names,
     meld_group,
     sort_tiles,
-    tile_badge,
     tiles_group,
     to_png,
     wind_text,
 )
-from .tiles import tile_height, tile_image
+from .tiles import tile_height
 from . import zipai
 
 HAND_W = 60  #: concealed tile width in px
@@ -43,7 +43,7 @@ MIN_WIDTH = 420
 def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
     """A winning tile with "24番" and "剩2" under it (the count in red when none remain)."""
     k = kind(wait["tile"])
-    t = tile_image(k, width, tile_badge(view, k))
+    t = piece_image(view, k, width)
     if paper_cards(view):
         value = zipai.wait_label(view, wait)
     elif wait.get("fan") is not None:
@@ -78,13 +78,13 @@ def _header(view: dict, seat: dict | None, me: dict) -> tuple[str, list[Image.Im
     extras: list = []
     if view.get("treasure") is not None:
         extras.append(_text_image(label(view, "treasure"), 16, MUTED, 30))
-        extras.append(tile_image(kind(view["treasure"]), 30, "treasure"))
+        extras.append(piece_image(view, kind(view["treasure"]), 30, "treasure"))
     wild = view.get("wild") or {}
     if wild.get("kinds"):
         name = wild_label(view)
         extras.append(_text_image(name, 16, MUTED, 30))
     for k in wild.get("kinds") or []:
-        extras.append(tile_image(kind(k), 30, "wild"))
+        extras.append(piece_image(view, kind(k), 30, "wild"))
     return "  ·  ".join(p for p in parts if p), extras
 
 
@@ -121,7 +121,7 @@ def hand_image(view: dict) -> Image.Image:
     if me.get("drawn"):
         k = kind(me["drawn"])
         x += 22
-        row.append((x, tile_image(k, HAND_W, tile_badge(view, k))))
+        row.append((x, piece_image(view, k, HAND_W)))
     rows.append((0, row, True))
 
     # row 2: melds (字牌: a column of cards each) and flowers
@@ -195,7 +195,7 @@ def hand_image(view: dict) -> Image.Image:
 def _hint_cell(view: dict, hint: dict) -> Layer:
     """``[discard] → [wait][wait]…`` for one entry of the discard hint."""
     k = kind(hint["discard"])
-    d = tile_image(k, HINT_W, tile_badge(view, k))
+    d = piece_image(view, k, HINT_W)
     arrow = _text_image("→", 22, WHITE, tile_height(HINT_W))
     cells = [_wait_cell(view, w, HINT_W) for w in hint.get("waits") or []]
     x0 = d.width + 6 + arrow.width + 6

@@ -13,12 +13,11 @@ from __future__ import annotations
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
 from .canvas import Layer, text_advance
-from .common import (GOLD, GREY, MUTED, RED, WHITE, game_of, kind, label, paper_cards, pill, pill_height, pill_width,
-                     tile_badge)
+from .common import (GOLD, GREY, MUTED, RED, WHITE, game_of, kind, label, paper_cards, piece_image, pill, pill_height,
+                     pill_width)
 from .text.results import (calc_text, cap_lines, count_items, count_title, fan_items, headline_total,
                            liability_line, multiplier_items, payment_items, summary_items)
 from .text import t
-from .tiles import tile_image
 
 PAD = 10
 TITLE, PILL, LINE = 26, 16, 18  #: font sizes: winner, pills, text lines
@@ -75,7 +74,7 @@ def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: fl
     tile = None
     if w.get("tile") is not None:
         k = kind(w["tile"])
-        tile = tile_image(k, WIN_CARD_W if paper_cards(view) else WIN_TILE_W, tile_badge(view, k))
+        tile = piece_image(view, k, WIN_CARD_W if paper_cards(view) else WIN_TILE_W)
     h = max(40, tile.height + 6 if tile is not None else 0)
     cy = y + h / 2
     x = PAD

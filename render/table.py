@@ -22,6 +22,7 @@ from engine.outcome import outcome
 
 from .canvas import Layer, text_advance
 from .common import (
+    piece_image,
     FELT,
     FELT_DARK,
     FELT_TURN,
@@ -50,13 +51,12 @@ from .common import (
     rows_size,
     sort_tiles,
     split_group,
-    tile_badge,
     tiles_group,
     to_png,
     wind_text,
 )
 from .result import result_panel
-from .tiles import card_height, drawable_text, tile_height, tile_image
+from .tiles import card_height, drawable_text, tile_height
 from . import zipai
 
 WIDTH = 720  #: table image width in px (Discord shows it about 450 px wide)
@@ -210,7 +210,7 @@ def _discards(view: dict, seat: dict, style: Style, max_w: int) -> Layer:
     for i, t in enumerate(tiles):
         k = kind(t)
         x, y = (i % per_row) * (w + gap), (i // per_row) * (th + 2)
-        layer.image(tile_image(k, w, tile_badge(view, k)), x, y)
+        layer.image(piece_image(view, k, w), x, y)
         if highlight and i == len(tiles) - 1:
             layer.rrect((x - 1, y - 1, x + w, y + th), radius=max(3, w // 7),
                         outline=(255, 140, 0), width=2)
@@ -262,14 +262,14 @@ def _special_tiles(view: dict) -> list[tuple[str, list[Image.Image]]]:
     out = []
     w = _centre_tile_w(view)
     if view.get("treasure") is not None:
-        out.append((label(view, "treasure"), [tile_image(kind(view["treasure"]), w, "treasure")]))
+        out.append((label(view, "treasure"), [piece_image(view, kind(view["treasure"]), w, "treasure")]))
     wild = view.get("wild")
     if wild:
         name = wild_label(view)
         imgs = []
         if wild.get("indicator"):
-            imgs.append(tile_image(kind(wild["indicator"]), w - 4))
-        imgs += [tile_image(kind(k), w, "wild") for k in wild.get("kinds") or []]
+            imgs.append(piece_image(view, kind(wild["indicator"]), w - 4, None))
+        imgs += [piece_image(view, kind(k), w, "wild") for k in wild.get("kinds") or []]
         out.append((name, imgs))
     return out
 
@@ -297,7 +297,7 @@ def _centre_items(view: dict) -> list[tuple[str, object]]:
     last = view.get("last_discard")
     if last and last.get("tile") is not None and view.get("phase") != "over":
         name = zipai.shown_label(view) if paper_cards(view) else label(view, "last")
-        items.append(("tiles", (name, [tile_image(kind(last["tile"]), _centre_tile_w(view))])))
+        items.append(("tiles", (name, [piece_image(view, kind(last["tile"]), _centre_tile_w(view), None)])))
     if view.get("phase") == "over":
         items.append(("turn", label(view, "phase_over")))
     elif view.get("turn") is not None:

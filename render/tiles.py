@@ -33,6 +33,7 @@ from engine.tiles import (
     CN_NUM,
     FLOWER_ZH,
     XI_ZH,
+    kind_name,
     number_of,
     parse_kind,
     suit_of,
@@ -292,15 +293,17 @@ def _body(width: int, top_sprite: str, band: tuple) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def _tile_cached(kind: int, width: int, badge: str | None) -> Image.Image:
+def _tile_cached(kind: int, width: int, badge: str | None, paper: bool) -> Image.Image:
     with DRAW_LOCK:
-        return _make_tile(kind, width, badge)
+        return _make_tile(kind, width, badge, paper)
 
 
-def _make_tile(kind: int, width: int, badge: str | None) -> Image.Image:
+def _make_tile(kind: int, width: int, badge: str | None, paper: bool) -> Image.Image:
     s = suit_of(kind)
     if s in card_drawers:
         im = card_drawers[s](kind, width)
+    elif paper:
+        im = _paper_card(kind, width)
     else:
         im = _body(width, "Front", SIDE_COLOR)
         fh = round(width * TILE_RATIO)
@@ -312,9 +315,11 @@ def _make_tile(kind: int, width: int, badge: str | None) -> Image.Image:
     return im
 
 
-def tile_image(kind: int, width: int, badge: str | None = None) -> Image.Image:
-    """A face-up tile (or 字牌 card) of ``kind`` ``width`` px wide, RGBA, cached and shared.
+def tile_image(kind: int, width: int, badge: str | None = None, paper: bool = False) -> Image.Image:
+    """A face-up tile (or card) of ``kind`` ``width`` px wide, RGBA, cached and shared.
 
+    ``paper``: the game plays paper cards (``tile_style == "paper"``): every kind is a long
+    card — 字牌's own cards, any other kind a paper card bearing its name (纸牌麻将).
     Height: :func:`tile_height` for tiles, ``round(width * CARD_RATIO)`` for cards.
     ``badge`` adds a bottom-right corner marker: ``"wild"`` (purple star, 百搭/财神),
     ``"treasure"`` (gold 宝, 宝牌), ``"marked"`` (贼), or ``"as:<kind>"`` — the kind a tile
@@ -325,7 +330,8 @@ def tile_image(kind: int, width: int, badge: str | None = None) -> Image.Image:
         raise KeyError(kind)
     if badge is not None and badge not in BADGES and not badge.startswith("as:"):
         raise KeyError(badge)
-    return _tile_cached(kind, int(width), badge)
+    # a kind with a card of its own is that card in any game: one cached image
+    return _tile_cached(kind, int(width), badge, bool(paper) and suit_of(kind) not in card_drawers)
 
 
 @lru_cache(maxsize=32)
@@ -348,12 +354,12 @@ def rotated(img: Image.Image, clockwise: bool = False) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def claimed_tile_image(kind: int, width: int, badge: str | None = None) -> Image.Image:
+def claimed_tile_image(kind: int, width: int, badge: str | None = None, paper: bool = False) -> Image.Image:
     """:func:`tile_image` of ``kind`` lying sideways (a claimed tile in a meld), cached.
 
     The result is ``tile_height(width)`` wide and ``width`` high.
     """
-    return rotated(tile_image(kind, width, badge))
+    return rotated(tile_image(kind, width, badge, paper))
 
 
 def outlined(img: Image.Image, color=HIGHLIGHT, width: int = 3) -> Image.Image:
@@ -480,6 +486,33 @@ def _zipai_card(kind: int, width: int) -> Image.Image:
     return im.resize((width, card_height(width)), Image.Resampling.LANCZOS)
 
 
+def _paper_card(kind: int, width: int) -> Image.Image:
+    """Any kind as a paper card (纸牌麻将, a game whose ``tile_style`` is ``"paper"``): long and
+    narrow like a 字牌 card, the kind's name read downward at the top (一 over 万) and the same
+    turned at the bottom; the suit's sign in red."""
+    scale = 4
+    w, h = width * scale, card_height(width) * scale
+    paper, ink, red = (252, 250, 242, 255), (25, 25, 25), (200, 30, 30)
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=w // 8, fill=paper, outline=OUTLINE,
+                        width=max(2, scale))
+    inset = w // 10
+    d.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius=w // 12,
+                        outline=ink, width=max(2, w // 28))
+    name = kind_name(kind, "zh")[:2]
+    size = round(w * 0.55)
+    f = font(size, True)
+    end = Image.new("RGBA", (w, round(h * 0.42)), (0, 0, 0, 0))
+    ed = ImageDraw.Draw(end)
+    for i, ch in enumerate(name):
+        ed.text((w / 2, round(w * 0.38) + i * round(size * 1.05)), ch, font=f,
+                fill=red if i == len(name) - 1 and len(name) > 1 else ink, anchor="mm")
+    im.alpha_composite(end, (0, round(h * 0.04)))
+    im.alpha_composite(end.transpose(Image.Transpose.ROTATE_180), (0, h - end.height - round(h * 0.04)))
+    return im.resize((width, card_height(width)), Image.Resampling.LANCZOS)
+
+
 @lru_cache(maxsize=16)
 def card_back_image(width: int) -> Image.Image:
     """A face-down 字牌 card ``width`` px wide (as tall as a card, :func:`card_height`): the
@@ -503,6 +536,6 @@ card_drawers: dict[str, Callable[[int, int], Image.Image]] = {
 }
 
 
-def kind_image_height(kind: int, width: int) -> int:
-    """Height of :func:`tile_image` for ``kind`` at ``width``."""
-    return card_height(width) if suit_of(kind) in card_drawers else tile_height(width)
+def kind_image_height(kind: int, width: int, paper: bool = False) -> int:
+    """Height of :func:`tile_image` for ``kind`` at ``width`` (``paper``: as a paper card)."""
+    return card_height(width) if paper or suit_of(kind) in card_drawers else tile_height(width)
