@@ -75,7 +75,7 @@ def public_view(info, hand, n: int, scores: list[int]) -> dict:
     opening = v.get("phase") in OPENING_PHASES
     v["to_act"] = [] if hand.is_over() else (list(range(n)) if opening else [t for t in [v.get("turn")] if t is not None])
     events = [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS]
-    v.update(log=log_lines(events[-8:], names, LANG, info.id), lang=LANG, hand_no=1, table_name="#mahjong")
+    v.update(log=log_lines(events[-8:], names, LANG, info.facts), lang=LANG, hand_no=1, table_name="#mahjong")
     return v
 
 
