@@ -449,25 +449,37 @@ def card_height(width: int) -> int:
     return round(width * CARD_RATIO)
 
 
+#: cards are drawn this many times larger, then scaled down for smooth edges
+CARD_SCALE = 4
+
+
+def _card_blank(width: int, paper: tuple, ink: tuple, inset: int = 10,
+                line: int = 28) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank card at :data:`CARD_SCALE` times ``width`` (and its drawing context): ``paper``
+    with its outline, and an inner frame in ``ink`` a ``1/inset`` of the width inside, its line
+    a ``1/line`` of the width."""
+    w, h = width * CARD_SCALE, card_height(width) * CARD_SCALE
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=w // 8, fill=paper, outline=OUTLINE,
+                        width=max(2, CARD_SCALE))
+    i = w // inset
+    d.rounded_rectangle((i, i, w - 1 - i, h - 1 - i), radius=w // 12, outline=ink, width=max(2, w // line))
+    return im, d
+
+
 def _zipai_card(kind: int, width: int) -> Image.Image:
     """A 字牌 paper card: long and narrow, the character at both ends (the lower one turned),
     small cards (一..十) on white with black ink, big cards (壹..拾) on buff paper with dark
     blue ink; 二七十 / 贰柒拾 in red, as on real cards."""
     big = suit_of(kind) == "X"
     n = number_of(kind)
-    scale = 4  # draw large, then downscale for smooth edges
-    w, h = width * scale, card_height(width) * scale
     paper = (236, 214, 160, 255) if big else (252, 250, 242, 255)
     ink = (20, 40, 110) if big else (25, 25, 25)
     if n in (2, 7, 10):
         ink = (200, 30, 30)
-    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=w // 8, fill=paper, outline=OUTLINE,
-                        width=max(2, scale))
-    inset = w // 10
-    d.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius=w // 12,
-                        outline=ink, width=max(2, w // 28))
+    im, d = _card_blank(width, paper, ink)
+    w, h = im.size
     ch = (CN_BIG if big else CN_NUM)[n - 1]
     size = round(w * 0.72)
     f = font(size, True)
@@ -490,16 +502,9 @@ def _paper_card(kind: int, width: int) -> Image.Image:
     """Any kind as a paper card (纸牌麻将, a game whose ``tile_style`` is ``"paper"``): long and
     narrow like a 字牌 card, the kind's name read downward at the top (一 over 万) and the same
     turned at the bottom; the suit's sign in red."""
-    scale = 4
-    w, h = width * scale, card_height(width) * scale
-    paper, ink, red = (252, 250, 242, 255), (25, 25, 25), (200, 30, 30)
-    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=w // 8, fill=paper, outline=OUTLINE,
-                        width=max(2, scale))
-    inset = w // 10
-    d.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius=w // 12,
-                        outline=ink, width=max(2, w // 28))
+    ink, red = (25, 25, 25), (200, 30, 30)
+    im, _ = _card_blank(width, (252, 250, 242, 255), ink)
+    w, h = im.size
     name = kind_name(kind, "zh")[:2]
     size = round(w * 0.55)
     f = font(size, True)
@@ -517,15 +522,7 @@ def _paper_card(kind: int, width: int) -> Image.Image:
 def card_back_image(width: int) -> Image.Image:
     """A face-down 字牌 card ``width`` px wide (as tall as a card, :func:`card_height`): the
     lacquer red of the tile backs with a pale inner frame, cached."""
-    scale = 4
-    w, h = width * scale, card_height(width) * scale
-    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=w // 8, fill=BACK_TONE, outline=OUTLINE,
-                        width=max(2, scale))
-    inset = w // 6
-    d.rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius=w // 12,
-                        outline=(236, 214, 160, 255), width=max(2, w // 20))
+    im, _ = _card_blank(width, BACK_TONE, (236, 214, 160, 255), inset=6, line=20)
     return im.resize((width, card_height(width)), Image.Resampling.LANCZOS)
 
 

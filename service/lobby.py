@@ -203,9 +203,7 @@ class Lobby:
             raise ServiceError("ai_level_unknown", value=str(level)[:20], known=", ".join(LEVELS))
         async with t.lock:
             t.check_open()
-            seat = t.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("not_seated")
+            seat = t.player_seat(user_id)
             if t.status != LOBBY:
                 raise ServiceError("game_running")
             t.seats[seat].is_ai, t.seats[seat].ai_level = True, level
@@ -221,9 +219,7 @@ class Lobby:
         t = self.tables.table_in(channel_id)
         async with t.lock:
             t.check_open()
-            seat = t.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("not_seated")
+            seat = t.player_seat(user_id)
             s = t.seats[seat]
             if not s.auto or s.is_ai:
                 raise ServiceError("not_on_auto")
@@ -249,9 +245,7 @@ class Lobby:
         t = self.tables.table_in(channel_id)
         async with t.lock:
             t.check_open()
-            seat = t.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("not_seated")
+            seat = t.player_seat(user_id)
             upd = Update("action", hand_id=t.hand_id)
             if not t.seats[seat].auto:
                 t.seats[seat].auto = True

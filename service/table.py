@@ -228,6 +228,14 @@ class Table:
         if self.status == CLOSED:
             raise ServiceError("no_table")
 
+    def player_seat(self, user_id: int) -> int:
+        """The seat of ``user_id``; :class:`ServiceError` ``not_seated`` when they sit nowhere
+        at this table."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("not_seated")
+        return seat
+
     def seat_of(self, user_id: int) -> Optional[int]:
         for i, s in enumerate(self.seats):
             if s.user_id == user_id:

@@ -6,14 +6,13 @@ type checker holds every part to it.  Nothing here exists at run time but the na
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..actions import Action
-from ..events import Event
+from ..hand_state import HandState
 from ..melds import Meld
 
 
-class MahjongState:
+class MahjongState(HandState):
     """The state of a mahjong hand (set by ``MahjongHand.__init__`` and the wall)."""
 
     N_SEATS: ClassVar[int]
@@ -21,34 +20,20 @@ class MahjongState:
     DEAL_DEALER: ClassVar[int]
     DEAL_OTHER: ClassVar[int]
 
-    options: dict[str, Any]
-    seed: int
-    dealer: int
-    context: dict[str, Any]
-    n: int
     rng: random.Random
-    seq: int  #: number of actions applied
-    events: list[Event]
-    hands: list[list[int]]  #: concealed tiles per seat, the drawn one included
     drawn: list[int | None]
     melds: list[list[Meld]]
     flowers: list[list[int]]
-    discards: list[list[int]]
     claimed_discards: set[int]  #: tiles taken from a pond by a claim
     ting: list[bool]
     doubles: list[int]
     draws_made: list[int]
     discards_made: list[int]
     claims_made: int
-    turn: int
-    phase: str
     last_discard: tuple[int, int] | None  #: (seat, tile)
-    claim_options: dict[int, list[Action]]
-    responses: dict[int, Action]
     rob: tuple[int, int] | None  #: (seat adding, tile) during the rob window
     after_kong: bool
     win_declined: list[bool]
-    result: dict | None
     # the wall (``engine/mahjong/wall.py``)
     wall: list[int]
     front: int
@@ -59,9 +44,6 @@ class MahjongState:
     _allowed_set: frozenset[int]
 
     if TYPE_CHECKING:
-        @property
-        def wall_remaining(self) -> int: ...
-
         def tile_counts(self) -> dict[int, int]: ...
 
         def is_bonus(self, kind: int) -> bool: ...
@@ -84,10 +66,6 @@ class MahjongState:
 
         def waits(self, seat: int) -> list[int]: ...
 
-        def legal_actions(self, seat: int) -> list[Action]: ...
-
-        def pending_seats(self) -> list[int]: ...
-
         def win_offered(self, seat: int) -> bool: ...
 
         def _draw(self, seat: int, from_back: bool = False, after_kong: bool = False) -> None: ...
@@ -96,8 +74,6 @@ class MahjongState:
 
         def _win(self, seat: int, tile: int, discarder: int | None, self_drawn: bool,
                  robbing: bool = False) -> None: ...
-
-        def _mark_frame(self, next_seat: int) -> None: ...
 
 
 __all__ = ["MahjongState"]

@@ -105,3 +105,15 @@ def finished(game: str, n: int | None = None, seed_from: int = 1):
         if len(winners) == 1 and winners[0] in side_seats(n):
             return hand, public(hand, n, scores=list(res.get("points") or [0] * n))
     raise LookupError(f"no finished view for {game}")
+
+
+def flat(layer, ox: int = 0, oy: int = 0) -> list:
+    """Every image a layer of an image pastes, nested layers flattened: ``(image, x, y)`` in
+    drawing order."""
+    out = []
+    for op in layer.ops:
+        if op[0] == "img":
+            out.append((op[1], ox + op[2], oy + op[3]))
+        elif op[0] == "layer":
+            out += flat(op[1], ox + op[2], oy + op[3])
+    return out

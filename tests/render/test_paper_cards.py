@@ -7,14 +7,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from table_views import mid_hand
+from table_views import flat, mid_hand
 
 from engine.variants import find_variant
 from render.common import kind, tile_badge
 from render.hand import hand_image
 from render.table import BIG, table_image, table_layout
 from render.tiles import card_height, tile_height, tile_image
-from test_render_legible import flat
 
 
 @pytest.mark.parametrize("k", [0, 4, 8, 9, 17, 18, 26, 27, 31, 33, 34, 42, 45])

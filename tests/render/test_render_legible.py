@@ -6,7 +6,7 @@ and the winner on a side seat.  字牌's groups are columns of upright cards."""
 from __future__ import annotations
 
 import pytest
-from table_views import finished, games, mid_hand, most_seats, side_seats
+from table_views import finished, flat, games, mid_hand, most_seats, side_seats
 
 from engine.variants import find_variant
 from render.canvas import Layer
@@ -15,17 +15,6 @@ from render.hand import hand_image
 from render.table import BIG, SHOWN_WIDTH, WIDTH, seat_positions, table_image, table_layout
 from render.tiles import card_back_image, tile_image
 from render.zipai import adapt
-
-
-def flat(layer: Layer, ox: int = 0, oy: int = 0) -> list[tuple[object, int, int]]:
-    """Every image a layer pastes, nested layers flattened: ``(image, x, y)`` in drawing order."""
-    out = []
-    for op in layer.ops:
-        if op[0] == "img":
-            out.append((op[1], ox + op[2], oy + op[3]))
-        elif op[0] == "layer":
-            out += flat(op[1], ox + op[2], oy + op[3])
-    return out
 
 
 def shown_heights(view: dict) -> tuple[dict[int, float], tuple[int, int]]:

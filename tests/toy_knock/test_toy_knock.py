@@ -97,6 +97,7 @@ async def test_the_preset_and_a_knock_through_the_service(knock, tmp_path):
         # the images draw its pieces as paper cards, from the facts the snapshot carries
         from render.table import table_layout
         from render.tiles import card_height
+        from table_views import flat
 
         view = dict(change.snapshot.parts[0].view, lang="en")
         assert view["game"].tile_style == "paper"
@@ -109,17 +110,6 @@ async def test_the_preset_and_a_knock_through_the_service(knock, tmp_path):
 
 async def _noop() -> None:
     return None
-
-
-def flat(layer, ox: int = 0, oy: int = 0) -> list:
-    """Every image a layer of the table image pastes, nested layers flattened."""
-    out = []
-    for op in layer.ops:
-        if op[0] == "img":
-            out.append((op[1], ox + op[2], oy + op[3]))
-        elif op[0] == "layer":
-            out += flat(op[1], ox + op[2], oy + op[3])
-    return out
 
 
 def test_the_knock_is_typed_and_explained_at_the_local_table(knock, tmp_path, capsys, monkeypatch):

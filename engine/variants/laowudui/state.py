@@ -7,48 +7,33 @@ at run time but the names."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ...actions import Action
-from ...events import Event
+from ...hand_state import HandState
 from ...melds import Meld
 
 if TYPE_CHECKING:
     from .scoring import _Win
 
 
-class LaoWuDuiState:
+class LaoWuDuiState(HandState):
     """The state of a 老五对 hand (set by ``LaoWuDuiHand.__init__``, its wall and its deal)."""
 
     VARIANT: ClassVar[str]
 
-    options: dict[str, Any]
-    seed: int
-    dealer: int
-    n: int
-    context: dict[str, Any]
     rng: random.Random
-    seq: int
-    events: list[Event]
-    hands: list[list[int]]
     dealt: list[int | None]  #: the tile each seat was dealt this turn (passed on, or kept)
     melds: list[list[Meld]]
-    discards: list[list[int]]
     claimed_discards: set[int]
     discards_made: list[int]
     set_aside: list[int]
-    turn: int
-    phase: str
     confirming: int | None  #: a wild tile whose discard awaits 打 / 留
     last_discard: tuple[int, int] | None
     last_unchanged: bool  #: the last discard was its discarder's dealt tile
-    claim_options: dict[int, list[Action]]
-    responses: dict[int, Action]
     bought: list[bool | None]
     zhe_eligible: list[bool]
     zhe_decided: list[bool]
     zhezhuang: list[bool]
-    result: dict | None
     wall: list[int]
     front: int
     back: int
@@ -56,13 +41,6 @@ class LaoWuDuiState:
     wild: frozenset[int]  #: the wild kinds (百搭)
 
     if TYPE_CHECKING:
-        @property
-        def wall_remaining(self) -> int: ...
-
-        def legal_actions(self, seat: int) -> list[Action]: ...
-
-        def pending_seats(self) -> list[int]: ...
-
         def waits(self, seat: int) -> list[int]: ...
 
         def unseen(self, viewer: int, kind: int) -> int: ...
@@ -92,8 +70,6 @@ class LaoWuDuiState:
         def _take_xi_from_hand(self, seat: int) -> int: ...
 
         def _wins(self, seat: int, hand: list[int], melds: list[Meld], kind: int) -> bool: ...
-
-        def _mark_frame(self, next_seat: int) -> None: ...
 
 
 __all__ = ["LaoWuDuiState"]

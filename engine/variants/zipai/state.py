@@ -7,27 +7,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...actions import Action
 from ...events import Event
+from ...hand_state import HandState
 from ...melds import Meld
 
 
-class ZipaiState:
+class ZipaiState(HandState):
     """The state of a 字牌 hand (set by ``ZipaiHand.__init__`` and its deal)."""
 
     VARIANT: ClassVar[str]
 
-    options: dict[str, Any]
-    seed: int
-    dealer: int
-    n: int
-    context: dict[str, Any]
-    seq: int
-    events: list[Event]
-    result: dict | None
-    hands: list[list[int]]
     groups: list[list[Meld]]  #: face-up and face-down groups per seat
-    discards: list[list[int]]
     passed: list[set[int]]  #: kinds each seat may no longer take (过张)
     declined_peng: list[set[int]]
     holding: list[bool]  #: took a card and owes a discard
@@ -35,13 +25,9 @@ class ZipaiState:
     may_win_now: list[bool]
     piao: list[int | None]
     start_ti: list[int]
-    turn: int
-    phase: str
     pending: tuple[int, int, str] | None  #: (owner, card, "stock" | "discard")
     pao_seat: int | None
     bi_fail: set[int]
-    claim_options: dict[int, list[Action]]
-    responses: dict[int, Action]
     shown: dict | None
     deferred_ti: list[int]
     dealer_acted: bool
@@ -50,14 +36,7 @@ class ZipaiState:
     dealt_shown: int
 
     if TYPE_CHECKING:
-        @property
-        def wall_remaining(self) -> int: ...
-
         def counts(self, seat: int) -> list[int]: ...
-
-        def legal_actions(self, seat: int) -> list[Action]: ...
-
-        def pending_seats(self) -> list[int]: ...
 
         def waits(self, seat: int) -> list[dict]: ...
 
@@ -76,8 +55,6 @@ class ZipaiState:
         def _group_of(self, seat: int, types: tuple[str, ...], kind: int) -> int | None: ...
 
         def _win(self, p: int, card: int | None, source: str) -> None: ...
-
-        def _mark_frame(self, next_seat: int) -> None: ...
 
 
 __all__ = ["ZipaiState"]
