@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -115,6 +116,8 @@ def pytest_collection_modifyitems(config, items):
     """Without a PostgreSQL server (and without ``TEST_REQUIRE_POSTGRES``), the tests marked
     ``postgres`` are left out of the run: counted as deselected, and the count and the reason
     said at the end of the run."""
+    # the tests that run for minutes go first, so that the other workers fill in beside them
+    items.sort(key=lambda item: item.get_closest_marker("lengthy") is None)
     marked = [item for item in items if item.get_closest_marker("postgres")]
     if not marked:
         return
@@ -130,6 +133,13 @@ def pytest_collection_modifyitems(config, items):
     items[:] = [item for item in items if not item.get_closest_marker("postgres")]
     if hasattr(config, "workeroutput"):  # a pytest-xdist worker: told to the controller
         config.workeroutput["postgres_left_out"] = config._postgres_left_out
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker per core and one more — many tests wait (SQLite's fsync, bot
+    processes started and killed, the fake Discord's simulated latency), and the extra worker
+    runs while they do."""
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_configure(config):

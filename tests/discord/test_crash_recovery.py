@@ -237,11 +237,13 @@ def _campaign(tmp_path: Path, db_url: str, schema: str | None, label: str, seed:
 
 
 @pytest.mark.slow
+@pytest.mark.lengthy
 def test_sigkill_recovery_sqlite(tmp_path):
     _campaign(tmp_path, f"sqlite:///{tmp_path}/bot.db", None, "SQLite", seed=11)
 
 
 @pytest.mark.slow
+@pytest.mark.lengthy
 @pytest.mark.postgres
 def test_sigkill_recovery_postgresql(tmp_path):
     import psycopg2
