@@ -53,7 +53,8 @@ async def measure(latency: float, moves: int, seed: int, gap: float) -> dict:
         bot.public_edit_interval = 1.0
         fd = FakeDiscord(bot, fast_retries=False, strict=False, guard_layers=False)
         await fd.start()
-        bot.service.lobby.seed_source = lambda: seed
+        # the part that opens tables draws their seeds (a revision before the service had parts: the service)
+        getattr(bot.service, "lobby", bot.service).seed_source = lambda: seed
         users = [fd.user(800 + i, f"p{i}") for i in range(2)]
         await fd.slash(users[0], "mj table create", {"variant": "two_player"})
         await fd.slash(users[1], "mj table join")
