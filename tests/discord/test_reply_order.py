@@ -83,6 +83,7 @@ async def test_a_command_is_answered_before_the_fan_out(tmp_path):
         await fd.close()
 
 
+@pytest.mark.lengthy
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_fifty_quick_moves_at_350_ms_per_call(tmp_path):

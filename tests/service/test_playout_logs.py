@@ -57,6 +57,7 @@ def local_as_now(runs: list[dict]) -> list[dict]:
     return out
 
 
+@pytest.mark.lengthy
 @pytest.mark.slow  # a bot.py process per game and seed
 def test_local_table_playouts_store_the_same_hands_and_print_the_same():
     check("local", playouts.local_playouts(), local_as_now(stored("local")))

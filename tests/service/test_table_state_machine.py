@@ -224,6 +224,7 @@ class TableLife(RuleBasedStateMachine):
             assert f.hand.seq == t.hand.seq and f.hand.dealer == t.hand.dealer
 
 
+@pytest.mark.lengthy
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_table_life_in_any_order(game):

@@ -91,6 +91,7 @@ def _choose(hand, seat: int, rnd: random.Random, ai_share: float, counts: Counte
     return rnd.choice(legal)
 
 
+@pytest.mark.lengthy
 @pytest.mark.slow
 def test_random_playouts():
     counts: Counter = Counter()

@@ -125,6 +125,7 @@ def _choose(hand, seat: int, rnd: random.Random, ai_share: float) -> Action:
     return rnd.choice(legal)
 
 
+@pytest.mark.lengthy
 @pytest.mark.slow
 def test_random_playouts():
     opts = default_options()
