@@ -1,7 +1,7 @@
 """The result of a hand as Discord shows it: a discard win and a self-drawn win of every game,
 played by human seats pressing the buttons the bot sent them; the table message posted is the
 one the snapshot makes (``cogs.messages.table_embed``: every result shape's words are checked at
-the service, ``tests/service/test_result_shapes.py``), and ``/mj replay`` and ``/mj verify``
+the service, ``tests/service/test_result_shapes_told.py``), and ``/mj replay`` and ``/mj verify``
 answer for the stored hand.
 """
 
