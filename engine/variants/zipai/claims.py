@@ -185,16 +185,15 @@ class ClaimWindow(ZipaiState):
         """The forced 跑 (zipai.md §Actions 跑): a 坎 in hand, a 偎 or (on a stock card) a 碰."""
         k = kind_of(card)
         gi = self._group_of(p, ("wei", "chouwei", "peng"), k)
-        if gi is not None:
-            old = self.groups[p][gi]
-            del self.groups[p][gi]
-            tiles = tuple(sorted(old.tiles + (card,)))
+        if gi is not None:  # the group grows where it lies
+            tiles = tuple(sorted(self.groups[p][gi].tiles + (card,)))
+            self.groups[p][gi] = Meld("pao", tiles, False, card, owner if owner != p else None)
         else:
             tiles = tuple(sorted([t for t in self.hands[p] if kind_of(t) == k] + [card]))
             for t in tiles:
                 if t != card:
                     self.hands[p].remove(t)
-        self.groups[p].append(Meld("pao", tiles, False, card, owner if owner != p else None))
+            self.groups[p].append(Meld("pao", tiles, False, card, owner if owner != p else None))
         fours = self._fours(p)
         self._ev("pao", p, k, chong=fours >= 2, **{"from": owner})
         if fours >= 2 or self.dead[p]:

@@ -414,15 +414,15 @@ class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
         c = self.counts(s)[idx_of(k)]
         wei = self._group_of(s, ("wei", "chouwei"), k)
         if c == 3 or wei is not None:
-            if wei is not None:
+            if wei is not None:  # the 偎 grows where it lies
                 tiles = tuple(sorted(self.groups[s][wei].tiles + (card,)))
-                del self.groups[s][wei]
+                self.groups[s][wei] = Meld("ti", tiles, True, card, None)
             else:
                 tiles = tuple(sorted([t for t in self.hands[s] if kind_of(t) == k] + [card]))
                 for t in tiles:
                     if t != card:
                         self.hands[s].remove(t)
-            self.groups[s].append(Meld("ti", tiles, True, card, None))
+                self.groups[s].append(Meld("ti", tiles, True, card, None))
             fours = self._fours(s)
             self._ev("ti", s, k, chong=fours >= 2)
             if fours >= 2:
