@@ -23,12 +23,11 @@ import pytest
 from games import game_ids
 
 from engine.variants import find_variant
-from render.text import typed
-from service.clock import ManualClock
-from service.tables import TableService
-from store import Store
 
-CH = 5
+try:
+    from service_tables import CHANNEL as CH, human_table, new_service
+except ImportError:  # pragma: no cover
+    from tests.harness.service_tables import CHANNEL as CH, human_table, new_service
 
 
 def _prefix(short, long) -> bool:
@@ -43,14 +42,8 @@ def _grown(table, seen) -> bool:
 
 async def _play(game: str, seed: int) -> int:
     info = find_variant(game)
-    store = Store("sqlite:///:memory:")
-    await store.init()
-    svc = TableService(store, ManualClock(), seed_source=lambda: seed, vocabulary=typed)
-    users = [100 + i for i in range(info.max_players)]
-    await svc.create_table(guild_id=1, channel_id=CH, user_id=users[0], name="p0", variant=game)
-    for i, u in enumerate(users[1:], 1):
-        await svc.join(CH, u, f"p{i}")
-    await svc.start(CH, users[0])
+    svc = await new_service(seed=seed)
+    users = await human_table(svc, game, info.max_players)
     t = svc.table_in(CH)
     rng = random.Random(seed)
     checked = 0
@@ -83,7 +76,7 @@ async def _play(game: str, seed: int) -> int:
                     assert [m.action(viewer) for m in part.moves] == t.hand.legal_actions(viewer)
                 checked += 1
     finally:
-        await store.close()
+        await svc.store.close()
     return checked
 
 

@@ -12,19 +12,16 @@ import pytest
 from engine.errors import IllegalAction
 from engine.tiles import kind_str
 from engine.variants import find_variant
-from render.text import typed
-from service.clock import ManualClock
 from service.snapshot import Move
 from service.tables import ServiceError, TableService
-from store import Store
 
 CH, A, B = 5, 10, 11
 
 
-async def _service(url: str, seed: int = 3) -> TableService:
-    store = Store(url)
-    await store.init()
-    return TableService(store, ManualClock(), seed_source=lambda: seed, vocabulary=typed)
+try:
+    from service_tables import human_table, new_service as _service
+except ImportError:  # pragma: no cover
+    from tests.harness.service_tables import human_table, new_service as _service
 
 
 async def _two_player(svc: TableService, ai: bool = False) -> None:
@@ -260,11 +257,7 @@ def test_the_kept_views_never_lag_a_fresh_build(game):
                 pass
 
             svc.listeners.append(listen)
-            users = [100 + i for i in range(info.max_players)]
-            await svc.create_table(guild_id=1, channel_id=CH, user_id=users[0], name="p0", variant=game)
-            for i, u in enumerate(users[1:], 1):
-                await svc.join(CH, u, f"p{i}")
-            await svc.start(CH, users[0])
+            users = await human_table(svc, game, info.max_players, CH)
             t = svc.table_in(CH)
             rng = random.Random(seed)
             while not t.hand.is_over():
@@ -292,11 +285,7 @@ async def _stacked(game: str, n: int, stacked: dict, actions: list[str], listen:
         async def listener(change):
             pass
         svc.listeners.append(listener)
-    users = [100 + i for i in range(n)]
-    await svc.create_table(guild_id=1, channel_id=CH, user_id=users[0], name="p0", variant=game)
-    for i, u in enumerate(users[1:], 1):
-        await svc.join(CH, u, f"p{i}")
-    await svc.start(CH, users[0])
+    users = await human_table(svc, game, n, CH)
     t = svc.table_in(CH)
     out = []
     for line in actions:
