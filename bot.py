@@ -77,8 +77,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             extra = {}
             if sharding:
                 extra = {"shard_count": sharding.shard_count, "shard_ids": list(sharding.mine)}
+            # nothing the bot writes pings anyone unless its message names them
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                             help_command=None, **extra)
+                             help_command=None, allowed_mentions=discord.AllowedMentions.none(), **extra)
             self.store = Store(store_url or database_url(os.environ), schema=schema)
             self.sharding = sharding
             from render.text import typed

@@ -30,6 +30,7 @@ from engine.errors import IllegalAction
 from engine.facts import GameFacts
 from render.text import error_text, lang_of
 from service.tables import ServiceError, TableFault, TableService
+from .markup import shown
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -124,7 +125,7 @@ async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
     """A clear, private message for a refused request (the game is unchanged)."""
     lang = user_lang(interaction)
     if isinstance(exc, (ServiceError, IllegalAction)):
-        text = error_text(exc.code, lang, exc.params, _game_here(interaction))
+        text = error_text(exc.code, lang, exc.params, _game_here(interaction), shown=shown)
     else:
         text = error_text("internal", lang)
     try:

@@ -19,12 +19,19 @@ from render.text import alt, panel, prompts, table_message
 from render.text.events import with_log
 
 from .components import ActionButton, ActionSelect, TableButton
+from .markup import shown, shown_names, shown_result, shown_view
 
 HANDLED = set(prompts.SHARED_ACTIONS)
 
 
 # ------------------------------------------------------------------ views for the images
 drawable = with_log  #: a snapshot part's view as the images draw it (``render.text.events``)
+
+
+def text_view(view, names, lang: str, game) -> dict:
+    """A snapshot part's view as the message text reads it: :data:`drawable` with every name
+    shown as typed (``cogs/markup.py``)."""
+    return shown_view(drawable(view, names, lang, game, shown=shown))
 
 
 def _png(data: bytes, name: str, description: str) -> discord.File:
@@ -51,11 +58,11 @@ def table_embed(snap) -> discord.Embed:
     """The embed of the public table message, from the snapshot's public part only (words:
     ``render.text.table_message``)."""
     pub, lang = snap.public, snap.lang
-    view = drawable(pub.view, pub.names, lang, snap.game)
+    view = text_view(pub.view, pub.names, lang, snap.game)
     lobby = snap.status == "lobby"
     e = discord.Embed(title=table_message.title(view, snap.game, lang),
                       description=table_message.body(view, snap.game, lang, max_players=snap.game.max_players,
-                                                     result=pub.result, hand_id=snap.hand_id,
+                                                     result=shown_result(pub.result), hand_id=snap.hand_id,
                                                      result_timeout=snap.options.get("result_timeout", 30),
                                                      options=snap.options,
                                                      match_over=snap.closed and snap.match_id is not None),
@@ -221,15 +228,16 @@ def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | No
     part = snap.parts[seat]
     lang = lang or part.lang
     view = drawable(part.view, snap.public.names, lang, snap.game)
+    words = text_view(part.view, snap.public.names, lang, snap.game)
     decision = None
     if confirm_wild is not None:
         decision = prompts.confirm_wild_discard(confirm_wild, lang)
     elif ting_menu:
-        decision = prompts.ting_hint(view, lang)
-    told = prompts.notices(list(notices or ()), view, seat, lang)
+        decision = prompts.ting_hint(words, lang)
+    told = prompts.notices(list(notices or ()), words, seat, lang)
     if head:
         told.insert(0, head)
-    content = panel.panel_text(view, list(snap.public.names), lang, snap.game, f"<#{snap.channel_id}>",
+    content = panel.panel_text(words, shown_names(snap.public.names), lang, snap.game, f"<#{snap.channel_id}>",
                                deadline=part.deadline, head=told, decision=decision)
     buttons = ActionButtons(snap, part, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
     return Panel(content, view, buttons, part.decision, part.version, part.picture, snap.game, lang,
@@ -260,10 +268,11 @@ def png_digest(file: discord.File) -> str:
 def notice_text(snap, seat: int, link: str) -> str:
     """The short DM that pings a player who must decide (``link``: their panel's URL)."""
     part = snap.parts[seat]
-    view = drawable(part.view, snap.public.names, part.lang, snap.game)
-    return panel.notice_text(view, list(snap.public.names), part.lang, snap.game, f"<#{snap.channel_id}>", link,
+    view = text_view(part.view, snap.public.names, part.lang, snap.game)
+    return panel.notice_text(view, shown_names(snap.public.names), part.lang, snap.game, f"<#{snap.channel_id}>", link,
                              part.deadline)
 
 
 __all__ = ["ActionButtons", "Panel", "drawable", "image_of", "is_wild", "notice_text", "panel_image", "panel_of",
-           "panel_payload", "png_digest", "table_buttons", "table_embed", "table_image", "table_payload", "takeover_view"]
+           "panel_payload", "png_digest", "table_buttons", "table_embed", "table_image", "table_payload", "takeover_view",
+           "text_view"]

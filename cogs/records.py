@@ -26,6 +26,7 @@ from service.tables import ServiceError
 from . import messages
 from .common import reply, reply_error, user_lang
 from .components import ReplayButton
+from .markup import shown, shown_rows
 
 
 def check_game(variant: str | None) -> None:
@@ -48,8 +49,8 @@ async def score(bot, interaction: discord.Interaction, player: discord.User | No
         return await reply_error(interaction, e)
     st = await bot.records.stats(interaction.guild_id, who.id, variant)
     if st.hands == 0:
-        return await reply(interaction, words.no_hands(who.display_name, lang))
-    await reply(interaction, words.score(st, who.display_name, lang))
+        return await reply(interaction, words.no_hands(shown(who.display_name), lang))
+    await reply(interaction, words.score(st, shown(who.display_name), lang))
 
 
 async def leaderboard(bot, interaction: discord.Interaction, variant: str | None, period: str) -> None:
@@ -61,7 +62,7 @@ async def leaderboard(bot, interaction: discord.Interaction, variant: str | None
     lines = await bot.records.leaderboard(interaction.guild_id, variant, period)
     if not lines:
         return await reply(interaction, words.leaderboard_empty(lang), ephemeral=False)
-    title, body = words.leaderboard(lines, game(variant), period, lang)
+    title, body = words.leaderboard(shown_rows(lines, "name"), game(variant), period, lang)
     await reply(interaction, embed=discord.Embed(title=title, description=body, colour=discord.Colour.gold()),
                 ephemeral=False)
 
@@ -77,8 +78,8 @@ async def history(bot, interaction: discord.Interaction, player: discord.User | 
     matches = match_words.history_lines(await bot.matches.player_matches(interaction.guild_id, who.id, variant),
                                         who.id, lang, games())
     if not lines and not matches:
-        return await reply(interaction, words.no_hands(who.display_name, lang))
-    title, body = words.history(lines, who.display_name, lang, games())
+        return await reply(interaction, words.no_hands(shown(who.display_name), lang))
+    title, body = words.history(shown_rows(lines, "winner_name"), shown(who.display_name), lang, games())
     embed = discord.Embed(title=title, description=body or None)
     if matches:
         embed.add_field(name=match_words.history_title(lang), value="\n".join(matches)[:1024], inline=False)

@@ -21,6 +21,7 @@ from service.tables import ServiceError
 
 from .common import edit_clicked, reply, reply_error, user_lang
 from .components import MatchSelect, PageButton
+from .markup import shown_standings
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ async def payload(match: Any, data: dict, lang: str, page: int = 0) -> dict:
     png = await asyncio.to_thread(render_standings, view)
     file = discord.File(io.BytesIO(png), filename="standings.png",
                         description=words.alt_text(match, data, lang, facts))
-    embed = discord.Embed(title=words.title(match, lang, facts), description=words.description(match, data, lang, facts, page),
+    embed = discord.Embed(title=words.title(match, lang, facts), description=words.description(match, shown_standings(data), lang, facts, page),
                           colour=discord.Colour.gold())
     embed.set_image(url="attachment://standings.png")
     return {"embed": embed, "file": file, "view": menu(match, data, lang, page)}

@@ -24,6 +24,7 @@ from service.tables import PLAYING, ServiceError
 
 from . import messages, permissions
 from .common import answer, answering, is_admin, remember_lang, reply, reply_error, user_lang, within
+from .markup import shown
 from .play import send_hand
 
 #: the game a new table plays when none is chosen
@@ -255,7 +256,8 @@ async def replace(bot, interaction: discord.Interaction, player) -> None:
         except ServiceError as e:
             return await reply_error(interaction, e)
         await answer(reply(interaction, table_message.seat_change(
-            "replaced" if outcome == "done" else "vote_cast", lang, **params)))
+            "replaced" if outcome == "done" else "vote_cast", lang,
+            **{k: shown(v) if k == "name" else v for k, v in params.items()})))
 
 
 async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, lang: str) -> None:

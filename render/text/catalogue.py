@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import i18n as _i18n
 
@@ -81,26 +82,27 @@ def tile_label(tile: str, lang: str | None) -> str:
 
 
 #: parameters of refusals that may hold what a user typed (quoted back short and sanitized)
-USER_TEXT_PARAMS = ("tile", "option", "value", "preset", "variant")
+USER_TEXT_PARAMS = ("tile", "option", "value", "preset", "variant", "setting", "name")
 QUOTE_LIMIT = 24
 
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """A short, harmless piece of what a user typed, to quote back in a reply: control
-    characters and runs of spaces collapsed, at most ``limit`` characters (then ``…``),
-    Discord markdown and mentions neutralised (``@everyone``, ``<@123>`` cannot ping)."""
+    """A short piece of what a user typed, to quote back in a reply: control characters and
+    runs of spaces collapsed, at most ``limit`` characters (then ``…``).  Shown as typed: a
+    front end that renders markup escapes it (:func:`error_text`'s ``shown``)."""
     s = " ".join(str(text).split())
     if len(s) > limit:
         s = s[:limit].rstrip() + "…"
-    for ch in "\\*~`|>":
-        s = s.replace(ch, "\\" + ch)
-    return s.replace("@", "@\u200b").replace("<#", "<\u200b#")
+    return s
 
 
-def error_text(code: str, lang: str | None, params: dict | None = None, game: GameFacts | None = None) -> str:
+def error_text(code: str, lang: str | None, params: dict | None = None, game: GameFacts | None = None,
+               shown: Callable[[str], str] = str) -> str:
     """The user-facing text of a ``ServiceError``/``IllegalAction`` code (the game's own words
-    first, for codes only that game has).  A tile parameter is shown by its name;
-    anything a user typed is quoted short and sanitized (:func:`quote`)."""
+    first, for codes only that game has).  A tile parameter is shown by its name; anything a
+    user typed or chose as a name (:data:`USER_TEXT_PARAMS`) is quoted short (:func:`quote`)
+    and passed through ``shown`` — Discord's escaping of markdown and mentions
+    (``cogs/markup.py``); as it is at a terminal."""
     p = dict(params or {})
     for k in USER_TEXT_PARAMS:
         if k in p and isinstance(p[k], str) and p[k] not in ("?",):
@@ -110,7 +112,7 @@ def error_text(code: str, lang: str | None, params: dict | None = None, game: Ga
                     continue
                 except ValueError:
                     pass
-            p[k] = quote(p[k])
+            p[k] = shown(quote(p[k]))
     if "claim" in p:  # the game's own button name (堆, 碰 …), else the shared one, else the word
         name = tv(game, f"btn.{p['claim']}", lang, tiles="", tile="").strip()
         p["claim"] = p["claim"] if name.startswith("messages.") else name

@@ -150,7 +150,7 @@ async def test_every_image_has_a_description_of_the_public_state(game, tmp_path,
     try:
         up = Uploads(fd, bot, monkeypatch, game)
         bot.service.lobby.seed_source = lambda: seed
-        users = [fd.user(600 + i, f"p{i}", locale="zh-TW" if i == 1 else "en-US") for i in range(n)]
+        users = [fd.user(600 + i, f"p{i}", locale="zh-TW" if i == 1 else "en-US", plain=True) for i in range(n)]  # alt text is plain: names as typed, shortened to fit
         await fd.slash(users[0], "mj table create", {"variant": game})
         for u in users[1:]:
             await fd.slash(u, "mj table join")

@@ -21,10 +21,10 @@ from service.clock import ManualClock
 
 try:
     from discord_play import latest_prompt, new_bot, press, table_button, timeout_policy
-    from fakediscord import FakeDiscord
+    from fakediscord import FakeDiscord, as_shown, ping_problems
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import latest_prompt, new_bot, press, table_button, timeout_policy
-    from tests.harness.fakediscord import FakeDiscord
+    from tests.harness.fakediscord import FakeDiscord, as_shown, ping_problems
 
 SORRY = "nothing was lost"
 
@@ -112,7 +112,9 @@ async def test_refusals_quote_a_short_sanitized_piece_and_a_blank_tile_asks_whic
         long = "@everyone <@123> **x** " + "9" * 6000
         r = await fd.slash(user, "discard", {"tile": long}, check=False)
         assert r.response_type is not None and not r.errors and r.ephemeral
-        assert len(r.content) < 300 and "@everyone" not in r.content and "<@123>" not in r.content, r.content
+        # short, shown as typed, and nothing Discord would ping even where every mention is allowed
+        assert len(r.content) < 300 and ping_problems({"content": r.content}) == [], r.content
+        assert as_shown(r.content).startswith("Unknown tile: @everyone <@123> **x** 9…"), r.content
         r = await fd.slash(user, "discard", {"tile": "   "}, check=False)
         assert r.ephemeral and "?" not in r.content.split(".")[0] or "which" in r.content.lower(), r.content
         assert "which tile" in r.content.lower(), r.content

@@ -65,8 +65,8 @@ async def test_a_move_stored_just_before_a_stop_is_shown_after_the_restart(tmp_p
         # the message shows bob's stored discard and alice the next to play — whether or not she
         # may claim it (a claim window reads as any discard does)
         discard = stored[-1].split()[-1]
-        assert "Turn: **bob**" not in text and f"bob discards {discard}" in text.splitlines()[-1], text
-        assert "Turn: **alice**" in text, text
+        assert f"Turn: **{bob.name}**" not in text and f"{bob.name} discards {discard}" in text.splitlines()[-1], text
+        assert f"Turn: **{alice.name}**" in text, text
     finally:
         await fd.close()
 

@@ -15,10 +15,12 @@ from games import fewest_seats, game_params
 
 try:
     from discord_play import table_button, table_message
+    from fakediscord import as_shown
     from panel_checks import panels_of, restarted_bot, seated_table
     from table_helpers import embed_text
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import table_button, table_message
+    from tests.harness.fakediscord import as_shown
     from tests.harness.panel_checks import panels_of, restarted_bot, seated_table
     from tests.harness.table_helpers import embed_text
 
@@ -50,10 +52,11 @@ async def deal_next(fd, bot) -> None:
 def said(result) -> str:
     """The private answer of an interaction."""
     assert result.message is not None and result.message.ephemeral, "no private answer"
-    return result.message.content
+    return as_shown(result.message.content)
 
 
 def public_text(fd) -> str:
+    """The table message's text as the channel reads it."""
     return embed_text(table_message(fd, fd.channel_id))
 
 
@@ -91,14 +94,14 @@ async def _joins_an_ai_seat(tmp_path, game: str) -> None:
         assert table.scores()[first] == 0
         assert table.match.state["player_totals"][f"ai:{ai_name}"] == points[first]
         assert table.scores()[creator_seat] == points[creator_seat]
-        assert words("ev.seated", "en", player="late", no=first + 1) in public_text(fd)
+        assert words("ev.seated", "en", player=late.name, no=first + 1) in public_text(fd)
         # the finished hand still shows who played it: the seat's name and total, the log and
         # the result name the AI; the newcomer only as sitting down (until the next deal)
         seen = bot.service.snapshot(table.channel_id).public.view["seats"][first]
         assert (seen["name"], seen["score"], seen["is_ai"]) == (ai_name, points[first], True)
         board = table_message(fd, fd.channel_id)
         late_lines = [ln for ln in embed_text(board).splitlines() if "late" in ln]
-        assert late_lines == [words("ev.seated", "en", player="late", no=first + 1)], late_lines
+        assert late_lines == [words("ev.seated", "en", player=late.name, no=first + 1)], late_lines
         [alt] = [a.get("description") for a in board.data["attachments"] if a["filename"] == "table.png"]
         assert "late" not in alt and ai_name in alt
         assert panels_of(fd, late) == []  # the panel comes with the deal
@@ -154,7 +157,7 @@ async def test_a_late_player_waits_for_the_deal_takes_a_left_seat_and_totals_sta
         r = await fd.slash(late, "mj table join")  # a hand runs: they wait for the next deal
         assert said(r) == words("ui.seat_queued", "en", seat=s1 + 1)
         assert table.seats[s1].user_id == p1.id
-        assert words("ev.queued", "en", player="late", no=s1 + 1) in public_text(fd)
+        assert words("ev.queued", "en", player=late.name, no=s1 + 1) in public_text(fd)
         r = await fd.slash(late, "mj table join")
         assert said(r) == error_text("already_queued", "en", {"seat": s1 + 1})
 
@@ -162,7 +165,7 @@ async def test_a_late_player_waits_for_the_deal_takes_a_left_seat_and_totals_sta
         await fd.settle()
         bot = fd.bot
         table = bot.service.table_in(fd.channel_id)
-        assert table.queue == [{"user_id": late.id, "name": "late", "seat": s1}]
+        assert table.queue == [{"user_id": late.id, "name": late.name, "seat": s1}]
         p1_panels = len(panels_of(fd, p1))
 
         await finish_hand(fd, bot)
@@ -236,7 +239,7 @@ async def test_an_absent_seat_goes_to_the_ai_by_vote_and_by_the_creator(tmp_path
         # refused, privately
         checks = [
             (p[1], p[1], "replace_self", {}),
-            (p[1], p[2], "replace_present", {"name": "p2"}),
+            (p[1], p[2], "replace_present", {"name": p[2].name}),
             (p[1], stranger, "replace_not_seated", {}),
             (stranger, p[3], "not_seated", {}),
         ]
@@ -245,9 +248,9 @@ async def test_an_absent_seat_goes_to_the_ai_by_vote_and_by_the_creator(tmp_path
             assert said(r) == error_text(code, "en", params), code
         # a vote: p0, p1, p2 vote (p3 is the absent one): two are needed
         r = await fd.slash(p[1], "mj table replace", {"player": p[3]})
-        assert said(r) == words("ui.vote_cast", "en", name="p3", seat=seat[3] + 1, votes=1, needed=2)
-        assert words("ev.vote", "en", player="p3", no=seat[3] + 1, votes=1, needed=2) in public_text(fd)
-        assert words("ui.vote_line", "en", player="p3", no=seat[3] + 1, votes=1, needed=2) in public_text(fd)
+        assert said(r) == words("ui.vote_cast", "en", name=p[3].name, seat=seat[3] + 1, votes=1, needed=2)
+        assert words("ev.vote", "en", player=p[3].name, no=seat[3] + 1, votes=1, needed=2) in public_text(fd)
+        assert words("ui.vote_line", "en", player=p[3].name, no=seat[3] + 1, votes=1, needed=2) in public_text(fd)
         assert not table.seats[seat[3]].is_ai
 
         await fd.restart(restarted_bot(bot))  # the votes survive a restart
@@ -260,12 +263,12 @@ async def test_an_absent_seat_goes_to_the_ai_by_vote_and_by_the_creator(tmp_path
         p3_dm = panels_of(fd, p[3])[0].channel_id
         mark = len(fd.calls)
         r = await fd.slash(p[2], "mj table replace", {"player": p[3]})
-        assert said(r) == words("ui.replaced", "en", name="p3", seat=seat[3] + 1)
+        assert said(r) == words("ui.replaced", "en", name=p[3].name, seat=seat[3] + 1)
         s3 = table.seats[seat[3]]
         assert s3.is_ai and s3.user_id is None and s3.name == "AI 1"
         assert table.votes == {}
-        assert words("ui.vote_line", "en", player="p3", no=seat[3] + 1, votes=1, needed=2) not in public_text(fd)
-        assert words("ev.to_ai", "en", player="p3", no=seat[3] + 1) in public_text(fd)
+        assert words("ui.vote_line", "en", player=p[3].name, no=seat[3] + 1, votes=1, needed=2) not in public_text(fd)
+        assert words("ev.to_ai", "en", player=p[3].name, no=seat[3] + 1) in public_text(fd)
         r = await fd.slash(p[1], "mj table replace", {"player": p[3]})
         assert said(r) == error_text("replace_already_ai", "en")
 
@@ -273,7 +276,7 @@ async def test_an_absent_seat_goes_to_the_ai_by_vote_and_by_the_creator(tmp_path
         await fd.slash(p[2], "mj table leave")
         await fd.settle()
         r = await fd.slash(p[0], "mj table replace", {"player": p[2]})
-        assert said(r) == words("ui.replaced", "en", name="p2", seat=seat[2] + 1)
+        assert said(r) == words("ui.replaced", "en", name=p[2].name, seat=seat[2] + 1)
         assert table.seats[seat[2]].is_ai and table.seats[seat[2]].name == "AI 2"
         await finish_hand(fd, bot)
         assert not [c for c in fd.calls[mark:] if c.path.startswith(f"/channels/{p3_dm}/")]  # no more panels

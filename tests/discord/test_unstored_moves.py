@@ -85,7 +85,7 @@ async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
         assert stored == table.actions and stored[-1] == f"{sb} discard 8m"
         assert table.hand.phase == "claim" and table.hand.wall_remaining == 40
         text = embed_text(table_message(fd, fd.channel_id))
-        assert "Wall: 40" in text and "Turn: **alice**" in text, text
+        assert "Wall: 40" in text and f"Turn: **{alice.name}**" in text, text
     finally:
         await fd.close()
 
@@ -106,7 +106,7 @@ async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
                           and t.hand.timer_kind() == "discard")
         a = timeout_policy(table.hand, sb)
         assert a.type == "discard"
-        line = f"bob discards {kind_str(a.kind)}"
+        line = f"{bob.name} discards {kind_str(a.kind)}"
         _fail_write(bot, 1)
         r = await _typed(fd, bob, a)
         assert "nothing was lost" in (r.content or ""), r.content

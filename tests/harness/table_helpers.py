@@ -7,10 +7,10 @@ from service.clock import ManualClock
 
 try:
     from discord_play import new_bot, press, table_button, table_message, timeout_policy
-    from fakediscord import FakeDiscord
+    from fakediscord import FakeDiscord, as_shown
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import new_bot, press, table_button, table_message, timeout_policy
-    from tests.harness.fakediscord import FakeDiscord
+    from tests.harness.fakediscord import FakeDiscord, as_shown
 
 
 async def open_table(tmp_path, variant: str, seed: int, humans: list[str], n_ai: int = 0, *,
@@ -39,10 +39,12 @@ async def open_table(tmp_path, variant: str, seed: int, humans: list[str], n_ai:
 
 
 def embed_text(msg) -> str:
+    """The title and text of a message's embed as the channel reads them (escapes shown as
+    what they escape: a name appears as its player typed it)."""
     if msg is None or not msg.embeds:
         return ""
     e = msg.embeds[0]
-    return (e.get("title") or "") + "\n" + (e.get("description") or "")
+    return as_shown((e.get("title") or "") + "\n" + (e.get("description") or ""))
 
 
 async def wait_for_prompt(fd, bot, user, channel_id: int, timeout: float = 20.0) -> bool:

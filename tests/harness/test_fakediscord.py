@@ -30,7 +30,10 @@ try:  # tests/ on sys.path (pytest's default rootdir-relative import)
         BotHandlingError,
         FakeDiscord,
         HarnessError,
+        MARKUP_NAME,
+        as_shown,
     )
+    from fakediscord.mentions import ping_problems, raw_name_problems
 except ImportError:  # tests imported as a package
     from tests.harness.fakediscord import (
         CB_AUTOCOMPLETE,
@@ -41,7 +44,10 @@ except ImportError:  # tests imported as a package
         BotHandlingError,
         FakeDiscord,
         HarnessError,
+        MARKUP_NAME,
+        as_shown,
     )
+    from tests.harness.fakediscord.mentions import ping_problems, raw_name_problems
 
 PNG = b"\x89PNG\r\n\x1a\n-demo-hand-image-"
 TILES = ["1m", "2m", "3m", "1p", "1s", "5m", "5p", "east", "west"]
@@ -204,7 +210,7 @@ async def fd():
 
 @pytest.mark.asyncio
 async def test_ephemeral_hello(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     r = await fd.slash(alice, "demo hello")
     # One REST call: the interaction callback, type 4 (CHANNEL_MESSAGE_WITH_SOURCE), flags 64.
     assert [c.key for c in r.calls] == ["POST /interactions/{interaction_id}/{token}/callback"]
@@ -216,13 +222,13 @@ async def test_ephemeral_hello(fd: FakeDiscord) -> None:
     assert r.response_type == CB_MESSAGE and r.ephemeral and r.content == "Hello, alice!"
     assert fd.ephemeral_replies_to(alice) == [r.message]
     assert fd.messages_in(fd.channel_id) == []  # nothing public
-    bob = fd.user(102, "bob")
+    bob = fd.user(102, "bob", plain=True)
     assert fd.visible_to(bob) == [] and fd.visible_to(alice) == [r.message]
 
 
 @pytest.mark.asyncio
 async def test_post_defer_channel_message_dm_and_followup(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     r = await fd.slash(alice, "demo post", {"start": 3})
     keys = [c.key for c in r.calls]
     # defer, public post, open DM channel, DM with file, followup -- in that order.
@@ -253,7 +259,7 @@ async def test_post_defer_channel_message_dm_and_followup(fd: FakeDiscord) -> No
 
 @pytest.mark.asyncio
 async def test_dynamic_button_edits_message_and_survives_restart(fd: FakeDiscord) -> None:
-    alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+    alice, bob = fd.user(101, "alice", plain=True), fd.user(102, "bob", plain=True)
     await fd.slash(alice, "demo post", {"start": 7})
     msg = fd.messages_in(fd.channel_id)[0]
     r = await fd.click(bob, msg, "demo:count:7")
@@ -269,7 +275,7 @@ async def test_dynamic_button_edits_message_and_survives_restart(fd: FakeDiscord
 
 @pytest.mark.asyncio
 async def test_closed_dms_give_forbidden_50007(fd: FakeDiscord) -> None:
-    carol = fd.user(103, "carol", dms_open=False)
+    carol = fd.user(103, "carol", plain=True, dms_open=False)
     r = await fd.slash(carol, "demo post")
     dm_calls = [c for c in r.calls if c.status == 403]
     assert len(dm_calls) == 1 and dm_calls[0].response["code"] == 50007
@@ -284,12 +290,12 @@ async def test_closed_dms_give_forbidden_50007(fd: FakeDiscord) -> None:
     payload = json.loads(json.dumps(r2.calls[0].json))
     assert payload["data"]["attachments"] == [{"id": 0, "filename": "hand.png"}]
     with pytest.raises(HarnessError):  # someone else cannot see carol's ephemeral message
-        await fd.click(fd.user(104, "dave"), reply, "demo:hand")
+        await fd.click(fd.user(104, "dave", plain=True), reply, "demo:hand")
 
 
 @pytest.mark.asyncio
 async def test_autocomplete_and_select(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     choices = await fd.autocomplete(alice, "demo tile", {"tile": "1"}, "tile")
     assert choices == [{"name": "1m", "value": "1m"}, {"name": "1p", "value": "1p"},
                        {"name": "1s", "value": "1s"}]
@@ -304,7 +310,7 @@ async def test_autocomplete_and_select(fd: FakeDiscord) -> None:
 
 @pytest.mark.asyncio
 async def test_injected_429_is_retried(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     fd.fail_next(429, route="POST /channels/{channel_id}/messages", retry_after=0.25)
     r = await fd.slash(alice, "demo post")
     posts = [c for c in r.calls if c.key == "POST /channels/{channel_id}/messages"]
@@ -316,7 +322,7 @@ async def test_injected_429_is_retried(fd: FakeDiscord) -> None:
 
 @pytest.mark.asyncio
 async def test_injected_500_retried_and_unknown_interaction(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     fd.fail_next(500, route="POST /interactions/{interaction_id}/{token}/callback", times=2)
     r = await fd.slash(alice, "demo hello")
     assert [c.status for c in r.calls] == [500, 500, 200] and r.ephemeral
@@ -334,7 +340,7 @@ async def test_injected_500_retried_and_unknown_interaction(fd: FakeDiscord) -> 
 
 @pytest.mark.asyncio
 async def test_settle_waits_for_work_not_timers_and_expired_tokens(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     r = await fd.slash(alice, "demo slow")
     assert r.message.loading and not r.message.ephemeral
     # The quick background task ran before slash() returned; the 60 s timer did not fire.
@@ -353,7 +359,7 @@ async def test_settle_waits_for_work_not_timers_and_expired_tokens(fd: FakeDisco
 
 @pytest.mark.asyncio
 async def test_bot_errors_and_bad_requests_are_reported(fd: FakeDiscord) -> None:
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     with pytest.raises(BotHandlingError, match="demo failure"):
         await fd.slash(alice, "demo broken")
     with pytest.raises(HarnessError):
@@ -371,7 +377,7 @@ async def test_an_error_the_bot_logs_in_its_own_task_fails_the_interaction_unles
     """The bot's own loggers count, not only discord.py's: an exception a fan-out task logged
     (and would retry) fails the strict interaction; one the test causes on purpose may be
     tolerated by its text, and is still reported in the result."""
-    alice = fd.user(101, "alice")
+    alice = fd.user(101, "alice", plain=True)
     with pytest.raises(BotHandlingError, match="demo fan-out failure"):
         await fd.slash(alice, "demo later")
     with fd.tolerating("demo fan-out"):
@@ -403,7 +409,7 @@ async def test_messages_outside_interactions(fd: FakeDiscord) -> None:
 
 @pytest.mark.asyncio
 async def test_user_option_dm_click_and_modal(fd: FakeDiscord) -> None:
-    alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+    alice, bob = fd.user(101, "alice", plain=True), fd.user(102, "bob", plain=True)
     r = await fd.slash(alice, "demo invite", {"who": bob})
     assert r.content == "Invitation sent." and r.ephemeral
     (dm,) = fd.dms_to(bob)
@@ -432,7 +438,7 @@ async def test_latency_delays_every_call_and_late_first_responses_get_10062() ->
     harness = FakeDiscord(DemoBot(), latency=0.05, ack_deadline=0.2)
     await harness.start()
     try:
-        alice = harness.user(101, "alice")
+        alice = harness.user(101, "alice", plain=True)
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         r = await harness.slash(alice, "demo hello")
@@ -463,7 +469,7 @@ async def test_wait_answered_returns_before_background_work() -> None:
     harness = FakeDiscord(DemoBot(), latency=0.05)
     await harness.start()
     try:
-        alice = harness.user(101, "alice")
+        alice = harness.user(101, "alice", plain=True)
         r = await harness.slash(alice, "demo slow", wait="answered")
         assert r.response_type == CB_DEFERRED_MESSAGE
         assert not any(m.content == "someone is thinking" for m in harness.messages_in(harness.channel_id))
@@ -513,7 +519,7 @@ async def test_a_message_keeps_its_format_for_life():
     from fakediscord.transport import _ApiError
 
     fd = FakeDiscord.__new__(FakeDiscord)
-    fd.messages, fd.channels, fd._dm_owner = {}, {}, {}
+    fd.messages, fd.channels, fd._dm_owner, fd.users, fd.text_problems = {}, {}, {}, {}, []
     fd._ids = iter(range(10_000, 20_000))
     fd.next_id = lambda: next(fd._ids)
     fd._bot_user_payload = lambda: {"id": "1", "username": "bot", "discriminator": "0", "avatar": None}
@@ -539,7 +545,7 @@ async def test_user_messages_reach_the_bot_as_message_create_and_guilds_change()
     harness = FakeDiscord(bot)
     await harness.start()
     try:
-        alice = harness.user(101, "alice")
+        alice = harness.user(101, "alice", plain=True)
         msg = await harness.post(alice, "hello there")
         own = await harness.post(None, "from the bot")
         assert harness.messages_in(harness.channel_id)[-2:] == [msg, own]
@@ -635,7 +641,7 @@ async def test_the_global_limit_counts_bot_calls_and_exempts_interaction_endpoin
                           rate_limit_table={"global": (4, 1.0)})
     await harness.start()
     try:
-        alice = harness.user(101, "alice")
+        alice = harness.user(101, "alice", plain=True)
         for path in ["/users/@me", f"/channels/{harness.channel_id}", "/users/@me", f"/channels/{harness.channel_id}"]:
             assert (await _raw(harness, "GET", path)).status == 200  # four routes, one global count
         r = await _raw(harness, "GET", "/users/@me")
@@ -703,3 +709,41 @@ async def test_discord_py_holds_a_used_up_bucket_and_settle_waits_for_it() -> No
         assert harness.exhausted_counts == {label: 2} and harness.burst_counts == {label: 2}
     finally:
         await harness.close()
+
+
+@pytest.mark.asyncio
+async def test_a_name_shown_as_markup_or_a_ping_nobody_named_fails_the_interaction():
+    """Every user's name carries markup and mentions unless ``plain``; the demo's ``hello``
+    echoes it raw with no ``allowed_mentions``: Discord would show the spoiler and ping
+    @everyone and role 1, so the fake fails the interaction and says so."""
+    harness = FakeDiscord(DemoBot())
+    await harness.start()
+    try:
+        eve = harness.user(105, "eve")
+        assert eve.name == "eve" + MARKUP_NAME and len(eve.name) <= 32
+        with pytest.raises(BotHandlingError) as e:
+            await harness.slash(eve, "demo hello")
+        text = str(e.value)
+        assert "shows the name" in text and "pings @everyone" in text and "pings role 1" in text
+    finally:
+        await harness.close()
+
+
+def test_what_a_payload_pings_and_shows():
+    from cogs.markup import shown
+
+    name = "eve" + MARKUP_NAME
+    # escaped and sent with the client's allowed_mentions (none): nothing pinged, shown as typed
+    quiet = {"content": f"Hello, {shown(name)} <@42>", "allowed_mentions": {"parse": []}}
+    assert ping_problems(quiet) == [] and raw_name_problems(quiet, [name]) == []
+    assert as_shown(quiet["content"]) == f"Hello, {name} <@42>"
+    # a user named in allowed_mentions may be pinged; another one may not
+    named = {"content": "<@42> <@43>", "allowed_mentions": {"parse": [], "users": ["42"]}}
+    assert ping_problems(named) == []
+    loose = {"content": "<@42> <@43>", "allowed_mentions": {"parse": ["users"], "users": []}}
+    assert [p.split(" without")[0] for p in ping_problems(loose)] == ["pings user 42", "pings user 43"]
+    # no allowed_mentions: Discord parses everything; V2 text pings too, embeds never
+    assert len(ping_problems({"components": [{"type": 17, "components": [{"type": 10, "content": "@here"}]}]})) == 1
+    assert ping_problems({"embeds": [{"description": "@everyone <@&1>"}]}) == []
+    # markdown renders in embeds: a raw name there is shown as markup
+    assert len(raw_name_problems({"embeds": [{"title": name}]}, [name])) == 1

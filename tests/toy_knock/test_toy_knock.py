@@ -134,7 +134,7 @@ def test_the_knock_is_typed_and_explained_at_the_local_table(knock, tmp_path, ca
 @pytest.mark.asyncio
 async def test_the_knock_game_in_discord(knock, tmp_path):
     from discord_play import new_bot, press, table_message
-    from fakediscord import FakeDiscord
+    from fakediscord import FakeDiscord, as_shown
 
     clock = ManualClock()
     bot = new_bot(f"sqlite:///{tmp_path}/bot.db", clock)
@@ -161,8 +161,8 @@ async def test_the_knock_game_in_discord(knock, tmp_path):
         await fd.settle()
         assert table.hand.is_over() and table.last_result["winner"] == dealer
         public = table_message(fd, fd.channel_id)
-        text = str(public.embeds)
-        assert f"{user.name} knocks!" in text and "Knock (敲牌)" in text
+        assert f"{user.name} knocks!" in as_shown(public.embeds[0]["description"])
+        assert "Knock (敲牌)" in public.embeds[0]["title"]
         # /mj rules: the game's own summary and fan table
         r = await fd.slash(alice, "mj rules", {"variant": "toy_knock"}, locale="en-US")
         pages = r.message.embeds

@@ -62,8 +62,9 @@ Usage::
 
 
 from .core import FakeDiscord
+from .mentions import MARKUP_NAME, as_shown, ping_problems
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .transport import FakeSession
 
-__all__ = ["FakeDiscord", "FakeSession", *_model_all]
+__all__ = ["FakeDiscord", "FakeSession", "MARKUP_NAME", "as_shown", "ping_problems", *_model_all]

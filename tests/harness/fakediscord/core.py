@@ -14,6 +14,7 @@ import discord.webhook.async_ as _discord_webhook
 
 from .handlers import HandlersMixin
 from .inbound import InboundMixin
+from .mentions import MARKUP_NAME
 from .model import *  # noqa: F401,F403
 from .ratelimit import RateLimitMixin, waits_in_discord_py
 from .ratelimit import _layer_guard
@@ -95,6 +96,8 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
         self.guild_id: int = 0
         self.channel_id: int = 0
         self.other_bots: List[discord.Client] = []  # see add_bot
+        #: what the bot's messages would ping unnamed or show as markup (``mentions.py``)
+        self.text_problems: List[str] = []
         self._init_rate_limits(not fast_retries if rate_limits is None else rate_limits, rate_clock, rate_limit_table)
 
     # -- ids -------------------------------------------------------------
@@ -316,11 +319,14 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
         """The user whose DM channel ``channel_id`` is, or ``None`` (not a DM channel)."""
         return self._dm_owner.get(int(channel_id))
 
-    def user(self, id: int, name: str, *, locale: str = "en-US", dms_open: bool = True, admin: bool = False) -> FakeUser:
-        """Register (or return) a user."""
+    def user(self, id: int, name: str, *, locale: str = "en-US", dms_open: bool = True, admin: bool = False,
+             plain: bool = False) -> FakeUser:
+        """Register (or return) a user.  Their name is ``name`` followed by markup and mentions
+        (``mentions.MARKUP_NAME``), so that every message shows whether names appear as typed,
+        unless ``plain``."""
         if id in self.users:
             return self.users[id]
-        u = FakeUser(id=id, name=name, locale=locale, dms_open=dms_open, admin=admin)
+        u = FakeUser(id=id, name=name if plain else name + MARKUP_NAME, locale=locale, dms_open=dms_open, admin=admin)
         self.users[id] = u
         return u
 

@@ -231,9 +231,11 @@ class RateLimitMixin:
 
     def _rate_limit_problems(self) -> List[str]:
         """The 429s since the last look, when they are a problem (strict, enforced, not allowed);
-        and every touch of the service's table by a front end since the last look
-        (``layer_guard``), strict or not."""
-        out = _guard_problems(self)
+        and every touch of the service's table by a front end, every message that would ping
+        someone unnamed or show a name as markup (``mentions.py``) since the last look, strict
+        or not."""
+        out = _guard_problems(self) + self.text_problems
+        self.text_problems = []
         new = self.rate_limited[self._rl_seen:]
         self._rl_seen = len(self.rate_limited)
         if not new or not (self.strict and self.rate_limits) or self.allow_rate_limits:

@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
+from .mentions import ping_problems, raw_name_problems
 from .model import *  # noqa: F401,F403
 from .transport import *  # noqa: F401,F403
 
@@ -180,6 +181,12 @@ class RestMixin:
 
         return walk(components)
 
+    def _check_text(self, payload: Dict[str, Any]) -> None:
+        """Note what ``payload`` would ping unnamed, and the names it shows as markup
+        (``mentions.py``); reported at the next check as the bot's fault."""
+        self.text_problems.extend(ping_problems(payload))
+        self.text_problems.extend(raw_name_problems(payload, (u.name for u in self.users.values())))
+
     @staticmethod
     def _validate(payload: Dict[str, Any], *, creating: bool, files: Sequence[RecordedFile]) -> None:
         errors: Dict[str, str] = {}
@@ -218,6 +225,7 @@ class RestMixin:
         payload = payload or {}
         if not loading:
             self._validate(payload, creating=True, files=files)
+            self._check_text(payload)
         mid = self.next_id()
         flags = int(payload.get("flags") or 0) & (EPHEMERAL | 4 | 4096 | (1 << 15))
         if loading:
@@ -263,6 +271,7 @@ class RestMixin:
         if was_v2 and ("flags" not in payload or payload["flags"] is None):
             payload = dict(payload, flags=V2)  # an edit of a V2 message is checked by V2's rules
         self._validate(payload, creating=False, files=files)
+        self._check_text(payload)
         new = json.loads(json.dumps(msg.data))
         msg.history.append(msg.data)
         for key in ("content", "embeds"):
