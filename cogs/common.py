@@ -121,11 +121,22 @@ async def answer(awaitable) -> bool:
         return False
 
 
+def refusal_text(exc: ServiceError | IllegalAction, lang: str, game: Optional[GameFacts],
+                 here: Optional[int]) -> str:
+    """The words of a refusal to a user in channel ``here`` (``None``: not known): a table
+    that is gone from another channel than ``here`` (a DM's panel, a routed click) is named
+    by its channel, not called "this channel"'s."""
+    code, params = exc.code, dict(exc.params)
+    if code == "no_table" and params.get("channel") is not None and params["channel"] != here:
+        code, params = "no_table_there", {"channel": f"<#{params['channel']}>"}
+    return error_text(code, lang, params, game, shown=shown)
+
+
 async def reply_error(interaction: discord.Interaction, exc: Exception) -> None:
     """A clear, private message for a refused request (the game is unchanged)."""
     lang = user_lang(interaction)
     if isinstance(exc, (ServiceError, IllegalAction)):
-        text = error_text(exc.code, lang, exc.params, _game_here(interaction), shown=shown)
+        text = refusal_text(exc, lang, _game_here(interaction), interaction.channel_id)
     else:
         text = error_text("internal", lang)
     try:
@@ -144,6 +155,10 @@ async def handle_error(interaction: discord.Interaction, exc: BaseException, whe
         return await reply_error(interaction, ServiceError("guild_only"))
     if isinstance(exc, app_commands.CheckFailure):
         return await reply_error(interaction, ServiceError("admin_only"))
+    if isinstance(exc, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
+        # a client still showing a command list from before the bot's commands changed
+        log.info("a command the bot no longer has as sent: %s", exc)
+        return await reply_error(interaction, ServiceError("unknown_command"))
     service: Optional[TableService] = getattr(interaction.client, "service", None)
     snap = _snapshot_here(interaction)
     if isinstance(exc, TableFault):

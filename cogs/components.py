@@ -17,8 +17,8 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
   at most 25 a page);
 * ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu.
 
-Any other id with the prefix (an older format, a tampered one) matches :class:`Outdated`,
-which answers privately that the button is out of date.  Each class answers through the one
+Any other id (an older format, with the prefix or without, a tampered one) matches
+:class:`Outdated`, which answers privately that the button is out of date.  Each class answers through the one
 error path (:class:`cogs.common.Guarded`); ``from_custom_id`` reads only what its template
 matched (digits and short words), so it cannot fail.
 """
@@ -39,8 +39,10 @@ TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
 PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
-#: every other id with the bot's prefix: an older format or a tampered id
-OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID, MATCH_ID, PAGE_ID))) + r")\Z)mj.*"
+#: every other id: an older format (with the bot's prefix or from before it had one) or a
+#: tampered id.  Every component the bot sends is one of the dynamic items below, so no other
+#: handler answers such an id.
+OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID, MATCH_ID, PAGE_ID))) + r")\Z).+"
 REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
 
 
@@ -174,8 +176,8 @@ class PageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=PA
 
 
 class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTDATED_ID):
-    """Any component with the bot's prefix and an id of no current format: a message drawn
-    by an older version of the bot, or a tampered id.  Answers privately that it is out of
+    """Any component whose id has no current format: a message drawn by an older version of
+    the bot (with the prefix or without), or a tampered id.  Answers privately that it is out of
     date (instead of Discord's "This interaction failed")."""
 
     def __init__(self, custom_id: str = "mj:-"):

@@ -14,11 +14,11 @@ from __future__ import annotations
 import discord
 
 from engine.errors import IllegalAction
-from render.text import error_text, lang_of
+from render.text import lang_of
 from service.tables import ServiceError
 
-from .markup import shown
 from . import messages
+from .common import refusal_text
 from .press import check_press, press_key, redraw_only
 
 
@@ -59,7 +59,7 @@ async def apply_routed(bot, row) -> None:
             snap = change.snapshot
             panel = messages.panel_of(snap, seat, notices=change.notices.get(seat, ()), lang=lang)
     except (ServiceError, IllegalAction) as e:
-        await hook.send(error_text(e.code, lang, e.params, game, shown=shown))
+        await hook.send(refusal_text(e, lang, game, None))
         return
     if row.message_id is None:
         return

@@ -169,7 +169,7 @@ async def show(bot, interaction: discord.Interaction) -> None:
         return await reply_error(interaction, e)
     async with answering(bot, interaction.channel_id):  # the player hears first
         bot.fanout.repost(snap)
-        await answer(reply(interaction, table_message.done(user_lang(interaction))))
+        await answer(reply(interaction, table_message.done("show", user_lang(interaction))))
 
 
 async def on_channel_message(bot, message: discord.Message) -> None:
@@ -228,7 +228,23 @@ async def lobby_op(bot, interaction: discord.Interaction, op: str, channel_id: i
             return await _taken_over(bot, interaction, ch, lang)
         if late and op in ("join", "leave"):
             return await answer(reply(interaction, _late_answer(service.find_snapshot(ch), uid, lang)))
-        await answer(reply(interaction, table_message.done(lang)))
+        await answer(reply(interaction, _done(op, service.find_snapshot(ch), uid, lang)))
+
+
+def _done(op: str, snap, user_id: int, lang: str) -> str:
+    """What the player who asked for ``op`` is told once it is done (``snap``: the table's
+    snapshot after it): the seat they or the AI sit in, that the game started …"""
+    params: dict = {}
+    if op == "join" and snap is not None and snap.seat_of(user_id) is not None:
+        params["seat"] = snap.seat_of(user_id) + 1
+    elif op == "addai" and snap is not None and any(s.is_ai for s in snap.seats):
+        ai = max((s for s in snap.seats if s.is_ai), key=lambda s: s.seat)
+        params.update(seat=ai.seat + 1, level=table_message.ai_level_name(ai.ai_level or "normal", lang))
+    elif op in ("join", "addai"):
+        params.update(seat="?", level="")
+    elif op == "next" and (snap is None or snap.closed or snap.hand_id is None):
+        return table_message.closed(lang)  # the match ended with that hand: no hand is dealt
+    return table_message.done(op, lang, **params)
 
 
 def _late_answer(snap, user_id: int, lang: str) -> str:

@@ -34,10 +34,11 @@ class OpenTables:
         return list(self.tables.values())
 
     def table_in(self, channel_id: int) -> Table:
-        """The open table of a channel; :class:`ServiceError` ``no_table`` if none."""
+        """The open table of a channel; :class:`ServiceError` ``no_table`` (``channel``: the
+        channel asked about) if none."""
         t = self.tables.get(channel_id)
         if t is None or t.status == CLOSED:
-            raise ServiceError("no_table")
+            raise ServiceError("no_table", channel=channel_id)
         return t
 
     async def stored_guild_of(self, channel_id: int) -> Optional[int]:

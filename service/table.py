@@ -226,7 +226,7 @@ class Table:
         """Refuse (``no_table``) a request that waited for the table's lock while it closed
         (ended, its lobby expired, its match's last hand settled)."""
         if self.status == CLOSED:
-            raise ServiceError("no_table")
+            raise ServiceError("no_table", channel=self.channel_id)
 
     def player_seat(self, user_id: int) -> int:
         """The seat of ``user_id``; :class:`ServiceError` ``not_seated`` when they sit nowhere

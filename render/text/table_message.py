@@ -118,8 +118,11 @@ def button(op: str, lang: str) -> str:
     return t(f"btn.{key}", lang)
 
 
-def done(lang: str) -> str:
-    return t("ui.done", lang)
+def done(op: str, lang: str, **params) -> str:
+    """What a player is told once their request ``op`` is done: ``show`` (the table message
+    posted again), ``join`` (``seat``, 1-based), ``leave``, ``addai`` (``seat``, ``level``: the
+    AI's level in ``lang``), ``start``, ``next``."""
+    return t(f"ui.done_{op}", lang, **params)
 
 
 def seat_change(outcome: str, lang: str, **params) -> str:

@@ -27,7 +27,7 @@ async def test_next_hand_after_a_refused_last_settlement_ends_the_match_instead_
     msg, cid = table_button(fd, fd.channel_id, "next")
     r = await fd.click(users[0], msg, cid)
     await fd.settle()
-    assert r.ephemeral and r.content == "Done."
+    assert r.ephemeral and r.content == "The table is closed."  # not "the next hand is dealt"
     # the settlement stored now is the match's last: the match ends, no hand is dealt
     assert table.status == "closed" and table.hand_id == hand_id
     assert fd.channel_id not in bot.service.tables
@@ -55,7 +55,7 @@ async def test_a_restart_in_the_middle_of_table_show_leaves_one_table_message(sl
     old = table_message(fd, ch)
     fd.latency = lambda c: 30.0 if c.method == slow and "/channels/" in c.path and "/messages" in c.path else 0.0
     r = await fd.slash(by_seat[0], "mj table show")
-    assert r.content == "Done."
+    assert r.content == "The table message is posted again at the bottom of the channel."
     fd.latency = 0.0  # the call in flight sleeps on, until the restart stops it
     await fd.restart(restarted_bot(bot))
     await fd.settle()
@@ -107,7 +107,9 @@ async def test_a_request_that_waited_while_the_table_was_ended_is_told_there_is_
     ended, r = await asyncio.gather(fd.slash(p0, "mj table end"), other, return_exceptions=True)
     await fd.settle()
     assert ended.content == "The table is closed."
-    assert r.ephemeral and r.content == NO_TABLE
+    # asked in the channel: "this channel"; pressed in the panel's DM: the table's channel named
+    gone = NO_TABLE if request_ == "leave" else f"The table in <#{fd.channel_id}> is no longer open."
+    assert r.ephemeral and r.content == gone
     assert list((await bot.store.get_hand(hand_id)).actions) == stored
     assert [(s.user_id, s.auto, s.left) for s in (await bot.store.get_seats(table.id))] == \
         [(s.user_id, False, False) for s in table.seats]

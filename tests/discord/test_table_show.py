@@ -45,7 +45,7 @@ async def test_show_reposts_the_table_message_and_its_buttons_and_the_panels_kee
 
         en_user = next(u for u in by_seat.values() if u.locale == "en-US")
         r = await fd.slash(en_user, "mj table show")
-        assert r.ephemeral and r.content == "Done."
+        assert r.ephemeral and r.content == "The table message is posted again at the bottom of the channel."
         new = table_message(fd, ch)
         assert new.id != old.id and fd.message(old.id).deleted
         assert fd.messages_in(ch)[-1].id == new.id  # at the bottom
@@ -72,7 +72,7 @@ async def test_show_reposts_the_table_message_and_its_buttons_and_the_panels_kee
         fd.fail_next(403, route=DELETE, code=50013)
         r = await fd.slash(en_user, "mj table show")
         newer = table_message(fd, ch)
-        assert r.content == "Done." and newer.id != new.id and not fd.message(new.id).deleted
+        assert r.content == "The table message is posted again at the bottom of the channel." and newer.id != new.id and not fd.message(new.id).deleted
         assert table.message_id == newer.id and await _stored_message_id(bot, ch) == newer.id
     finally:
         await fd.close()
@@ -122,7 +122,7 @@ async def test_the_table_is_posted_again_after_the_servers_number_of_other_messa
         # the new message's buttons work: bob joins with it
         msg, cid = table_button(fd, ch, "join")
         r = await fd.click(bob, msg, cid)
-        assert r.content == "Done." and bot.service.table_in(ch).seat_of(bob.id) == 1
+        assert r.content == "You sit at the table in seat 2." and bot.service.table_in(ch).seat_of(bob.id) == 1
         # 0 turns it off
         await fd.slash(admin, "mj config server", {"repost_after": 0})
         for text in ("x", "y", "z", "w"):

@@ -11,6 +11,7 @@ import re
 import pytest
 
 import bot
+from games import game_ids
 
 RAW_IDS = re.compile(r"\b(buy|no_buy|piao_\w+|chi_\w+|fake_ting|caishen_hui)\b")
 
@@ -121,3 +122,43 @@ def test_mahjong_prompts_name_the_games_own_actions(variant, players, seed, monk
     assert "?" not in "".join(re.findall(r"^听: .*$", out, re.M))
     if variant == "jinhu":
         assert "假听" in out  # offered by its name at a discard
+
+
+#: the shared verbs a help text may name, and the engine's action types each one types
+HELP_VERBS = {"chow": {"chow"}, "pung": {"pung", "peng"}, "kong": {"kong"}, "ting": {"ting"},
+              "double": {"double"}, "hu": {"hu"}, "pass": {"pass"}}
+
+
+def _legal_types(game: str) -> set[str]:
+    """Every action type legal at some decision of seeded AI play-outs of ``game`` (fewest and
+    most seats)."""
+    from engine.variants import find_variant
+
+    info = find_variant(game)
+    seen: set[str] = set()
+    for seed in range(1, 13):
+        n = info.min_players if seed % 2 else info.max_players
+        hand = info.new_hand(info.resolve_options({}), seed, 0, n)
+        while not hand.is_over():
+            for s in hand.pending_seats():
+                seen.update(a.type for a in hand.legal_actions(s))
+            s = hand.pending_seats()[0]
+            hand.apply(hand.ai_action(s))
+    return seen
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_help_names_only_the_actions_the_game_has(game):
+    """``help`` at the local table, in English and Chinese, names a shared verb (``chow``,
+    ``ting 5m``, ``double`` …) only when the game has that action: 金湖 (pung only) never
+    offers ``chow`` or ``kong``; ``ting`` only where a ready hand is declared."""
+    from engine.variants import find_variant
+    from render.text.local import help_text
+
+    facts = find_variant(game).facts
+    legal = _legal_types(game)
+    for lang in ("en", "zh-CN"):
+        text = help_text(lang, facts)
+        named = {verb for verb in HELP_VERBS if re.search(rf"(?<![\w_]){verb}(?![\w_])", text)}
+        assert all(HELP_VERBS[v] & legal for v in named), (lang, named, legal)
+        assert ("chow" in named) == ("chow" in legal) and ("ting" in named) == ("ting" in legal), (lang, named)

@@ -196,6 +196,22 @@ class InboundMixin:
                                       locale=locale, dm=in_dm)
         return await self._dispatch(inter, check=check, wait=wait)
 
+    async def stale_slash(self, user: FakeUser, command: str, *, check: Optional[bool] = None) -> InteractionResult:
+        """A command the bot does not have (any more), as a Discord client whose command list
+        predates the bot's last sync sends it: ``command`` is the full name (``"mj oldname"``),
+        sent with the id of a command Discord once had and no options."""
+        *groups, last = command.split()
+        opts: List[Dict[str, Any]] = []
+        if groups:
+            opts = [{"name": last, "type": 1, "options": []}]
+            for name in reversed(groups[1:]):
+                opts = [{"name": name, "type": 2, "options": opts}]
+        data = {"id": str(self.next_id()), "name": groups[0] if groups else last, "type": 1, "options": opts,
+                "guild_id": str(self.guild_id)}
+        inter, _ = self._base_payload(user, APPLICATION_COMMAND, data, channel_id=None, guild_id=self.guild_id,
+                                      locale=None, dm=False)
+        return await self._dispatch(inter, check=check)
+
     async def autocomplete(self, user: FakeUser, command: str, options: Optional[Dict[str, Any]], focused: str, *,
                            guild_id: Optional[int] = None, channel_id: Optional[int] = None, in_dm: bool = False,
                            locale: Optional[str] = None, check: Optional[bool] = None) -> List[Dict[str, Any]]:
