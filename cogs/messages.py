@@ -131,8 +131,8 @@ class ActionButtons(discord.ui.View):
         for m in part.moves:
             by_type.setdefault(m.type, []).append(m.tile or "-")
 
-        def add(act: str, tile: str, style: discord.ButtonStyle, row: int) -> None:
-            text = prompts.button(act, lang, snap.game, None if tile in (None, "-") else tile)
+        def add(act: str, tile: str, style: discord.ButtonStyle, row: int, mark: str = "") -> None:
+            text = prompts.button(act, lang, snap.game, None if tile in (None, "-") else tile) + mark
             if sum(1 for c in self.children if getattr(c, "row", None) == row) >= 5:
                 row = min(4, row + 1)
             self.add_item(ActionButton(ch, hid, seq, act, tile or "-", text, style, row))
@@ -145,9 +145,13 @@ class ActionButtons(discord.ui.View):
             self.count += 1
             return
         if ting_menu:
+            # a declaration none of whose waits can win (below the minimum, forbidden, none
+            # left) is offered all the same, marked ✗: the menu's text says why
+            hopeless = {h["discard"] for h in me.get("hint") or () if not any(prompts.can_win(w) for w in h["waits"])}
             for i, tile in enumerate(by_type.get("ting", [])):
                 if tile != "-":
-                    add("ting", tile, discord.ButtonStyle.primary, i // 5)
+                    add("ting", tile, discord.ButtonStyle.secondary if tile in hopeless else discord.ButtonStyle.primary,
+                        i // 5, " ✗" if tile in hopeless else "")
             self.add_item(ActionButton(ch, hid, seq, "prompt", "-", prompts.button("cancel", lang, snap.game),
                                        discord.ButtonStyle.secondary, 4))
             self.count += 1
@@ -233,7 +237,7 @@ def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | No
     if confirm_wild is not None:
         decision = prompts.confirm_wild_discard(confirm_wild, lang)
     elif ting_menu:
-        decision = prompts.ting_hint(words, lang)
+        decision = prompts.ting_hint(words, lang, snap.game)
     told = prompts.notices(list(notices or ()), words, seat, lang)
     if head:
         told.insert(0, head)

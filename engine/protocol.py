@@ -79,7 +79,11 @@ class WaitView(TypedDict):
     left: NotRequired[int]  #: copies the seat cannot see
     fan: NotRequired[int]  #: fan of a win on it
     total: NotRequired[int]  #: 二人麻将: fan × 加倍 × 宝牌
-    ok: NotRequired[bool]  #: the win reaches the table's minimum
+    ok: NotRequired[bool]  #: a win on it is allowed (the table's minimum, the game's wait rule)
+    why: NotRequired[str]  #: when not ``ok``: the refusal's code (``fan_below_minimum`` …)
+    need: NotRequired[int]  #: 二人麻将: the table's minimum (``min_fan``), with ``fan_below_minimum``
+    fan_self: NotRequired[int]  #: fan of a self-drawn win where it differs from ``fan`` (on a discard)
+    self_drawn_only: NotRequired[bool]  #: only a self-drawn win may take it (老五对's 百搭); ``fan_self``
     huxi: NotRequired[int]  #: 字牌: 胡息 of the win
 
 

@@ -232,7 +232,7 @@ async def _human_turn(service: TableService, snap, lang: str) -> bool:
     if line in words.QUIT_WORDS:
         return False
     if line == "hint":
-        for text in words.hint_lines(part.me, lang):
+        for text in words.hint_lines(part.me, lang, snap.game):
             print("  " + text)
         return True
     if line in words.HELP_WORDS:

@@ -8,7 +8,7 @@ from engine.facts import GameFacts
 
 from . import typed
 from .catalogue import lang_of, short_tile, t, tile_label, tv
-from .prompts import wait_text
+from .prompts import can_win, wait_text
 from .results import result_lines
 
 #: what a player types for the shared actions (``render.text.typed`` reads every game's)
@@ -99,7 +99,7 @@ def hand_lines(view: dict, game, lang: str) -> list[str]:
     if mine.get("melds"):
         out.append(t("local.melds", lang, melds=" ".join(_meld_text(m, lang) for m in mine["melds"])))
     if me.get("waits"):
-        out.append(t("local.waits", lang, waits=", ".join(wait_text(w, lang) for w in me["waits"])))
+        out.append(t("local.waits", lang, waits=", ".join(wait_text(w, lang, game) for w in me["waits"])))
     opts = typed.choices(view, game, lang)
     if any(c.act == "discard" for c in opts):
         extra = [c.label for c in opts if c.act not in ("discard",)]
@@ -111,12 +111,14 @@ def hand_lines(view: dict, game, lang: str) -> list[str]:
     return out
 
 
-def hint_lines(me: dict, lang: str) -> list[str]:
-    """For each discard that leaves a ready hand: its waits, their value and copies left."""
+def hint_lines(me: dict, lang: str, game: Optional[GameFacts] = None) -> list[str]:
+    """For each discard that leaves a ready hand: its waits, their value and copies left, and
+    why a wait cannot win; a discard none of whose waits can win is marked ✗."""
     hints = me.get("hint") or []
     if not hints:
         return [t("local.no_hint", lang)]
-    return [f"{short_tile(h['discard'], lang)}: " + ", ".join(wait_text(w, lang) for w in h["waits"]) for h in hints]
+    return [("" if any(can_win(w) for w in h["waits"]) else "✗ ") + f"{short_tile(h['discard'], lang)}: "
+            + ", ".join(wait_text(w, lang, game) for w in h["waits"]) for h in hints]
 
 
 def help_lines(view: dict, game, lang: str) -> list[str]:

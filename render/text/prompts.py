@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.facts import GameFacts
+
 from .catalogue import short_tile, t, tile_label, tv
 
 #: the actions every draw/discard game shares, with their own buttons
@@ -41,33 +43,49 @@ def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
             lines.append("⚠ " + tv(game, key, lang, tile=tile_label(w["tile"], lang), name=who))
     waits = me.get("waits") or []
     if waits:
-        lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang) for w in waits)))
+        lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang, game) for w in waits)))
     return "\n".join(lines) or t("ui.hand_caption", lang)
 
 
-def wait_text(w: dict, lang: str) -> str:
-    """A wait as players read it: the tile, its value in the game's unit (``fan`` → 番,
-    ``huxi`` → 胡息; nothing when the game gives none) and the copies left — never ``?``."""
+def wait_text(w: dict, lang: str, game: Optional[GameFacts] = None) -> str:
+    """A wait as players read it: the tile, its value in the game's unit (``fan`` → 番 on a
+    discard, ``fan_self`` self-drawn where it differs or only self-drawn may win; ``huxi`` →
+    胡息; nothing when the game gives none), the copies left ("none left" when every copy is in
+    sight) and, when a win on it is refused, why (the table's minimum, the game's wait rule:
+    ``ui.wait_cannot.<code>``, the game's own words first) — never ``?``."""
     details = []
     if w.get("huxi") is not None:
         details.append(t("ui.wait_huxi", lang, n=w["huxi"]))
     elif w.get("fan") is not None:
         details.append(t("ui.wait_fan", lang, n=w["fan"]))
+    if w.get("fan_self") is not None:
+        key = "ui.wait_self_only" if w.get("self_drawn_only") else "ui.wait_fan_self"
+        details.append(t(key, lang, n=w["fan_self"]))
     if w.get("left") is not None:
-        details.append(t("ui.wait_left", lang, n=w["left"]))
+        details.append(t("ui.wait_left", lang, n=w["left"]) if w["left"] > 0 else t("ui.wait_none_left", lang))
+    if w.get("ok") is False:
+        why = tv(game, f"ui.wait_cannot.{w.get('why') or 'any'}", lang, need=w.get("need", ""))
+        details.append(why if not why.startswith("messages.") else t("ui.wait_cannot.any", lang))
     tile = short_tile(w["tile"], lang)
     return t("ui.wait_item", lang, tile=tile, details=t("ui.detail_sep", lang).join(details)) if details else tile
+
+
+def can_win(w: dict) -> bool:
+    """Whether a wait can still bring a win: allowed, and a copy left to come."""
+    return w.get("ok") is not False and w.get("left") != 0
 
 
 _wait_item = wait_text
 
 
-def ting_hint(view: dict, lang: str) -> str:
-    """The 听 menu's text: for each discard that leaves a ready hand, its waits."""
+def ting_hint(view: dict, lang: str, game: Optional[GameFacts] = None) -> str:
+    """The 听 menu's text: for each discard that leaves a ready hand, its waits — a
+    declaration none of whose waits can win is marked ✗ (its waits say why)."""
     lines = [t("ui.ting_pick", lang)]
     for h in (view.get("me") or {}).get("hint", []):
-        lines.append(t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
-                       waits=", ".join(_wait_item(w, lang) for w in h["waits"])))
+        line = t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
+                 waits=", ".join(_wait_item(w, lang, game) for w in h["waits"]))
+        lines.append(line if any(can_win(w) for w in h["waits"]) else "✗ " + line)
     return "\n".join(lines)
 
 

@@ -272,7 +272,10 @@ class JinhuHand(LaoSanFanHand):
 
     def _wait_fan(self, seat: int, kind: int) -> dict:
         ev = self.evaluate_win(seat, kind, False)
-        return {"fan": ev.get("fan_total", 0), "ok": bool(ev.get("ok"))}
+        out = {"fan": ev.get("fan_total", 0), "ok": bool(ev.get("ok"))}
+        if not out["ok"]:
+            out["why"] = ev.get("code", "not_a_winning_hand")
+        return out
 
     def ting_hint(self, seat: int) -> list[dict]:
         """``[{"discard", "waits": [{"tile", "left", "fan", "ok"}]}]`` for every discard that

@@ -84,9 +84,16 @@ class HandViews(LaoWuDuiState):
         }
         if self.phase != OVER and self.holding(seat) == 11:
             out = []
-            for k in self.waits(seat):
-                ev = self.evaluate_win(seat, k, True)
-                out.append({"tile": kind_str(k), "left": self.unseen(seat, k), "fan": ev.get("fan_total", 0)})
+            for k in self.waits(seat):  # each wins self-drawn; on a discard where the rules allow
+                own = self.evaluate_win(seat, k, True).get("fan_total", 0)
+                w: dict[str, Any] = {"tile": kind_str(k), "left": self.unseen(seat, k)}
+                if self.win_kind_allowed(seat, k, False):
+                    w["fan"] = self.evaluate_win(seat, k, False).get("fan_total", 0)
+                    if own != w["fan"]:
+                        w["fan_self"] = own
+                else:
+                    w.update(fan_self=own, self_drawn_only=True)
+                out.append(w)
             me["waits"] = out
         return me
 

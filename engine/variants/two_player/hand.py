@@ -231,7 +231,10 @@ class TwoPlayerHand(MahjongHand):
             ev = self.evaluate_win(seat, kind, False)
         finally:
             self.hands[seat] = saved
-        return {"fan": ev.get("fan_total", 0), "total": ev.get("total_fan", 0), "ok": bool(ev.get("ok"))}
+        out = {"fan": ev.get("fan_total", 0), "total": ev.get("total_fan", 0), "ok": bool(ev.get("ok"))}
+        if not out["ok"]:
+            out.update(why=ev.get("code", "not_a_winning_hand"), need=self.options.get("min_fan", 15))
+        return out
 
     def ting_hint(self, seat: int) -> list[dict]:
         """For every discard that leaves a ready hand: the waits, the fan of each (a win on a
