@@ -122,6 +122,8 @@ class MeView(TypedDict):
     confirming: NotRequired[str | None]  #: 老五对: the 百搭 whose discard awaits 打 / 留
     warnings: NotRequired[list[WarningView]]  #: 老三番 / 金湖 liability warnings
     fake_ting: NotRequired[bool]  #: 金湖: has declared 假听
+    fake_ting_pending: NotRequired[bool]  #: 金湖: pressed 假听; its discard declares it
+    bi_withheld: NotRequired[bool]  #: 字牌: 比牌 keeps the seat from a 吃 of the card now
     passed: NotRequired[list[str]]  #: 字牌 过张: kinds the seat may no longer take
     chi_options: NotRequired[list[ChiOptionView]]  #: 字牌: the 吃 choices now
 

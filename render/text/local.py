@@ -8,7 +8,7 @@ from engine.facts import GameFacts
 
 from . import typed
 from .catalogue import lang_of, short_tile, t, tile_label, tv
-from .prompts import can_win, wait_text
+from .prompts import can_win, explanations, wait_text
 from .results import result_lines
 
 #: what a player types for the shared actions (``render.text.typed`` reads every game's)
@@ -86,7 +86,8 @@ def _meld_text(meld: dict, lang: str) -> str:
 
 def hand_lines(view: dict, game, lang: str) -> list[str]:
     """Your hand (wild tiles marked), your melds, your waits with their value in the game's
-    unit, and what you may do now in the game's own words (``view``: your seat's view) — a
+    unit, a sentence on each of the game's own choices or rules that bear on your decision
+    (:func:`prompts.explanations`), and what you may do now in the game's own words (``view``: your seat's view) — a
     discard, or the choice of a claim or an opening (买庄, 飘) by its name."""
     me = view.get("me") or {}
     wild = set((view.get("wild") or {}).get("kinds") or [])
@@ -100,6 +101,7 @@ def hand_lines(view: dict, game, lang: str) -> list[str]:
         out.append(t("local.melds", lang, melds=" ".join(_meld_text(m, lang) for m in mine["melds"])))
     if me.get("waits"):
         out.append(t("local.waits", lang, waits=", ".join(wait_text(w, lang, game) for w in me["waits"])))
+    out.extend(explanations(view, game, lang))
     opts = typed.choices(view, game, lang)
     if any(c.act == "discard" for c in opts):
         extra = [c.label for c in opts if c.act not in ("discard",)]

@@ -41,10 +41,39 @@ def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
             key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
             who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
             lines.append("⚠ " + tv(game, key, lang, tile=tile_label(w["tile"], lang), name=who))
+        lines.extend(explanations(view, game, lang))
+    elif me.get("bi_withheld"):
+        lines.extend(explanations(view, game, lang))
     waits = me.get("waits") or []
     if waits:
         lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang, game) for w in waits)))
     return "\n".join(lines) or t("ui.hand_caption", lang)
+
+
+def explanations(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
+    """One sentence for each of the game's own choices and rules that bear on the seat's
+    decision now, in the game's words (``explain.<key>`` of its package): its own actions
+    offered (飘, 买庄, 假听, 老五对's 吃 and 留 …: the action's type, else the part before its
+    first ``_``), the first go-around's restriction at one's discard (老三番, 金湖), a 假听
+    being declared, a 吃 that 比牌 withheld (字牌).  Nothing for a game without such words."""
+    me = view.get("me") or {}
+    keys: list[str] = []
+    for line in me.get("legal") or []:
+        act = line.split()[1] if len(line.split()) > 1 else ""
+        if game is not None and game.action_label(act) is not None:
+            keys += [f"explain.{act}", f"explain.{act.split('_')[0]}"]
+    if view.get("opening_restriction") and view.get("phase") == "discard":
+        keys.append("explain.opening_restriction")
+    if me.get("fake_ting_pending"):
+        keys.append("explain.fake_ting_pending")
+    if me.get("bi_withheld"):
+        keys.append("explain.bi_withheld")
+    out: list[str] = []
+    for key in keys:
+        text = tv(game, key, lang)
+        if not text.startswith(("messages.", "explain.")) and text not in out:
+            out.append(text)
+    return ["ℹ " + x for x in out]
 
 
 def wait_text(w: dict, lang: str, game: Optional[GameFacts] = None) -> str:

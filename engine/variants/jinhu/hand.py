@@ -230,9 +230,10 @@ class JinhuHand(LaoSanFanHand):
     # --- warnings, AI, views
     def warnings(self, seat: int) -> list[dict]:
         """Discards that would pay 包五家 if someone wins on them: a 贼, or a tile of another
-        seat's exposed pung, while the seat has declared no 听."""
-        if self.phase != DISCARD_PHASE or seat != self.turn or self.ting[seat] or len(self.hands[seat]) % 3 != 2:
-            return []
+        seat's exposed pung, while the seat has declared no 听 (nor is declaring a 假听)."""
+        if (self.phase != DISCARD_PHASE or seat != self.turn or self.ting[seat] or self.fake_pending[seat]
+                or len(self.hands[seat]) % 3 != 2):
+            return []  # a 假听 being declared is a declaration: its discard pays no 包五家
         out: list[dict] = []
         for k in sorted({kind_of(t) for t in self.hands[seat]}):
             if not self.may_discard(seat, k):
@@ -262,6 +263,7 @@ class JinhuHand(LaoSanFanHand):
         whether the wait rule lets each wait win, and the 听 menu hints."""
         me = MahjongHand.private_view(self, seat)
         me["fake_ting"] = self.fake[seat]
+        me["fake_ting_pending"] = self.fake_pending[seat]  # 假听 pressed: its discard declares it
         me["warnings"] = self.warnings(seat) if self.phase != OVER else []
         if self.phase == OVER:
             return me

@@ -81,6 +81,8 @@ class HandViews(ZipaiState):
             "drawn": None, "legal": [str(a) for a in legal], "win_offered": any(a.type == HU for a in legal),
             "waits": [], "hint": [], "passed": sorted(kind_str(k) for k in self.passed[seat]),
             "chi_options": [],
+            # 比牌 kept the seat from a 吃 of the card the window is open on
+            "bi_withheld": self.phase == CLAIM_PHASE and seat in self.bi_fail,
         }
         if not hidden and self.phase != OVER and not self.holding[seat] and not self.dead[seat]:
             me["waits"] = self.waits(seat)
