@@ -36,12 +36,13 @@ from ..melds import Meld
 from ..rng import make_rng
 from ..tiles import kind_of, kind_str
 from .claims import ClaimWindow
+from .hint import DiscardHint
 from .phases import CLAIM_PHASE, DISCARD_PHASE, OVER, ROB_PHASE
 from .view import HandViews
 from .wall import Wall
 
 
-class MahjongHand(PublicFrames, Wall, ClaimWindow, HandViews):
+class MahjongHand(PublicFrames, Wall, ClaimWindow, DiscardHint, HandViews):
     """A draw/discard mahjong hand for ``n_seats`` seats.
 
     :param options: resolved table options of the variant (see ``engine.options``).

@@ -17,6 +17,17 @@ from .state import MahjongState
 class HandViews(MahjongState):
     """Views of :class:`~engine.mahjong.hand.MahjongHand`."""
 
+    if False:  # what the hand provides (typing only)
+        def wait_value(self, seat: int, kind: int) -> dict: ...
+
+        def hint_due(self, seat: int) -> bool: ...
+
+        def ting_hint(self, seat: int) -> list[dict]: ...
+
+        def legal_actions(self, seat: int) -> list: ...
+
+        def win_offered(self, seat: int) -> bool: ...
+
     def can_see_hand(self, viewer: int | None, seat: int) -> bool:
         """*hook*: may ``viewer`` (``None`` = the public) see ``seat``'s concealed tiles?"""
         return self.phase == OVER or viewer == seat
@@ -89,7 +100,8 @@ class HandViews(MahjongState):
         return sorted(kind_of(t) for t in tiles)
 
     def private_view(self, seat: int) -> dict:
-        """The ``me`` part of a seat's view: hand, drawn tile, legal actions, waits."""
+        """The ``me`` part of a seat's view: hand, drawn tile, legal actions, waits with their
+        value (``DiscardHint.wait_value``) and, at its own discard, the hint (``ting_hint``)."""
         drawn = self.drawn[seat]
         legal = self.legal_actions(seat)
         me: dict[str, Any] = {
@@ -102,5 +114,8 @@ class HandViews(MahjongState):
         }
         if self.phase != OVER and (drawn is None or self.phase != DISCARD_PHASE or seat != self.turn):
             if len(self.hands[seat]) % 3 == 1:
-                me["waits"] = [{"tile": kind_str(k), "left": self.unseen(seat, k)} for k in sorted(set(self.waits(seat)))]
+                me["waits"] = [{"tile": kind_str(k), "left": self.unseen(seat, k), **self.wait_value(seat, k)}
+                               for k in sorted(set(self.waits(seat)))]
+        if self.phase != OVER and self.hint_due(seat):
+            me["hint"] = self.ting_hint(seat)
         return me

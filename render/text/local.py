@@ -119,8 +119,9 @@ def hint_lines(me: dict, lang: str, game: Optional[GameFacts] = None) -> list[st
     hints = me.get("hint") or []
     if not hints:
         return [t("local.no_hint", lang)]
-    return [("" if any(can_win(w) for w in h["waits"]) else "✗ ") + f"{short_tile(h['discard'], lang)}: "
-            + ", ".join(wait_text(w, lang, game) for w in h["waits"]) for h in hints]
+    return [t("ui.hint_assumes", lang)] + [
+        ("" if any(can_win(w) for w in h["waits"]) else "✗ ") + f"{short_tile(h['discard'], lang)}: "
+        + ", ".join(wait_text(w, lang, game) for w in h["waits"]) for h in hints]
 
 
 def help_lines(view: dict, game, lang: str) -> list[str]:

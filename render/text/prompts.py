@@ -42,12 +42,37 @@ def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
             who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
             lines.append("⚠ " + tv(game, key, lang, tile=tile_label(w["tile"], lang), name=who))
         lines.extend(explanations(view, game, lang))
+        lines.extend(hint_summary(view, game, lang))
     elif me.get("bi_withheld"):
         lines.extend(explanations(view, game, lang))
     waits = me.get("waits") or []
     if waits:
         lines.append(t("ui.waits", lang, waits=", ".join(_wait_item(w, lang, game) for w in waits)))
     return "\n".join(lines) or t("ui.hand_caption", lang)
+
+
+#: the discards the panel's hint lists at most (the best first; ``hint`` at the local table
+#: and the 听 menu list them all)
+HINT_SHOWN = 4
+
+
+def hint_summary(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
+    """At the seat's own discard, the discards that leave its hand ready (听牌提示): those
+    with the most copies of winning tiles still to come first, at most :data:`HINT_SHOWN`,
+    each with its waits (:func:`wait_text`); a discard none of whose waits can win marked ✗.
+    Nothing when no discard leaves the hand ready."""
+    hints = list((view.get("me") or {}).get("hint") or [])
+    if not hints:
+        return []
+    hints.sort(key=lambda h: -sum(w.get("left") or 0 for w in h["waits"] if can_win(w)))
+    out = [t("ui.hint_title", lang)]
+    for h in hints[:HINT_SHOWN]:
+        mark = "" if any(can_win(w) for w in h["waits"]) else "✗ "
+        out.append(f"  {mark}" + t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
+                                   waits=", ".join(_wait_item(w, lang, game) for w in h["waits"])))
+    if len(hints) > HINT_SHOWN:
+        out.append("  " + t("ui.hint_more", lang, n=len(hints) - HINT_SHOWN))
+    return out
 
 
 def explanations(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
@@ -77,19 +102,29 @@ def explanations(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
 
 
 def wait_text(w: dict, lang: str, game: Optional[GameFacts] = None) -> str:
-    """A wait as players read it: the tile, its value in the game's unit (``fan`` → 番 on a
-    discard, ``fan_self`` self-drawn where it differs or only self-drawn may win; ``huxi`` →
-    胡息; nothing when the game gives none), the copies left ("none left" when every copy is in
+    """A wait as players read it: the tile, its value in the game's units (``huxi`` 胡息,
+    ``hu`` 胡, ``fan`` 番, ``mult`` ×N, ``score`` what one loser pays — of a win on a discard;
+    ``fan_self``/``score_self``/``mult_self`` self-drawn where it differs, or only self-drawn
+    may win; nothing when the game gives none), the copies left ("none left" when every copy is in
     sight) and, when a win on it is refused, why (the table's minimum, the game's wait rule:
     ``ui.wait_cannot.<code>``, the game's own words first) — never ``?``."""
     details = []
     if w.get("huxi") is not None:
         details.append(t("ui.wait_huxi", lang, n=w["huxi"]))
-    elif w.get("fan") is not None:
+    if w.get("hu") is not None:
+        details.append(t("ui.wait_hu", lang, n=w["hu"]))
+    if w.get("fan") is not None and w.get("huxi") is None:
         details.append(t("ui.wait_fan", lang, n=w["fan"]))
+    if w.get("mult") is not None:
+        details.append(t("ui.wait_mult", lang, n=w["mult"]))
+    if w.get("score") is not None:
+        details.append(t("ui.wait_score", lang, n=w["score"]))
     if w.get("fan_self") is not None:
         key = "ui.wait_self_only" if w.get("self_drawn_only") else "ui.wait_fan_self"
         details.append(t(key, lang, n=w["fan_self"]))
+    for key in ("score_self", "mult_self"):
+        if w.get(key) is not None:
+            details.append(t(f"ui.wait_{key}", lang, n=w[key]))
     if w.get("left") is not None:
         details.append(t("ui.wait_left", lang, n=w["left"]) if w["left"] > 0 else t("ui.wait_none_left", lang))
     if w.get("ok") is False:
@@ -110,7 +145,7 @@ _wait_item = wait_text
 def ting_hint(view: dict, lang: str, game: Optional[GameFacts] = None) -> str:
     """The 听 menu's text: for each discard that leaves a ready hand, its waits — a
     declaration none of whose waits can win is marked ✗ (its waits say why)."""
-    lines = [t("ui.ting_pick", lang)]
+    lines = [t("ui.ting_pick", lang), t("ui.hint_assumes", lang)]
     for h in (view.get("me") or {}).get("hint", []):
         line = t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
                  waits=", ".join(_wait_item(w, lang, game) for w in h["waits"]))

@@ -112,3 +112,32 @@ def test_laowudui_tells_a_win_on_a_discard_from_a_self_drawn_one():
             s = hand.pending_seats()[0]
             hand.apply(hand.ai_action(s))
     assert seen > 20
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_the_hint_is_on_the_panel_and_at_the_local_table_in_every_game(game):
+    """At a seat's own discard with a hand one discard from ready, the panel lists the ready
+    discards (the best four: most winning copies to come first) and ``hint`` at the local
+    table lists them all, each with its waits as :func:`prompts.wait_text` reads them."""
+    info = find_variant(game)
+    facts = info.facts
+    for seed in range(1, 40):
+        hand = info.new_hand(info.resolve_options({}), seed, 0, info.max_players)
+        while not hand.is_over():
+            seat = hand.pending_seats()[0]
+            view = hand.view(seat)
+            hints = view["me"].get("hint") or []
+            if len(hints) >= 2:
+                panel = prompts.prompt(view, ["a", "b", "c", "d"], "en", facts, "#t").splitlines()
+                start = panel.index("Ready after discarding (听牌提示):")
+                shown = panel[start + 1:start + 1 + min(len(hints), prompts.HINT_SHOWN)]
+                best = max(hints, key=lambda h: sum(w["left"] for w in h["waits"] if prompts.can_win(w)))
+                assert prompts.short_tile(best["discard"], "en") + " → " in shown[0].lstrip("✗ ").strip()
+                lines = local.hint_lines(view["me"], "en", facts)
+                assert len(lines) == 1 + len(hints)  # the values' assumptions, then each discard
+                for h in hints:
+                    assert any(line.lstrip("✗ ").startswith(prompts.short_tile(h["discard"], "en") + ": ")
+                               and all(prompts.wait_text(w, "en", facts) in line for w in h["waits"]) for line in lines)
+                return
+            hand.apply(hand.ai_action(seat))
+    raise AssertionError(f"no decision of {game} with two ready discards in 39 hands")

@@ -374,6 +374,20 @@ class CaishenHand(MahjongHand):
             situational.append("qianggang")
         return self._evaluate(seat, pc, self_drawn, situational)
 
+    def wait_value(self, seat: int, kind: int) -> dict:
+        """A win on ``kind`` (13-tile form): its multiplier on a discard (``mult``) and a
+        self-drawn win's (``mult_self``) where it differs (自摸, 财神会)."""
+        ev = self.evaluate_win(seat, kind, False)
+        own = self.evaluate_drawn_win(seat, kind)
+        out: dict = {}
+        if ev.get("ok"):
+            out["mult"] = ev["multiplier"]
+        if own.get("ok") and own["multiplier"] != out.get("mult"):
+            out["mult_self"] = own["multiplier"]
+        if not out:
+            out.update(ok=False, why=ev.get("code", "not_a_winning_hand"))
+        return out
+
     def evaluate_drawn_win(self, seat: int, kind: int) -> dict:
         """:meth:`evaluate_win` of the self-drawn win ``seat`` would have if its next ordinary
         draw were a tile of ``kind`` (printed kind; a 财神 included): its hand as it stands (the

@@ -31,7 +31,7 @@ from ...actions import DISCARD, HU, PASS, PUNG, Action
 from ...errors import IllegalAction
 from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
 from ...options import TIMEOUT_OPTIONS, Option
-from ...tiles import FLOWER, GREEN, RED, WHITE, kind_of, kind_str, parse_kind
+from ...tiles import FLOWER, GREEN, RED, WHITE, kind_of, kind_str
 from ..laosanfan.hand import LaoSanFanHand
 from .ai import choose_action
 from .fans import THIEVES, JinhuWin, NotAllowed, jinhu_fans
@@ -267,34 +267,15 @@ class JinhuHand(LaoSanFanHand):
         me["warnings"] = self.warnings(seat) if self.phase != OVER else []
         if self.phase == OVER:
             return me
-        me["waits"] = [dict(w, **self._wait_fan(seat, parse_kind(w["tile"]))) for w in me["waits"]]
-        if self.phase == DISCARD_PHASE and seat == self.turn and not self.ting[seat] and len(self.hands[seat]) % 3 == 2:
-            me["hint"] = self.ting_hint(seat)
         return me
 
-    def _wait_fan(self, seat: int, kind: int) -> dict:
+    def wait_value(self, seat: int, kind: int) -> dict:
+        """Fan of a win on a discard of ``kind`` (13-tile form), and whether the wait rule
+        lets it win (``why`` when not)."""
         ev = self.evaluate_win(seat, kind, False)
         out = {"fan": ev.get("fan_total", 0), "ok": bool(ev.get("ok"))}
         if not out["ok"]:
             out["why"] = ev.get("code", "not_a_winning_hand")
-        return out
-
-    def ting_hint(self, seat: int) -> list[dict]:
-        """``[{"discard", "waits": [{"tile", "left", "fan", "ok"}]}]`` for every discard that
-        leaves a ready hand (a win on a discard; ``ok``: the wait rule allows it)."""
-        out = []
-        hand = self.hands[seat]
-        for k in sorted({kind_of(t) for t in hand}):
-            if not self.may_discard(seat, k) or not self._ready_after_discard(seat, k):
-                continue
-            tile = self._pick_tile(seat, k)
-            self.hands[seat] = [t for t in hand if t != tile]
-            try:
-                ws = [{"tile": kind_str(w), "left": self.unseen(seat, w) - (w == k), **self._wait_fan(seat, w)}
-                      for w in sorted(set(self.waits(seat)))]
-            finally:
-                self.hands[seat] = hand
-            out.append({"discard": kind_str(k), "waits": ws})
         return out
 
 

@@ -327,6 +327,19 @@ class LaoSanFanHand(MahjongHand):
         }
         return d
 
+    def wait_value(self, seat: int, kind: int) -> dict:
+        """A win on ``kind`` (13-tile form) in the game's units: its 胡 and 番 on a discard and
+        what one loser pays (``score``; the style's calculation), and a self-drawn win's
+        ``score_self`` where it differs (自摸 adds 2 胡)."""
+        ev = self.evaluate_win(seat, kind, False)
+        if not ev.get("ok"):
+            return {"ok": False, "why": ev.get("code", "not_a_winning_hand")}
+        out = {"hu": ev["hu"], "fan": ev["fan_total"], "score": ev["total"]}
+        own = self.drawn_win(seat, kind)
+        if own.get("ok") and own["total"] != ev["total"]:
+            out["score_self"] = own["total"]
+        return out
+
     def private_view(self, seat: int) -> dict:
         """Adds ``warnings``: the discards that would make the seat liable (三摊)."""
         me = super().private_view(seat)

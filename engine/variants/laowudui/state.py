@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, ClassVar
 
+from ...actions import Action
 from ...hand_state import HandState
 from ...melds import Meld
 
@@ -70,6 +71,10 @@ class LaoWuDuiState(HandState):
         def _take_xi_from_hand(self, seat: int) -> int: ...
 
         def _wins(self, seat: int, hand: list[int], melds: list[Meld], kind: int) -> bool: ...
+
+        def _winning_kinds(self, seat: int, hand: list[int], melds: list[Meld], self_drawn: bool) -> list[int]: ...
+
+        def legal_actions(self, seat: int) -> list[Action]: ...
 
 
 __all__ = ["LaoWuDuiState"]

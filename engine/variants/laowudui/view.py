@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Iterable, Any
 
-from ...actions import HU
+from ...actions import DISCARD, HU
 from ...melds import Meld
 from ...tiles import WINDS, kind_of, kind_str
 from .actions import CLAIM_PHASE, DISCARD_PHASE, OPENING, OVER
@@ -83,19 +83,40 @@ class HandViews(LaoWuDuiState):
             "waits": [], "hint": [],
         }
         if self.phase != OVER and self.holding(seat) == 11:
-            out = []
-            for k in self.waits(seat):  # each wins self-drawn; on a discard where the rules allow
-                own = self.evaluate_win(seat, k, True).get("fan_total", 0)
-                w: dict[str, Any] = {"tile": kind_str(k), "left": self.unseen(seat, k)}
-                if self.win_kind_allowed(seat, k, False):
-                    w["fan"] = self.evaluate_win(seat, k, False).get("fan_total", 0)
-                    if own != w["fan"]:
-                        w["fan_self"] = own
-                else:
-                    w.update(fan_self=own, self_drawn_only=True)
-                out.append(w)
-            me["waits"] = out
+            me["waits"] = [self._wait(seat, k, self.hands[seat]) for k in self.waits(seat)]
+        if self.phase == DISCARD_PHASE and seat == self.turn and self.holding(seat) == 12:
+            me["hint"] = self.ting_hint(seat, legal)
         return me
+
+    def _wait(self, seat: int, kind: int, hand: list[int]) -> dict:
+        """A wait of ``seat`` holding ``hand`` (eleven tiles with its melds): copies it cannot
+        see, the fan of a win on a discard where the rules allow one (``fan``) and of a
+        self-drawn win where it differs (``fan_self``; ``self_drawn_only`` for a 百搭)."""
+        own = self.evaluate_win(seat, kind, True, hand=hand).get("fan_total", 0)
+        w: dict[str, Any] = {"tile": kind_str(kind), "left": self.unseen(seat, kind)}
+        if self.win_kind_allowed(seat, kind, False, hand):
+            w["fan"] = self.evaluate_win(seat, kind, False, hand=hand).get("fan_total", 0)
+            if own != w["fan"]:
+                w["fan_self"] = own
+        else:
+            w.update(fan_self=own, self_drawn_only=True)
+        return w
+
+    def ting_hint(self, seat: int, legal: list | None = None) -> list[dict]:
+        """At ``seat``'s discard (twelve tiles held): for every discard it may make that
+        leaves eleven tiles one tile from a win, the waits (self-drawn wins; values as
+        :meth:`_wait`).  Shape: ``[{"discard": "5m", "waits": [{"tile", "left", "fan", …}]}]``."""
+        legal = self.legal_actions(seat) if legal is None else legal
+        dealt = self.dealt[seat]
+        held: list[int] = list(self.hands[seat]) + ([dealt] if dealt is not None else [])
+        out = []
+        for k in sorted({a.kind for a in legal if a.type == DISCARD and a.kind is not None}):
+            tile = dealt if dealt is not None and kind_of(dealt) == k else next(t for t in held if kind_of(t) == k)
+            hand = [t for t in held if t != tile]
+            waits = self._winning_kinds(seat, hand, self.melds[seat], self_drawn=True)
+            if waits:
+                out.append({"discard": kind_str(k), "waits": [self._wait(seat, w, hand) for w in waits]})
+        return out
 
 
 def sorted_kinds(tiles: Iterable[int]) -> list[str]:

@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import DOUBLE, HU, PASS, TING, Action
-from ...mahjong import CLAIM_PHASE, DISCARD_PHASE, OVER, Event, MahjongHand
+from ...mahjong import CLAIM_PHASE, OVER, Event, MahjongHand
 from ...options import TIMEOUT_OPTIONS, Option
-from ...tiles import FLOWER, HONOR, kind_of, kind_str, parse_kind
+from ...tiles import FLOWER, HONOR, kind_of, kind_str
 from .fans import NotAWin, WinContext, calculate_fans
 
 RULES = "two_player.md"
@@ -212,20 +212,10 @@ class TwoPlayerHand(MahjongHand):
     def extra_view(self, viewer: int | None) -> dict:
         return {"treasure": kind_str(self.treasure), "heavenly_ready": list(self.heavenly_ready)}
 
-    def private_view(self, seat: int) -> dict:
-        """Adds fans to the waits and the per-discard 听 hint (§Play, 听)."""
-        me = super().private_view(seat)
-        if self.phase == OVER:
-            return me
-        me["waits"] = [dict(w, **self._wait_fan(seat, parse_kind(w["tile"])))
-                       for w in me["waits"]]
-        if self.phase == DISCARD_PHASE and seat == self.turn and not self.ting[seat] and \
-                len(self.hands[seat]) % 3 == 2:
-            me["hint"] = self.ting_hint(seat)
-        return me
-
-    def _wait_fan(self, seat: int, kind: int) -> dict:
-        """Fan of a win on a discard of ``kind`` with the current hand (13-tile form)."""
+    def wait_value(self, seat: int, kind: int) -> dict:
+        """Fan of a win on a discard of ``kind`` with the current hand (13-tile form), the
+        total with 加倍 and 宝牌, and whether it reaches the table's minimum (``why``,
+        ``need`` when not)."""
         saved = self.hands[seat]
         try:
             ev = self.evaluate_win(seat, kind, False)
@@ -237,39 +227,19 @@ class TwoPlayerHand(MahjongHand):
         return out
 
     def ting_hint(self, seat: int) -> list[dict]:
-        """For every discard that leaves a ready hand: the waits, the fan of each (a win on a
-        discard), how many copies remain unseen, and whether it reaches the minimum.
+        """The discard hint (``DiscardHint.ting_hint``), a 听 with the dealer's first discard
+        counted as 天听 (16 fan).
 
         Shape: ``[{"discard": "9m", "waits": [{"tile", "fan", "total", "ok", "left"}]}]``.
         """
-        out: list[dict] = []
-        hand = self.hands[seat]
-        # 听 with the dealer's first discard is 天听 (16 fan): the hint counts it
         saved_ready = self.heavenly_ready[seat]
         if seat == self.dealer and self.discards_made[seat] == 0 and self.draws_made[seat] == 0 \
                 and self.claims_made == 0:
             self.heavenly_ready[seat] = True
         try:
-            return self._ting_hint(seat, hand, out)
+            return super().ting_hint(seat)
         finally:
             self.heavenly_ready[seat] = saved_ready
-
-    def _ting_hint(self, seat: int, hand: list[int], out: list[dict]) -> list[dict]:
-        for k in sorted({kind_of(t) for t in hand}):
-            counts = self.counts(seat)
-            counts[k] -= 1
-            if not self._ready_after_discard(seat, k):
-                continue
-            tile = self._pick_tile(seat, k)
-            self.hands[seat] = [t for t in hand if t != tile]
-            try:
-                waits = sorted(set(self.waits(seat)))
-                ws = [{"tile": kind_str(w), "left": self.unseen(seat, w) - (w == k), **self._wait_fan(seat, w)}
-                      for w in waits]
-            finally:
-                self.hands[seat] = hand
-            out.append({"discard": kind_str(k), "waits": ws})
-        return out
 
 
 __all__ = ["TwoPlayerHand", "OPTIONS", "treasure_multiplier", "streak_multiplier", "settlement_points",

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...melds import Meld
-from ...tiles import kind_of, kind_str
-from .actions import CLAIM_PHASE, HU, OVER, PIAO_PHASE
+from ...actions import DISCARD
+from ...tiles import kind_of, kind_str, parse_kind
+from .actions import CLAIM_PHASE, DISCARD_PHASE, HU, OVER, PIAO_PHASE
 from .huxi import group_huxi, idx_of, kind_of_idx
 from .state import ZipaiState
 
@@ -72,6 +73,37 @@ class HandViews(ZipaiState):
             v["me"] = self.private_view(viewer)
         return v
 
+    def unseen(self, viewer: int, kind: int) -> int:
+        """Cards of ``kind`` that ``viewer`` cannot see (of the four): not in its hand, in
+        nobody's groups (a 偎's or 提's face-down cards are of its face-up card's kind), in no
+        pond, and not the card shown now."""
+        placed = {t for t in self.hands[viewer]}
+        for s in range(self.n):
+            placed.update(self.discards[s])
+            placed.update(t for g in self.groups[s] for t in g.tiles)
+        if self.shown is not None and self.phase != PIAO_PHASE:
+            placed.add(self.shown["card"])
+        return max(0, 4 - sum(1 for t in placed if kind_of(t) == kind))
+
+    def ting_hint(self, seat: int, legal: list | None = None) -> list[dict]:
+        """At ``seat``'s discard: for every card it may play that leaves a hand one card from
+        a win, the waits with their 胡息 and the cards left.  Shape: ``[{"discard": "5x",
+        "waits": [{"tile", "huxi", "left"}]}]``.  The hand is restored as it was."""
+        legal = self.legal_actions(seat) if legal is None else legal
+        hand = self.hands[seat]
+        out = []
+        for k in sorted({a.kind for a in legal if a.type == DISCARD and a.kind is not None}):
+            card = next(t for t in hand if kind_of(t) == k)
+            self.hands[seat] = [t for t in hand if t != card]
+            try:
+                waits = [dict(w, left=self.unseen(seat, parse_kind(w["tile"])) - (parse_kind(w["tile"]) == k))
+                         for w in self.waits(seat)]
+            finally:
+                self.hands[seat] = hand
+            if waits:
+                out.append({"discard": kind_str(k), "waits": waits})
+        return out
+
     def private_view(self, seat: int) -> dict:
         """The ``me`` part: hand, legal actions, 过张, waits (with 胡息) and the 吃 choices."""
         legal = self.legal_actions(seat)
@@ -85,7 +117,9 @@ class HandViews(ZipaiState):
             "bi_withheld": self.phase == CLAIM_PHASE and seat in self.bi_fail,
         }
         if not hidden and self.phase != OVER and not self.holding[seat] and not self.dead[seat]:
-            me["waits"] = self.waits(seat)
+            me["waits"] = [dict(w, left=self.unseen(seat, parse_kind(w["tile"]))) for w in self.waits(seat)]
+        if self.phase == DISCARD_PHASE and seat == self.turn and self.holding[seat] and not self.dead[seat]:
+            me["hint"] = self.ting_hint(seat, legal)
         if self.phase == CLAIM_PHASE and self.pending and seat in self.claim_options:
             card = self.pending[1]
             opts = dict(self.chi_options(seat, card))

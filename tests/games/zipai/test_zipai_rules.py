@@ -77,8 +77,8 @@ def test_worked_hand_played():
     assert types(h, 1) == ["pass", "peng"]
     act(h, 1, "peng")
     act(h, 1, "discard", "9X")
-    # waits: 四 (四五六) or 七 (五六七), 16 胡息 each
-    assert h.view(1)["me"]["waits"] == [{"tile": "4x", "huxi": 16}, {"tile": "7x", "huxi": 16}]
+    # waits: 四 (四五六) or 七 (五六七), 16 胡息 each; seat 1 sees no 四 or 七 anywhere: 4 left each
+    assert h.view(1)["me"]["waits"] == [{"tile": "4x", "huxi": 16, "left": 4}, {"tile": "7x", "huxi": 16, "left": 4}]
     while not (h.phase == "claim" and h.pending_seats() == [1]):
         act(h, h.pending_seats()[0], "pass")
     assert "hu" in types(h, 1)
