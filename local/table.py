@@ -194,7 +194,12 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
                     render_table(drawable(snap.public.view, snap.public.names, lang, snap.game)))
                 print(f"\n== {words.hand_over(played, lang)} ==")
                 print(settlement_text(result, list(snap.public.names), lang, snap.game))
+                for line in words.winning_hands(snap.public.view, result, list(snap.public.names), lang):
+                    print("  " + line)
                 if played >= args.hands or snap.closed:
+                    break
+                if not args.auto and not _wait_for_next(lang):  # read the result first
+                    left = True
                     break
                 await service.next_hand(CHANNEL, ME)
                 continue
@@ -213,6 +218,17 @@ async def _play(store: Store, args, lang: str, out: Path) -> int:
     if left:
         print(words.goodbye(lang))
     return 130 if interrupted else 0
+
+
+def _wait_for_next(lang: str) -> bool:
+    """After a hand's result: Enter deals the next hand; ``quit`` or end of input leaves
+    (``False``)."""
+    try:
+        line = read_line(words.next_hand_prompt(lang)).strip()
+    except EOFError:
+        print()
+        return False
+    return line not in words.QUIT_WORDS
 
 
 async def _human_turn(service: TableService, snap, lang: str) -> bool:

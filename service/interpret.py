@@ -46,6 +46,8 @@ class Vocabulary(Protocol):
         """Whether the typed verb may mean the game's action ``act``."""
 
 
+#: the shared verbs whose move always names a tile (a discard, a 听 with its discard)
+TILE_VERBS = ("discard", "ting")
 #: a word written like a tile in notation (``5m``, ``9z``, ``10X``): typed as a tile to discard
 _TILE_LIKE = re.compile(r"^\d{1,2}[a-zA-Z]$")
 
@@ -101,7 +103,8 @@ def interpret(part: SeatPart, game: GameFacts, text: Optional[str], vocab: Vocab
     :param verb: the play verb used (``discard``, ``ting``, ``chow``, ``pung``, ``kong``,
         ``hu``, ``double``, ``pass``), or ``None`` for a typed move.
     :raises ServiceError: ``unknown_action``, ``ambiguous_action``, ``unknown_tile``,
-        ``tile_missing``, ``chow_choice``.
+        ``tile_missing``, ``tile_missing_for`` (a verb typed without the tile its moves
+        need: ``ting`` for ``ting 5m``), ``chow_choice``.
     :raises IllegalAction: ``cannot_claim`` for a chow the seat cannot make.
     """
     acts = {m.type for m in part.moves}
@@ -114,7 +117,12 @@ def interpret(part: SeatPart, game: GameFacts, text: Optional[str], vocab: Vocab
                 raise
             shared = vocab.shared_verb(typed)
             if shared is not None:  # a shared verb that names no legal move now: the engine says why
-                return Move(shared[0], read_tile(shared[1]))
+                tile = read_tile(shared[1])
+                named = [m.tile for m in part.moves if m.type == shared[0] and m.tile]
+                held = list((part.view.get("me") or {}).get("hand") or [])
+                if tile is None and shared[0] in TILE_VERBS and (named or held):  # ting alone: which tile
+                    raise ServiceError("tile_missing_for", verb=typed.split()[0], example=(named or held)[0])
+                return Move(shared[0], tile)
             words = typed.split()
             if len(words) == 1 and (_TILE_LIKE.match(words[0]) or _reads_as_tile(words[0])):
                 # a bare tile (or what is written like one, 9z): the engine says if it can go

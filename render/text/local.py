@@ -65,6 +65,11 @@ def cannot_open_db(url: str, reason: str, lang: str) -> str:
     return t("local.cannot_open_db", lang, url=url, reason=reason)
 
 
+def next_hand_prompt(lang: str) -> str:
+    """What the local table asks after a hand's result."""
+    return t("local.next_hand_prompt", lang)
+
+
 def you(lang: str) -> str:
     """Your name at the local table."""
     return t("local.you", lang)
@@ -148,6 +153,28 @@ def hand_over(no: int, lang: str) -> str:
 
 def totals(lang: str) -> str:
     return t("local.totals", lang)
+
+
+def winning_hands(view: dict, result: dict, names: list[str], lang: str) -> list[str]:
+    """Each winner's tiles once the hand is over (``view``: the public view, every hand face
+    up): the concealed tiles, the melds in brackets and the winning tile — ``alice: 1m 2m 3m …
+    [5p5p5p] + 9m``."""
+    from engine.outcome import outcome
+
+    seats = {sv.get("seat"): sv for sv in view.get("seats") or []}
+    out = []
+    for w in outcome(result)["wins"]:
+        sv = seats.get(w["seat"]) or {}
+        tiles = list(sv.get("concealed") or [])
+        if w.get("tile") and w["tile"] in tiles:
+            tiles.remove(w["tile"])  # the winning tile is shown apart
+        melds = " ".join(_meld_text(m, lang) for m in sv.get("melds") or [])
+        line = " ".join(short_tile(x, lang) for x in tiles) + (f" {melds}" if melds else "")
+        if w.get("tile"):
+            line += f" + {short_tile(w['tile'], lang)}"
+        name = names[w["seat"]] if w["seat"] < len(names) else str(w["seat"])
+        out.append(t("local.winning_hand", lang, name=name, tiles=line.strip()))
+    return out
 
 
 def settlement(result: dict, names: list[str], lang: str, game: Optional[GameFacts] = None) -> str:

@@ -25,6 +25,7 @@ class Player:
         self.screens: list[str] = []
 
     def __call__(self, prompt: str = "") -> str:
+        self.prompt = prompt  # what input() was asked with (a policy may read it)
         screen = self.capsys.readouterr().out
         self.screens.append(screen)
         if len(self.screens) > self.limit:
@@ -162,3 +163,47 @@ def test_help_names_only_the_actions_the_game_has(game):
         named = {verb for verb in HELP_VERBS if re.search(rf"(?<![\w_]){verb}(?![\w_])", text)}
         assert all(HELP_VERBS[v] & legal for v in named), (lang, named, legal)
         assert ("chow" in named) == ("chow" in legal) and ("ting" in named) == ("ting" in legal), (lang, named)
+
+
+def test_ting_without_its_tile_asks_which_and_the_result_waits_for_enter(monkeypatch, tmp_path, capsys):
+    """二人麻将 in English, two hands: ``ting`` (and ``discard``) typed without a tile are
+    answered "Which tile?" with an example, never "You don't hold ?."; each hand is then played
+    by discarding the drawn tile and passing; after the first hand's result the winner's tiles
+    are shown and the table waits for Enter before dealing the second (``quit`` there leaves
+    after the first hand's totals)."""
+    asked: list[str] = []
+
+    def policy(screen, n):
+        if n == 1:
+            return "ting"
+        if n == 2:
+            return "discard"
+        if "Press Enter for the next hand" in builtins.input.prompt:
+            asked.append(screen)
+            return "quit"
+        drawn = re.findall(r"^Hand: .*\+ (\S+)$", screen, re.M)
+        if "Discard a tile" in screen:
+            return drawn[-1] if drawn else re.findall(r"^Hand: (\S+)", screen, re.M)[-1]
+        return "pass"
+
+    p = run(monkeypatch, tmp_path, capsys, policy, "--variant", "two_player", "--seed", "5", "--hands", "2",
+            "--lang", "en")
+    out = p.text
+    assert "You don't hold ?" not in out
+    assert "Which tile? Type ting with the tile it goes with, e.g. ting " in p.screens[1]
+    assert "Which tile? Type discard with the tile it goes with, e.g. discard " in p.screens[2]
+    assert "== Hand 1 — result ==" in out and "== Hand 2 — result ==" not in out
+    assert len(asked) == 1 and "== Totals ==" in out
+    result = out[out.index("== Hand 1 — result =="):]
+    assert re.search(r"^  .+'s hand: .+", result, re.M), result[:600]
+
+
+def test_a_winners_hand_shows_the_winning_tile_apart():
+    """The winner's tiles after the result: concealed tiles (the winning tile taken out),
+    melds in brackets, then ``+`` the winning tile."""
+    from render.text import local
+
+    view = {"seats": [{"seat": 0, "concealed": ["1m", "2m", "3m", "7z", "7z"], "melds": [
+        {"type": "pung", "tiles": ["6p", "6p", "6p"]}]}, {"seat": 1, "concealed": None, "melds": []}]}
+    result = {"winner": 0, "discarder": 1, "win_tile": "7z", "points": [8, -8]}
+    assert local.winning_hands(view, result, ["ann", "bo"], "en") == ["ann's hand: 1m 2m 3m 7z [6p6p6p] + 7z"]

@@ -107,11 +107,11 @@ def test_one_reading_of_typed_moves():
         out["verb"] = svc.interpret(CH, user, tile, verb="discard")[2]
         out["zh"] = svc.interpret(CH, user, f"打 {tile}")[2]
         out["pung"] = svc.interpret(CH, user, "碰")[2]  # not legal now: the engine will say why
-        for key, text in (("9z", "9z"), ("banana", "banana")):
+        for key, text in (("9z", "9z"), ("banana", "banana"), ("ting", "ting"), ("听", "听")):
             try:
                 svc.interpret(CH, user, text)
             except ServiceError as e:
-                out[key] = e.code
+                out[key] = (e.code, e.params) if key in ("ting", "听") else e.code
         try:
             svc.interpret(CH, other, tile)
         except ServiceError as e:
@@ -127,6 +127,10 @@ def test_one_reading_of_typed_moves():
     assert out["tile"] == out["verb"] == out["zh"] == Move("discard", tile)
     assert out["pung"] == Move("pung")
     assert out["9z"] == "unknown_tile" and out["banana"] == "unknown_action"
+    # 听 typed without the tile it goes with: asked which, with a tile of the hand as example
+    for verb in ("ting", "听"):
+        code, params = out[verb]
+        assert code == "tile_missing_for" and params["verb"] == verb and len(params["example"]) == 2
     assert out["other"] == "not_your_turn"
     assert out["pung_refused"] in ("cannot_claim", "action_not_available", "not_your_turn")
 
