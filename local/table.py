@@ -238,6 +238,8 @@ async def _human_turn(service: TableService, snap, lang: str) -> bool:
     part = snap.parts[0]
     view = dict(part.view)
     print()
+    for line in words.table_lines(view, snap.game, lang):
+        print(line)
     for line in words.hand_lines(view, snap.game, lang):
         print(line)
     try:

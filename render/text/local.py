@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Optional
 
 from engine.facts import GameFacts
@@ -89,6 +90,58 @@ def _meld_text(meld: dict, lang: str) -> str:
     return "[" + "".join(short_tile(x, lang) if x else "▯" for x in meld.get("tiles") or []) + "]"
 
 
+def _cols(text: str) -> int:
+    """Columns ``text`` takes in a terminal (a wide CJK character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _fit(prefix: str, tokens: list[str], width: int) -> str:
+    """``prefix`` and the last of ``tokens`` that fit in ``width`` columns (``…`` before them
+    when some are left out)."""
+    kept: list[str] = []
+    room = width - _cols(prefix)
+    for tok in reversed(tokens):
+        need = _cols(tok) + 1
+        if need > room - (2 if len(kept) + 1 < len(tokens) else 0):
+            return prefix + "… " + " ".join(reversed(kept)) if kept else prefix + "…"
+        kept.append(tok)
+        room -= need
+    return prefix + " ".join(reversed(kept))
+
+
+def table_lines(view: dict, game, lang: str, width: int = 80) -> list[str]:
+    """The table as a terminal shows it, every line within ``width`` columns: the wall and the
+    game's marked tiles (宝牌, the wild tiles, 贼), then each seat — ``▶`` on the seat to play,
+    its name, score and melds, then its pond (the latest tiles that fit; a tile another seat
+    took in parentheses, a wild or marked one starred)."""
+    wild = set((view.get("wild") or {}).get("kinds") or [])
+    marked = view.get("marked") or {}
+    starred = wild | set(marked.get("kinds") or [])
+    head = [t("local.table_wall", lang, n=view.get("wall_remaining", 0))]
+    if view.get("treasure"):
+        head.append(t("local.table_treasure", lang, tile=short_tile(view["treasure"], lang)))
+    if wild:
+        head.append(t("local.table_wild", lang, tiles=" ".join(short_tile(k, lang) for k in sorted(wild))))
+    if marked.get("kinds"):
+        head.append(f"{marked.get('label', '')}: " + " ".join(short_tile(k, lang) for k in marked["kinds"]))
+    out = [_fit("── ", head, width) if _cols("── " + " · ".join(head)) > width else "── " + " · ".join(head)]
+    turn = view.get("turn") if view.get("phase") == "discard" else None  # not while all choose (飘, 买庄)
+    for sv in view.get("seats") or []:
+        name = str(sv.get("name") or "?")
+        while _cols(name) > 12:
+            name = name[:-1]
+        lead = ("▶ " if sv.get("seat") == turn else "  ") + name + (" " + t("local.table_dealer", lang) if sv.get("is_dealer") else "")
+        melds = [_meld_text(m, lang) for m in sv.get("melds") or []]
+        out.append(_fit(f"{lead} {int(sv.get('score') or 0):+d}  ", melds, width) if melds else
+                   f"{lead} {int(sv.get('score') or 0):+d}")
+        taken = set(sv.get("claimed_discards") or [])
+        pond = [(f"({tiles([x], lang)})" if i in taken else tiles([x], lang)) + ("*" if x in starred else "")
+                for i, x in enumerate(sv.get("discards") or [])]
+        if pond:
+            out.append(_fit("     ", pond, width))
+    return out
+
+
 def hand_lines(view: dict, game, lang: str) -> list[str]:
     """Your hand (wild tiles marked), your melds, your waits with their value in the game's
     unit, a sentence on each of the game's own choices or rules that bear on your decision
@@ -96,7 +149,10 @@ def hand_lines(view: dict, game, lang: str) -> list[str]:
     discard, or the choice of a claim or an opening (买庄, 飘) by its name."""
     me = view.get("me") or {}
     wild = set((view.get("wild") or {}).get("kinds") or [])
-    line = t("local.hand", lang, tiles=_hand_tiles(me.get("hand") or [], wild, lang))
+    if me.get("hand") or me.get("drawn") or view.get("phase") == "over":
+        line = t("local.hand", lang, tiles=_hand_tiles(me.get("hand") or [], wild, lang))
+    else:  # dealt face down until every seat has chosen (字牌's 飘)
+        line = t("local.hand_hidden", lang)
     if me.get("drawn"):
         line += t("local.drawn", lang, tile=_hand_tiles([me["drawn"]], wild, lang))
     out = [line]
