@@ -124,6 +124,7 @@ class MeView(TypedDict):
     fake_ting: NotRequired[bool]  #: 金湖: has declared 假听
     fake_ting_pending: NotRequired[bool]  #: 金湖: pressed 假听; its discard declares it
     bi_withheld: NotRequired[bool]  #: 字牌: 比牌 keeps the seat from a 吃 of the card now
+    win_refused: NotRequired[dict]  #: the tile completes the hand but the rules refuse the win: ``why``, ``tile``, ``need``
     passed: NotRequired[list[str]]  #: 字牌 过张: kinds the seat may no longer take
     chi_options: NotRequired[list[ChiOptionView]]  #: 字牌: the 吃 choices now
 

@@ -24,6 +24,8 @@ class HandViews(MahjongState):
 
         def ting_hint(self, seat: int) -> list[dict]: ...
 
+        def _evaluate_pending_win(self, seat: int) -> dict: ...
+
         def legal_actions(self, seat: int) -> list: ...
 
         def win_offered(self, seat: int) -> bool: ...
@@ -118,4 +120,12 @@ class HandViews(MahjongState):
                                for k in sorted(set(self.waits(seat)))]
         if self.phase != OVER and self.hint_due(seat):
             me["hint"] = self.ting_hint(seat)
+        if me["win_offered"] and not any(a.type == "hu" for a in legal):
+            # the tile completes the hand's shape, but the rules refuse the win: say which rule
+            ev = self._evaluate_pending_win(seat)
+            window = self.last_discard if self.phase == CLAIM_PHASE else None
+            tile = drawn if drawn is not None and self.phase == DISCARD_PHASE else (window[1] if window else None)
+            me["win_refused"] = {"why": ev.get("code", "not_a_winning_hand"),
+                                 "tile": kind_str(kind_of(tile)) if tile is not None else None,
+                                 **({"need": ev["min_fan"]} if "min_fan" in ev else {})}
         return me

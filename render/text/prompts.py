@@ -41,6 +41,13 @@ def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
             key = "warn.santan" if w.get("reason") == "三摊" else "warn.baowu"
             who = names[w["liable_to"]] if w.get("liable_to") is not None else ""
             lines.append("⚠ " + tv(game, key, lang, tile=tile_label(w["tile"], lang), name=who))
+        refused = me.get("win_refused")
+        if refused:
+            reason = tv(game, f"ui.wait_cannot.{refused['why']}", lang, need=refused.get("need", ""))
+            if reason.startswith("messages."):
+                reason = t("ui.wait_cannot.any", lang)
+            lines.append("ℹ " + t("ui.win_refused", lang, tile=tile_label(refused["tile"], lang) if refused.get("tile")
+                                  else "—", reason=reason))
         lines.extend(explanations(view, game, lang))
         lines.extend(hint_summary(view, game, lang))
     elif me.get("bi_withheld"):

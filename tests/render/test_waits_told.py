@@ -141,3 +141,38 @@ def test_the_hint_is_on_the_panel_and_at_the_local_table_in_every_game(game):
                 return
             hand.apply(hand.ai_action(seat))
     raise AssertionError(f"no decision of {game} with two ready discards in 39 hands")
+
+
+#: the rule that refuses a win whose shape is complete, where a game has one
+REFUSED = {"two_player": "fan_below_minimum", "jinhu": "wait_not_allowed", "laosanfan": None, "caishen": None,
+           "laowudui": None, "zipai": None}
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_win_the_rules_refuse_is_told_with_its_rule(game):
+    """When the tile completes a hand's shape but the rules refuse the win (二人麻将's
+    minimum, 金湖's wait rule), no 胡 is offered and the panel says which rule — in seeded
+    play; a game without such a rule never shows it."""
+    why = per_game(REFUSED, game)
+    info = find_variant(game)
+    seen = None
+    for seed in range(1, 80):
+        hand = info.new_hand(info.resolve_options({}), seed, 0, info.max_players)
+        while not hand.is_over() and seen is None:
+            for s in hand.pending_seats():
+                view = hand.view(s)
+                refused = view["me"].get("win_refused")
+                if refused:
+                    assert why is not None and refused["why"] == why
+                    assert not any(a.type == "hu" for a in hand.legal_actions(s))
+                    seen = (view, refused)
+            hand.apply(hand.ai_action(hand.pending_seats()[0]))
+        if seen or why is None and seed > 20:
+            break
+    if why is None:
+        assert seen is None
+        return
+    view, refused = seen
+    line = next(x for x in prompts.prompt(view, ["a", "b", "c", "d"], "en", info.facts, "#t").splitlines()
+                if "completes your hand" in x)
+    assert line == f"ℹ {prompts.tile_label(refused['tile'], 'en')} completes your hand, but {REASONS[why]}."
