@@ -259,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="database URL for the local table (default: a temporary file)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=table_option,
                         help="table option, e.g. --option base_points=2 (repeatable)")
+    parser.add_argument("--name", default=None,
+                        help="your name at the local table (default: your login name at a terminal)")
     parser.add_argument("--lang", default="zh", choices=["zh", "zh-TW", "en"],
                         help="language of the local table: zh (Simplified, the default), zh-TW (Traditional) or en")
     args = parser.parse_args(argv)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import getpass
 import secrets
 import sys
 import tempfile
@@ -49,6 +50,20 @@ class StartupError(Exception):
     """The local table cannot open; the message is already in the table's language."""
 
 
+def your_name(args, lang: str) -> str:
+    """Your name at the table: ``--name``, else your login name when you play at a terminal,
+    else the catalogue's word for you (a piped or ``--auto`` game prints the same anywhere)."""
+    name = (getattr(args, "name", None) or "").strip()
+    if name:
+        return name[:32]
+    if sys.stdin.isatty() and not getattr(args, "auto", False):
+        with contextlib.suppress(Exception):
+            login = getpass.getuser().strip()
+            if login and login != "root":
+                return login[:32]
+    return words.you(lang)
+
+
 async def _open_table(service: TableService, args, lang: str):
     """Create the local table with you seated and the AI seats added (at ``args.ai_level``,
     default strong); returns its snapshot.  Raises :class:`StartupError` with a localized
@@ -67,7 +82,7 @@ async def _open_table(service: TableService, args, lang: str):
         if args.hands <= 100:  # the local game is a match of --hands hands (option match_hands)
             options["match_hands"] = args.hands
         # (nothing listens yet: each snapshot is read from the service)
-        await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=words.you(lang),
+        await service.create_table(guild_id=GUILD, channel_id=CHANNEL, user_id=ME, name=your_name(args, lang),
                                    variant=args.variant, options=options, lang=lang)
         game = service.snapshot(CHANNEL).game
         seats = args.players or game.max_players

@@ -207,3 +207,12 @@ def test_a_winners_hand_shows_the_winning_tile_apart():
         {"type": "pung", "tiles": ["6p", "6p", "6p"]}]}, {"seat": 1, "concealed": None, "melds": []}]}
     result = {"winner": 0, "discarder": 1, "win_tile": "7z", "points": [8, -8]}
     assert local.winning_hands(view, result, ["ann", "bo"], "en") == ["ann's hand: 1m 2m 3m 7z [6p6p6p] + 7z"]
+
+
+def test_your_name_is_the_one_you_give(monkeypatch, tmp_path, capsys):
+    """``--name`` names your seat in every line (a piped game without it keeps the word for
+    you, so its output is the same on any machine)."""
+    p = run(monkeypatch, tmp_path, capsys, lambda screen, n: "quit", "--variant", "two_player", "--seed", "3",
+            "--lang", "en", "--name", "Alice")
+    out = p.text
+    assert "▶ Alice (dealer) +0" in out and "  Alice: +0" in out and "Player" not in out
