@@ -11,7 +11,7 @@ import re
 import pytest
 
 import bot
-from games import game_ids
+from games import game_ids, per_game
 
 RAW_IDS = re.compile(r"\b(buy|no_buy|piao_\w+|chi_\w+|fake_ting|caishen_hui)\b")
 
@@ -216,3 +216,79 @@ def test_your_name_is_the_one_you_give(monkeypatch, tmp_path, capsys):
             "--lang", "en", "--name", "Alice")
     out = p.text
     assert "▶ Alice (dealer) +0" in out and "  Alice: +0" in out and "Player" not in out
+
+
+#: whether seed 4's hand offers the seat a declaration or a choice of the game's own (听, 假听,
+#: 买庄, 飘 …): 老三番 and 财神麻将 have none
+DECLARES = {"two_player": True, "laosanfan": False, "jinhu": True, "caishen": False, "laowudui": True,
+            "zipai": True}
+#: the table seed of each game's hand (二人麻将's seed 14 offers 听 to this way of playing)
+SEEDS = {"two_player": 14}
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_whole_hand_in_english_with_help_hint_and_a_declaration(game, monkeypatch, tmp_path, capsys):
+    """Every registered game, in English, one hand through stdin: ``help`` and ``hint`` first,
+    then each decision answered as a player types it — an opening choice (买庄, 飘) or the game's
+    own declaration (假听, 吃 …) by the first name the prompt offers, the first time it is
+    offered; at a discard ``hint`` is asked and followed (``ting <tile>`` when the hinted discard
+    may declare 听), else the drawn (dealt) tile goes, or the first hand tile; a claim is passed.
+    The hand reaches its result, and every table printed before a decision fits 80 columns."""
+    from engine.variants import find_variant
+    from render.text.local import _cols
+
+    own = {key for _, key in find_variant(game).facts.action_labels}
+    declared: list[str] = []
+    asked: list[int] = []  # the prompts answered with hint
+
+    def policy(screen, n):
+        if n == 1:
+            return "help"
+        if n == 2:
+            return "hint"
+        lines = screen.splitlines()
+        choose = [x for x in lines if x.startswith("Choose: ")]
+        if choose:  # an opening choice (买庄, 飘): a declaration of the game's own
+            declared.append(choose[-1])
+            return choose[-1][len("Choose: "):].split(", ")[0]
+        may = [x for x in lines if x.startswith(("You may: ", "Discard a tile"))]
+        if not may:
+            return "quit"
+        last = may[-1]
+        offered = (last[len("You may: "):].split(", ") if last.startswith("You may: ") else
+                   last.split("(", 1)[1].rstrip(")").split(", ") if "(" in last else [])
+        ready = re.search(r"Ready, discarding (\S+?)[,)]", last + ")")
+        if ready and not declared:  # 听, typed with its tile
+            declared.append("ting")
+            return f"ting {ready.group(1)}"
+        mine = [x for x in offered if x and not x.startswith(("Pass", "Win", "Pung", "Chow", "Kong", "Discard",
+                                                                 "Ready", "discarding", "Peng", "Double"))]
+        if mine and own and not declared:
+            declared.append(mine[0])
+            return mine[0]
+        if last.startswith("Discard a tile") and not asked[-1:] == [n - 1]:
+            asked.append(n)  # ask the hint first, then follow it
+            return "hint"
+        good = re.findall(r"^  (\S+): .*$", screen, re.M) if asked[-1:] == [n - 1] else []
+        if good and last.startswith("Discard a tile"):
+            if f"Ready, discarding {good[0]}" in last and not declared:
+                declared.append("ting")
+                return f"ting {good[0]}"
+            return good[0]
+        if last.startswith("Discard a tile"):
+            drawn = re.findall(r"^Hand: .*\+ (\S+)$", screen, re.M)
+            tile = drawn[-1] if drawn else re.findall(r"^Hand: (\S+)", screen, re.M)[-1]
+            return re.sub(r"\(.*\)$", "", tile)  # a wild tile is marked "(wild)"
+        passes = [x for x in offered if x.startswith("Pass")]
+        return passes[0] if passes else offered[0]
+
+    p = run(monkeypatch, tmp_path, capsys, policy, "--variant", game, "--seed", str(SEEDS.get(game, 4)), "--hands", "1",
+            "--lang", "en")
+    out = p.text
+    assert "== Hand 1 — result ==" in out, out[-800:]
+    assert bool(declared) == per_game(DECLARES, game), declared
+    assert "Discard: type a tile" in p.screens[1] or "Play a card" in p.screens[1]  # help, in English
+    assert p.screens[2].strip().splitlines()[0].startswith(("Values are for a win", "No discard leaves"))  # hint
+    tables = [x for s in p.screens for x in s.splitlines() if x.startswith(("── ", "▶ ", "  ", "     "))]
+    assert tables and all(_cols(x) <= 80 for x in tables if not x.startswith("  ") or "+" in x or x.startswith("     "))
+    assert not re.search(r"[\u4e00-\u9fff]{3,}", "\n".join(x for x in out.splitlines() if x.startswith("Hand: ")))
