@@ -83,6 +83,7 @@ class WaitView(TypedDict):
     why: NotRequired[str]  #: when not ``ok``: the refusal's code (``fan_below_minimum`` …)
     need: NotRequired[int]  #: 二人麻将: the table's minimum (``min_fan``), with ``fan_below_minimum``
     fan_self: NotRequired[int]  #: fan of a self-drawn win where it differs from ``fan`` (on a discard)
+    ok_self: NotRequired[bool]  #: 二人麻将: below the minimum on a discard, enough self-drawn
     self_drawn_only: NotRequired[bool]  #: only a self-drawn win may take it (老五对's 百搭); ``fan_self``
     huxi: NotRequired[int]  #: 字牌: 胡息 of the win
 

@@ -68,19 +68,24 @@ class DiscardHint(MahjongState):
         return out
 
     def drawn_win(self, seat: int, kind: int) -> dict:
-        """:meth:`evaluate_win` of a self-drawn win on ``kind`` with ``seat``'s hand in its
-        13-tile form (a copy of ``kind`` the seat does not hold joins it for the reckoning;
-        nothing situational: the hand's after-kong state is set aside)."""
+        """:meth:`evaluate_win` of a self-drawn win on ``kind`` at ``seat``'s next ordinary
+        draw, its hand in its 13-tile form (a copy of ``kind`` the seat does not hold joins it
+        for the reckoning; the seat's discard and draw counted, so no 天胡 or 地胡; nothing
+        situational: the hand's after-kong state is set aside)."""
         hand = self.hands[seat]
         phantom = next(kind * 4 + i for i in range(4) if kind * 4 + i not in hand)
         saved = self.after_kong
         self.hands[seat] = hand + [phantom]
         self.after_kong = False
+        self.draws_made[seat] += 1
+        self.discards_made[seat] += 1
         try:
             return self.evaluate_win(seat, kind, True)
         finally:
             self.hands[seat] = hand
             self.after_kong = saved
+            self.draws_made[seat] -= 1
+            self.discards_made[seat] -= 1
 
 
 __all__ = ["DiscardHint"]

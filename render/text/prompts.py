@@ -134,7 +134,9 @@ def wait_text(w: dict, lang: str, game: Optional[GameFacts] = None) -> str:
             details.append(t(f"ui.wait_{key}", lang, n=w[key]))
     if w.get("left") is not None:
         details.append(t("ui.wait_left", lang, n=w["left"]) if w["left"] > 0 else t("ui.wait_none_left", lang))
-    if w.get("ok") is False:
+    if w.get("ok") is False and w.get("ok_self"):
+        details.append(t("ui.wait_self_only_win", lang, need=w.get("need", "")))
+    elif w.get("ok") is False:
         why = tv(game, f"ui.wait_cannot.{w.get('why') or 'any'}", lang, need=w.get("need", ""))
         details.append(why if not why.startswith("messages.") else t("ui.wait_cannot.any", lang))
     tile = short_tile(w["tile"], lang)
@@ -142,8 +144,9 @@ def wait_text(w: dict, lang: str, game: Optional[GameFacts] = None) -> str:
 
 
 def can_win(w: dict) -> bool:
-    """Whether a wait can still bring a win: allowed, and a copy left to come."""
-    return w.get("ok") is not False and w.get("left") != 0
+    """Whether a wait can still bring a win: allowed (on a discard, or at least self-drawn),
+    and a copy left to come."""
+    return (w.get("ok") is not False or bool(w.get("ok_self"))) and w.get("left") != 0
 
 
 _wait_item = wait_text

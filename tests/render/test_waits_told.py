@@ -176,3 +176,23 @@ def test_a_win_the_rules_refuse_is_told_with_its_rule(game):
     line = next(x for x in prompts.prompt(view, ["a", "b", "c", "d"], "en", info.facts, "#t").splitlines()
                 if "completes your hand" in x)
     assert line == f"ℹ {prompts.tile_label(refused['tile'], 'en')} completes your hand, but {REASONS[why]}."
+
+
+def test_a_wait_that_wins_only_self_drawn_is_not_marked_as_hopeless():
+    """二人麻将: self-drawn adds fan (自摸 and its kin), so a wait below the 15-fan minimum on a
+    discard may reach it self-drawn; such a wait says so, and its 听 is not marked ✗."""
+    info = find_variant("two_player")
+    for seed in range(1, 200):
+        hand = info.new_hand(info.resolve_options({}), seed, 0, 2)
+        while not hand.is_over():
+            seat = hand.pending_seats()[0]
+            for h in hand.view(seat)["me"].get("hint") or []:
+                for w in h["waits"]:
+                    if w.get("ok") is False and w.get("ok_self"):
+                        assert w["fan_self"] > w["fan"]
+                        text = prompts.wait_text(w, "en", info.facts)
+                        assert "wins only self-drawn: below the 15-fan minimum on a discard" in text, text
+                        assert "cannot win" not in text and prompts.can_win(w) == (w["left"] > 0)
+                        return
+            hand.apply(hand.ai_action(seat))
+    raise AssertionError("no wait winning only self-drawn in 199 hands")

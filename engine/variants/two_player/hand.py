@@ -215,7 +215,8 @@ class TwoPlayerHand(MahjongHand):
     def wait_value(self, seat: int, kind: int) -> dict:
         """Fan of a win on a discard of ``kind`` with the current hand (13-tile form), the
         total with 加倍 and 宝牌, and whether it reaches the table's minimum (``why``,
-        ``need`` when not)."""
+        ``need`` when not); a self-drawn win's fan where it differs (``fan_self``) and
+        ``ok_self`` when only a self-drawn win reaches the minimum."""
         saved = self.hands[seat]
         try:
             ev = self.evaluate_win(seat, kind, False)
@@ -224,6 +225,11 @@ class TwoPlayerHand(MahjongHand):
         out = {"fan": ev.get("fan_total", 0), "total": ev.get("total_fan", 0), "ok": bool(ev.get("ok"))}
         if not out["ok"]:
             out.update(why=ev.get("code", "not_a_winning_hand"), need=self.options.get("min_fan", 15))
+        own = self.drawn_win(seat, kind)  # self-drawn: 自摸 and its kin count too
+        if own.get("fan_total", 0) != out["fan"]:
+            out["fan_self"] = own.get("fan_total", 0)
+        if own.get("ok") and not out["ok"]:
+            out["ok_self"] = True  # below the minimum on a discard, enough self-drawn
         return out
 
     def ting_hint(self, seat: int) -> list[dict]:
