@@ -355,3 +355,18 @@ def test_flowers_at_the_deal_are_replaced_seat_by_seat():
     assert not any(x >> 2 >= 34 for s in range(4) for x in h.hands[s])
     # the dealer's 14th tile is its last replacement
     assert h.drawn[0] >> 2 == k("9m") and h.turn == 0
+
+
+@pytest.mark.parametrize("style", ["yaobansan", "yaobanliu", "tuidaoba", "yaoerliu"])
+def test_worked_example_hint(style):
+    """The worked example one discard earlier: after the kong of 9m seat 0 holds 13s 66m 888m
+    7z; the hint says discarding 7z leaves it ready on 2s alone — on a discard 24 胡 (888m 4,
+    closed wait 2, the kong 16, the pung 2), self-drawn 26 (自摸 2 more), each scored by the
+    style (laosanfan.md's worked example)."""
+    h = stacked([S0, S1, S2, S3], draws="1z2z5z5z5z2s", back="7z", options=opts(style=style))
+    play(h, "0 discard 1z", "1 discard 5m", "0 pung", "0 discard 2z", "1 discard 9m", "0 kong")
+    hint = {x["discard"]: x["waits"] for x in h.view(0)["me"]["hint"]}
+    (wait,) = hint["7z"]
+    on_discard, self_drawn = style_total(style, 24, 0), style_total(style, 26, 0)
+    assert wait == {"tile": "2s", "left": h.unseen(0, k("2s")), "hu": 24, "fan": 0, "score": on_discard,
+                    **({"score_self": self_drawn} if self_drawn != on_discard else {})}

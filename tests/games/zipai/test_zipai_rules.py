@@ -76,6 +76,10 @@ def test_worked_hand_played():
     act(h, 0, "discard", "8x")
     assert types(h, 1) == ["pass", "peng"]
     act(h, 1, "peng")
+    # the hint before that discard (zipai.md's worked hand): playing 9X leaves it ready on 四
+    # or 七, 16 胡息 each, four of each unseen
+    hint = {x["discard"]: x["waits"] for x in h.view(1)["me"]["hint"]}
+    assert hint["9X"] == [{"tile": "4x", "huxi": 16, "left": 4}, {"tile": "7x", "huxi": 16, "left": 4}]
     act(h, 1, "discard", "9X")
     # waits: 四 (四五六) or 七 (五六七), 16 胡息 each; seat 1 sees no 四 or 七 anywhere: 4 left each
     assert h.view(1)["me"]["waits"] == [{"tile": "4x", "huxi": 16, "left": 4}, {"tile": "7x", "huxi": 16, "left": 4}]
