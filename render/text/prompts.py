@@ -61,6 +61,8 @@ def prompt(view: dict, names: list[str], lang: str, game, channel: str) -> str:
 #: the discards the panel's hint lists at most (the best first; ``hint`` at the local table
 #: and the 听 menu list them all)
 HINT_SHOWN = 4
+#: the waits of one discard the panel lists at most (a hand of many wilds waits on many)
+HINT_WAITS_SHOWN = 6
 
 
 def hint_summary(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
@@ -75,8 +77,11 @@ def hint_summary(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
     out = [t("ui.hint_title", lang)]
     for h in hints[:HINT_SHOWN]:
         mark = "" if any(can_win(w) for w in h["waits"]) else "✗ "
+        waits = [_wait_item(w, lang, game) for w in h["waits"][:HINT_WAITS_SHOWN]]
+        if len(h["waits"]) > HINT_WAITS_SHOWN:
+            waits.append(t("ui.hint_more", lang, n=len(h["waits"]) - HINT_WAITS_SHOWN))
         out.append(f"  {mark}" + t("ui.ting_hint_line", lang, tile=short_tile(h["discard"], lang),
-                                   waits=", ".join(_wait_item(w, lang, game) for w in h["waits"])))
+                                   waits=", ".join(waits)))
     if len(hints) > HINT_SHOWN:
         out.append("  " + t("ui.hint_more", lang, n=len(hints) - HINT_SHOWN))
     return out
