@@ -41,7 +41,8 @@ MIN_WIDTH = 420
 
 
 def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
-    """A winning tile with "24番" and "剩2" under it (the count in red when none remain)."""
+    """A winning tile with "24番" and "剩2" under it (the count in red when none remain; the
+    value in red and marked × when the rules refuse a win on it)."""
     k = kind(wait["tile"])
     t = piece_image(view, k, width)
     if paper_cards(view):
@@ -51,6 +52,9 @@ def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
     else:
         value = None  # the game gives no value before the win (老三番's 胡 are counted then)
     left = wait.get("left")
+    blocked = wait.get("ok") is False and not wait.get("ok_self")  # the rules refuse a win on it
+    if blocked:
+        value = "× " + (value or "")  # the shipped fonts draw ×, not ✗
     size = max(13, width // 3)
     lines = ([value] if value else []) + ([label(view, "left", n=left)] if left is not None else [])
     cw = max([t.width] + [int(text_advance(s, size, True)) + 2 for s in lines])
@@ -58,7 +62,7 @@ def _wait_cell(view: dict, wait: dict, width: int) -> Layer:
     cell.image(t, (cw - t.width) // 2, 0)
     y = t.height + 2
     for i, s in enumerate(lines):
-        color = GOLD if i == 0 and value else (MUTED if left else (255, 120, 110))
+        color = ((255, 120, 110) if blocked else GOLD) if i == 0 and value else (MUTED if left else (255, 120, 110))
         cell.text((cw / 2, y), s, size, fill=color, bold=True, anchor="ma")
         y += size + 4
     return cell

@@ -84,6 +84,7 @@ def hint_summary(view: dict, game: Optional[GameFacts], lang: str) -> list[str]:
                                    waits=", ".join(waits)))
     if len(hints) > HINT_SHOWN:
         out.append("  " + t("ui.hint_more", lang, n=len(hints) - HINT_SHOWN))
+    out.append("  " + t("ui.hint_assumes", lang))
     return out
 
 
