@@ -156,6 +156,8 @@ def hand_lines(view: dict, game, lang: str) -> list[str]:
     if me.get("drawn"):
         line += t("local.drawn", lang, tile=_hand_tiles([me["drawn"]], wild, lang))
     out = [line]
+    if me.get("confirming"):  # a 百搭 to let go: 打 it or 留 it
+        out.append(tv(game, "ui.confirm_wild", lang, tile=tile_label(me["confirming"], lang)))
     seat = me.get("seat", view.get("viewer"))
     mine = next((sv for sv in view.get("seats") or [] if sv.get("seat") == seat), {})
     if mine.get("melds"):
@@ -222,12 +224,15 @@ def winning_hands(view: dict, result: dict, names: list[str], lang: str) -> list
     for w in outcome(result)["wins"]:
         sv = seats.get(w["seat"]) or {}
         tiles = list(sv.get("concealed") or [])
-        if w.get("tile") and w["tile"] in tiles:
-            tiles.remove(w["tile"])  # the winning tile is shown apart
+        apart = sv.get("drawn")  # a self-drawn tile is held apart already
+        if apart is None and w.get("tile"):
+            apart = w["tile"]
+            if apart in tiles:
+                tiles.remove(apart)  # a claimed winning tile joined the hand: shown apart
         melds = " ".join(_meld_text(m, lang) for m in sv.get("melds") or [])
         line = " ".join(short_tile(x, lang) for x in tiles) + (f" {melds}" if melds else "")
-        if w.get("tile"):
-            line += f" + {short_tile(w['tile'], lang)}"
+        if apart:
+            line += f" + {short_tile(apart, lang)}"
         name = names[w["seat"]] if w["seat"] < len(names) else str(w["seat"])
         out.append(t("local.winning_hand", lang, name=name, tiles=line.strip()))
     return out

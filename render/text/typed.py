@@ -78,9 +78,13 @@ class ActionChoice:
 
 def norm(text: str) -> str:
     """A typed or shown text compared loosely: NFKC (full-width brackets and digits become
-    ASCII), no blanks, no ``·``."""
-    text = unicodedata.normalize("NFKC", text)
+    ASCII), no blanks, no ``·``, no wild mark after a tile (``8s(wild)`` is ``8s``)."""
+    text = _MARKS.sub("", unicodedata.normalize("NFKC", text))
     return "".join(ch for ch in text if not ch.isspace() and ch not in "·・")
+
+
+#: the marks the local table prints after a tile (``8s(wild)``, ``八条（百搭）``), typed back
+_MARKS = re.compile(r"\((?:wild|百搭)\)")
 
 
 def _langs() -> tuple[str, ...]:
@@ -171,6 +175,12 @@ def _label(act: str, tile: Optional[str], game, lang: str, groups: Optional[tupl
     return text
 
 
+#: Chinese characters and full-width brackets, left out of a label's English words
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff（）]+")
+#: the action that confirms the discard of a 百搭 (老五对's 打)
+CONFIRM_WILD = "confirm"
+
+
 def choices(view: dict, game, lang: str) -> list[ActionChoice]:
     """The seat's legal actions (``view``: the seat's view, ``me`` included; ``game``: the
     game's facts, ``engine.facts.GameFacts``), in the order the game lists them, each with its label in ``lang`` and every form that names it."""
@@ -196,6 +206,13 @@ def choices(view: dict, game, lang: str) -> list[ActionChoice]:
                 forms |= tiles
             if groups:
                 forms |= {v + g for v in verbs for g in _group_forms(groups)}
+        # a label's words without its Chinese (No bet 不买 → No bet), as an English player types it
+        forms |= {f for f in (norm(_CJK.sub("", _label(act, tile, game, lg, groups))) for lg in _langs())
+                  if f and any(ch.isalpha() for ch in f)}
+        if act == CONFIRM_WILD and me.get("confirming"):
+            # the 百搭 being confirmed, typed again (or with the discard verb): 打 it
+            shown = _tile_forms(me["confirming"])
+            forms |= shown | {v + x for v in _verb_forms("discard", game) for x in shown}
         if act == "chow" and tile:  # the chow by its numbers, as its button reads: 吃 567
             from engine.tiles import parse_kind
 

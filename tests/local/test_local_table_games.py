@@ -207,6 +207,11 @@ def test_a_winners_hand_shows_the_winning_tile_apart():
         {"type": "pung", "tiles": ["6p", "6p", "6p"]}]}, {"seat": 1, "concealed": None, "melds": []}]}
     result = {"winner": 0, "discarder": 1, "win_tile": "7z", "points": [8, -8]}
     assert local.winning_hands(view, result, ["ann", "bo"], "en") == ["ann's hand: 1m 2m 3m 7z [6p6p6p] + 7z"]
+    # self-drawn: the drawn tile is held apart in the view already, the hand keeps its 13
+    drawn = {"seats": [{"seat": 0, "concealed": ["1m", "2m", "3m", "7z"], "drawn": "7z", "melds": [
+        {"type": "pung", "tiles": ["6p", "6p", "6p"]}]}]}
+    assert local.winning_hands(drawn, {"winner": 0, "self_drawn": True, "win_tile": "7z", "points": [8]},
+                               ["ann"], "en") == ["ann's hand: 1m 2m 3m 7z [6p6p6p] + 7z"]
 
 
 def test_your_name_is_the_one_you_give(monkeypatch, tmp_path, capsys):

@@ -155,3 +155,20 @@ def test_unknown_and_ambiguous_texts_are_refused_with_the_choices():
     assert e.value.params["choices"].startswith("Discard ")
     # at most 25 suggestions, all for an empty text
     assert len(suggest("", view, GAMES["two_player"], "en")) == min(25, len(view["me"]["legal"]))
+
+
+def test_a_choice_typed_by_its_english_words_and_a_tile_by_how_the_table_prints_it():
+    """老五对's opening: ``No bet`` (the English words of ``No bet 不买``) is 不买; a wild tile
+    typed as the local table prints it (``6p(wild)``, ``六筒（百搭）``) is that tile; while a
+    dealt 百搭 waits for 打 or 留, typing it again (or ``discard 6p``) is 打."""
+    info = find_variant("laowudui")
+    hand = info.new_hand(info.resolve_options({}), 1, 0, 2)
+    seat = hand.pending_seats()[0]
+    view = hand.view(seat)
+    assert parse("No bet", view, GAMES["laowudui"], "en").act == "no_buy"
+    assert parse("no bet", view, GAMES["laowudui"], "en").act == "no_buy"
+    confirming = {"me": {"seat": 0, "legal": ["0 confirm", "0 keep"], "confirming": "6p"}}
+    for text in ("6p", "6p(wild)", "discard 6p", "打 六筒", "六筒（百搭）"):
+        assert parse(text, confirming, GAMES["laowudui"], "zh-CN" if "六" in text else "en").act == "confirm", text
+    discard = {"me": {"seat": 0, "legal": ["0 discard 8s", "0 discard 1m"]}}
+    assert parse("8s(wild)", discard, GAMES["laowudui"], "en").tile == "8s"
