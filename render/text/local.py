@@ -167,7 +167,10 @@ def hand_lines(view: dict, game, lang: str) -> list[str]:
     out.extend(explanations(view, game, lang))
     opts = typed.choices(view, game, lang)
     if any(c.act == "discard" for c in opts):
-        extra = [c.label for c in opts if c.act not in ("discard",)]
+        # a 听 none of whose waits can win is offered all the same, marked ✗ (hint says why)
+        hopeless = {h["discard"] for h in me.get("hint") or () if not any(can_win(w) for w in h["waits"])}
+        extra = [c.label + (" ✗" if c.act == "ting" and c.tile in hopeless else "")
+                 for c in opts if c.act not in ("discard",)]
         out.append(t("local.discard", lang) + (t("local.also", lang, actions=", ".join(extra)) if extra else ""))
     elif view.get("phase") not in ("discard", "claim", "rob") and not view.get("last_discard"):
         out.append(t("local.your_opening", lang, actions=", ".join(c.label for c in opts)))

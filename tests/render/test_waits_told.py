@@ -196,3 +196,15 @@ def test_a_wait_that_wins_only_self_drawn_is_not_marked_as_hopeless():
                         return
             hand.apply(hand.ai_action(seat))
     raise AssertionError("no wait winning only self-drawn in 199 hands")
+
+
+def test_the_local_prompt_marks_a_hopeless_ready_declaration():
+    """The local table offers 听 after a discard none of whose waits can win, marked ✗ as the
+    panel's 听 menu marks it; a 听 that can win is not marked."""
+    view = {"phase": "discard", "pending": [0], "seats": [], "me": {
+        "seat": 0, "hand": ["1m"], "legal": ["0 discard 3z", "0 discard 5m", "0 ting 3z", "0 ting 5m"],
+        "hint": [{"discard": "3z", "waits": [{"tile": "9m", "left": 2, "fan": 8, "ok": False,
+                                              "why": "fan_below_minimum", "need": 15}]},
+                 {"discard": "5m", "waits": [{"tile": "6m", "left": 3, "fan": 20, "ok": True}]}]}}
+    line = local.hand_lines(view, find_variant("two_player").facts, "en")[-1]
+    assert "Ready, discarding 3z ✗" in line and "Ready, discarding 5m ✗" not in line, line
