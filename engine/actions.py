@@ -18,15 +18,12 @@ list of ``str(action)`` lines, e.g.::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import re
 from dataclasses import dataclass
 
 from .tiles import kind_str, parse_kind
 
-if TYPE_CHECKING:
-    from .protocol import Hand
 
 DISCARD, TING, CHOW, PUNG, KONG, HU, DOUBLE, PASS = (
     "discard", "ting", "chow", "pung", "kong", "hu", "double", "pass",
@@ -68,12 +65,3 @@ class Action:
         kind = parse_kind(parts[2]) if len(parts) == 3 else None
         return cls(int(parts[0]), parts[1], kind)
 
-
-def pending_moves(hand: Hand, seat: int) -> tuple[list[Action], set[str]]:
-    """An AI's first look at a pending seat: ``(hand.legal_actions(seat), their types)``.
-
-    :raises ValueError: the seat has nothing to do."""
-    legal = hand.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    return legal, {a.type for a in legal}

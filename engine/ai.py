@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Callable
 
 from . import hand_shapes
 from .hand_shapes import ShantenFn
-from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action, pending_moves
+from .actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
+from .protocol import pending_moves
 from .tiles import kind_of
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from .actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from .ai import best_after_discard, counts_after_claim
 from .hand_shapes import ShantenFn
 from .tiles import kind_of
-from .actions import pending_moves
+from .protocol import pending_moves
 
 if TYPE_CHECKING:
     from .mahjong.hand import MahjongHand

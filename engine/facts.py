@@ -9,13 +9,9 @@ options and its fan table.  Frozen and hashable (a key of the words' caches).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from .options import Option
-
-if TYPE_CHECKING:
-    from .variant import VariantInfo
-
 
 @dataclass(frozen=True)
 class GameFacts:
@@ -64,14 +60,4 @@ class GameFacts:
         return next((o for o in self.options if o.name == name), None)
 
 
-def facts_of(info: VariantInfo) -> GameFacts:
-    """The :class:`GameFacts` of a ``VariantInfo``."""
-    return GameFacts(id=info.id, name_zh=info.name_zh, name_en=info.name_en, min_players=info.min_players,
-                     max_players=info.max_players, tile_style=info.tile_style, wild_name=info.wild_name,
-                     confirms_wild_discard=info.front_end_confirms_wild_discard,
-                     action_labels=tuple(sorted(info.action_labels.items())), options=tuple(info.options),
-                     fan_table=tuple(info.fan_table),
-                     words_dir=str(info.data_dir) if info.data_dir is not None else None)
-
-
-__all__ = ["GameFacts", "facts_of"]
+__all__ = ["GameFacts"]

@@ -1,11 +1,11 @@
 """What every game's hand holds and offers its parts, whatever the game: declared once for the
 state declarations of each hand family (``engine/mahjong/state.py``,
-``engine/variants/zipai/state.py``, ``engine/variants/laowudui/state.py``).  Nothing here exists
-at run time but the names."""
+``engine/variants/zipai/state.py``, ``engine/variants/laowudui/state.py``), and the AI seat
+every hand plays with (:class:`AiSeat`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from .actions import Action
 from .events import Event
@@ -40,4 +40,16 @@ class HandState:
         def _mark_frame(self, next_seat: int) -> None: ...
 
 
-__all__ = ["HandState"]
+class AiSeat:
+    """A hand's AI seat: :meth:`ai_action` plays the game's AI, which the game's package gives
+    its hand class (``ai_policy``: ``choose_action(hand, seat) -> Action``), so that a hand's
+    module never imports the AI that reads it."""
+
+    ai_policy: ClassVar[Callable[[Any, int], Action]]
+
+    def ai_action(self, seat: int) -> Action:
+        """The AI seat's choice for ``seat`` (the game's ``ai_policy``)."""
+        return type(self).ai_policy(self, seat)
+
+
+__all__ = ["AiSeat", "HandState"]

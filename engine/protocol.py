@@ -379,7 +379,17 @@ class Hand(Protocol):
         ...
 
 
-__all__ = ["Hand", "View", "SeatView", "MeView", "MeldView", "WaitView", "HintView", "WarningView",
+__all__ = ["Hand", "pending_moves", "View", "SeatView", "MeView", "MeldView", "WaitView", "HintView", "WarningView",
            "ChiOptionView", "DiscardRef", "WildView", "ShownView", "MarkedView", "Result", "WinFacts",
            "CountItem", "Count", "Calc", "Cap", "Liability", "Payment",
            "EventView", "FanItem", "Row", "RESULT_KEYS"]
+
+
+def pending_moves(hand: Hand, seat: int) -> tuple[list[Action], set[str]]:
+    """An AI's first look at a pending seat: ``(hand.legal_actions(seat), their types)``.
+
+    :raises ValueError: the seat has nothing to do."""
+    legal = hand.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    return legal, {a.type for a in legal}

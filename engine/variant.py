@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from .actions import ACTION_TYPES
 from .ai_levels import DEFAULT_LEVEL, MoveFn, complete, move
+from .facts import GameFacts
 from .options import Option, resolve_options
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .facts import GameFacts
     from .protocol import Hand
 
 #: renderer styles of a game's pieces (:attr:`VariantInfo.tile_style`)
@@ -127,12 +127,10 @@ class VariantInfo:
         object.__setattr__(self, "ai_levels", complete(self.ai_levels, self.ai))
 
     @property
-    def facts(self) -> "GameFacts":
+    def facts(self) -> GameFacts:
         """What the front ends need of the game, resolved once (:class:`engine.facts.GameFacts`)."""
         cached = self.__dict__.get("_facts")
         if cached is None:
-            from .facts import facts_of
-
             cached = facts_of(self)
             object.__setattr__(self, "_facts", cached)
         return cached
@@ -150,3 +148,13 @@ class VariantInfo:
     def new_hand(self, options: dict, seed: int, dealer: int, n_seats: int, context: dict | None = None) -> Hand:
         """A freshly dealt hand (see :attr:`hand_factory`)."""
         return self.hand_factory(options, seed, dealer, n_seats, context or {})
+
+
+def facts_of(info: VariantInfo) -> GameFacts:
+    """The :class:`GameFacts` of a ``VariantInfo``."""
+    return GameFacts(id=info.id, name_zh=info.name_zh, name_en=info.name_en, min_players=info.min_players,
+                     max_players=info.max_players, tile_style=info.tile_style, wild_name=info.wild_name,
+                     confirms_wild_discard=info.front_end_confirms_wild_discard,
+                     action_labels=tuple(sorted(info.action_labels.items())), options=tuple(info.options),
+                     fan_table=tuple(info.fan_table),
+                     words_dir=str(info.data_dir) if info.data_dir is not None else None)

@@ -5,8 +5,12 @@
 subclasses it and overrides the hooks marked *hook*.
 """
 
+from ..ai import choose_action
 from ..events import Event
 from .hand import MahjongHand
 from .phases import CLAIM_PHASE, DISCARD_PHASE, OVER, ROB_PHASE
+
+#: the draw/discard hand's own AI (``engine.ai``); a game gives its hand its own
+MahjongHand.ai_policy = choose_action
 
 __all__ = ["MahjongHand", "Event", "DISCARD_PHASE", "CLAIM_PHASE", "ROB_PHASE", "OVER"]

@@ -32,6 +32,7 @@ from ..actions import CHOW, DISCARD, DOUBLE, HU, KONG, PASS, PUNG, TING, Action
 from ..errors import IllegalAction
 from ..events import Event
 from ..frames import PublicFrames
+from ..hand_state import AiSeat
 from ..melds import Meld
 from ..rng import make_rng
 from ..tiles import kind_of, kind_str
@@ -42,7 +43,7 @@ from .view import HandViews
 from .wall import Wall
 
 
-class MahjongHand(PublicFrames, Wall, ClaimWindow, DiscardHint, HandViews):
+class MahjongHand(AiSeat, PublicFrames, Wall, ClaimWindow, DiscardHint, HandViews):
     """A draw/discard mahjong hand for ``n_seats`` seats.
 
     :param options: resolved table options of the variant (see ``engine.options``).
@@ -492,12 +493,6 @@ class MahjongHand(PublicFrames, Wall, ClaimWindow, DiscardHint, HandViews):
         self.events.append(Event("hu", seat, kind, {"self_drawn": self_drawn, "from": discarder}))
 
     # ----------------------------------------------------------------- automatic play
-    def ai_action(self, seat: int) -> Action:
-        """The AI's choice for ``seat`` (``engine.ai``); variants with other play override it."""
-        from .. import ai
-
-        return ai.choose_action(self, seat)
-
     def timer_kind(self) -> str:
         """Which table timeout applies now: ``"discard"`` on one's own turn, else ``"claim"``."""
         return "discard" if self.phase == DISCARD_PHASE else "claim"

@@ -19,6 +19,9 @@ def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> Caishe
     return CaishenHand(options, seed, dealer, ctx)
 
 
+#: the hand plays its AI seats with the game's AI (``ai.py``)
+CaishenHand.ai_policy = ai.choose_action
+
 INFO = VariantInfo(
     "caishen", "财神麻将", "Caishen mahjong (wild tiles)", 4, 4, OPTIONS, _factory,
     data_dir=Path(__file__).resolve().parent / "data",

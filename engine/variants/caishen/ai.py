@@ -21,7 +21,7 @@ from ...ai import counts_after_claim
 from ...easy_ai import easy_action as easy_mahjong
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, Action
 from ...tiles import kind_of
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from .hand import CaishenHand

@@ -452,11 +452,6 @@ class CaishenHand(MahjongHand):
                           self.options.get("discard_pays", "discarder"))
 
     # --- automatic play
-    def ai_action(self, seat: int) -> Action:
-        from .ai import choose_action
-
-        return choose_action(self, seat)
-
     def timeout_action(self, seat: int) -> Action:
         """Win (or 财神会) if possible, else pass; on one's own turn discard the drawn tile
         unless it is a 财神, else the rightmost tile that is not a 财神."""

@@ -32,7 +32,7 @@ from ...mahjong.phases import CLAIM_PHASE
 from ...tiles import kind_of
 from .ai import choose_action as normal_action
 from .hand import settlement
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from .hand import CaishenHand

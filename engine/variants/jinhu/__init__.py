@@ -11,6 +11,9 @@ from ...variant import VariantInfo
 from . import ai, strong
 from .hand import FAKE_TING, OPTIONS, THIEVES, JinhuHand
 
+#: the hand plays its AI seats with the game's AI (``ai.py``)
+JinhuHand.ai_policy = ai.choose_action
+
 INFO = VariantInfo(
     "jinhu", "金湖老三番", "Jinhu Lao San Fan", 4, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: JinhuHand(options, seed, dealer, ctx),

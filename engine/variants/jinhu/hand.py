@@ -33,7 +33,6 @@ from ...mahjong import DISCARD_PHASE, OVER, Event, MahjongHand
 from ...options import TIMEOUT_OPTIONS, Option
 from ...tiles import FLOWER, GREEN, RED, WHITE, kind_of, kind_str
 from ..laosanfan.hand import LaoSanFanHand
-from .ai import choose_action
 from .fans import THIEVES, JinhuWin, NotAllowed, jinhu_fans
 
 RULES = "laosanfan.md (jinhu)"
@@ -244,10 +243,6 @@ class JinhuHand(LaoSanFanHand):
                 if o != seat and any(m.kind == k for m in self.melds[o]):
                     out.append({"tile": kind_str(k), "liable_to": o, "reason": "包五家"})
         return out
-
-    def ai_action(self, seat: int) -> Action:
-        """The AI seat's choice (:func:`engine.variants.jinhu.ai.choose_action`)."""
-        return choose_action(self, seat)
 
     def extra_view(self, viewer: int | None) -> dict:
         d: dict[str, Any] = {

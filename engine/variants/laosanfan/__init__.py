@@ -11,6 +11,9 @@ from ...variant import VariantInfo
 from . import ai, strong
 from .hand import CHOW, KONG, OPTIONS, PUNG, is_dangerous, three_exposure_danger, LaoSanFanHand
 
+#: the hand plays its AI seats with the game's AI (``ai.py``)
+LaoSanFanHand.ai_policy = ai.choose_action
+
 INFO = VariantInfo(
     "laosanfan", "老三番", "Lao San Fan", 4, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: LaoSanFanHand(options, seed, dealer, ctx),

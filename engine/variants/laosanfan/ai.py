@@ -18,7 +18,7 @@ from ...hand_shapes import ShantenFn
 from ...actions import CHOW, DISCARD, HU, KONG, PASS, PUNG, TING, Action
 from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import kind_of, kind_str
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from ...mahjong.hand import MahjongHand

@@ -25,12 +25,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ... import hand_shapes
-from ...actions import CHOW, KONG, PUNG, Action
+from ...actions import CHOW, KONG, PUNG
 from ...mahjong import DISCARD_PHASE, OVER, MahjongHand
 from ...melds import Meld
 from ...options import TIMEOUT_OPTIONS, Option
 from ...tiles import FLOWER, HONOR, is_flower, is_terminal_or_honor, kind_of, kind_str
-from .ai import choose_action
 from .scoring import (FAN_CAP, STYLES, capped, dragon_fan, hu_detail, meld_hu, money_rounding, pattern_fan,
                       pung_hu, seat_flower_fan, style_calc)
 
@@ -313,10 +312,6 @@ class LaoSanFanHand(MahjongHand):
         return out, pairs
 
     # --- AI and views
-    def ai_action(self, seat: int) -> Action:
-        """The AI seat's choice (:func:`engine.variants.laosanfan.ai.choose_action`)."""
-        return choose_action(self, seat)
-
     def extra_view(self, viewer: int | None) -> dict:
         d: dict[str, Any] = {
             "style": self.options.get("style", "yaobansan"),

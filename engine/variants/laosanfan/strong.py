@@ -31,7 +31,7 @@ from ...mahjong.phases import DISCARD_PHASE
 from ...tiles import HONOR, kind_of, kind_str
 from .ai import _isolation, _useful, free_kong, standard_shanten
 from .scoring import DRAGONS, FAN_CAP, seat_flower_fan, style_total
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from ...mahjong.hand import MahjongHand

@@ -25,6 +25,9 @@ def _factory(options: dict, seed: int, dealer: int, n: int, ctx: dict) -> LaoWuD
     return LaoWuDuiHand(options, seed, dealer, n, ctx)
 
 
+#: the hand plays its AI seats with the game's AI (``ai.py``)
+LaoWuDuiHand.ai_policy = ai.choose_action
+
 INFO = VariantInfo(
     "laowudui", "老五对", "Lao Wu Dui", 2, 4, OPTIONS, _factory,
     data_dir=Path(__file__).resolve().parent / "data",

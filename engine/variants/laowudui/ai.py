@@ -16,7 +16,7 @@ from collections import Counter
 from ...actions import DISCARD, HU, KONG, PASS, Action
 from ...tiles import kind_of
 from .actions import BUY, CHI, CONFIRM, DUI, KEEP, NO_BUY, NO_ZHE, ZHE
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from .hand import LaoWuDuiHand

@@ -12,9 +12,8 @@ from ...events import Event
 from ...melds import Meld
 from ...tiles import kind_of
 from .actions import CHI, CLAIM_PHASE, DISCARD_PHASE, DUI
-from .scoring import _Win
 from .shapes import is_xi
-from .state import LaoWuDuiState
+from .state import LaoWuDuiState, _Win
 
 
 class ClaimWindow(LaoWuDuiState):

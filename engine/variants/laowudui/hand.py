@@ -49,6 +49,7 @@ from ...actions import DISCARD, HU, KONG, PASS, Action
 from ...errors import IllegalAction
 from ...events import Event
 from ...frames import PublicFrames
+from ...hand_state import AiSeat
 from ...mahjong.wall import StackedWall
 from ...melds import Meld
 from ...rng import make_rng
@@ -58,11 +59,12 @@ from .actions import (
 )
 from .claims import ClaimWindow
 from .options import OPTIONS
-from .scoring import Scoring, _Win
+from .scoring import Scoring
+from .state import _Win
 from .shapes import TILE_COUNTS, XI_KINDS, is_win, is_xi, wild_kinds
 from .view import HandViews
 
-class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
+class LaoWuDuiHand(AiSeat, PublicFrames, ClaimWindow, Scoring, HandViews):
     """One hand of 老五对 for ``n_seats`` (2–4) seats.
 
     :param options: resolved options (:data:`OPTIONS`).
@@ -604,12 +606,6 @@ class LaoWuDuiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
         if plain or discards:
             return (plain or discards)[-1]
         return Action(seat, KEEP) if KEEP in types else legal[0]
-
-    def ai_action(self, seat: int) -> Action:
-        """The AI seat's choice (``engine.variants.laowudui.ai``)."""
-        from .ai import choose_action
-
-        return choose_action(self, seat)
 
 
 __all__ = ["LaoWuDuiHand"]

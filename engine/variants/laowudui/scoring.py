@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import AbstractSet, Optional, Sequence
 
-from dataclasses import dataclass
 
 from ...events import Event
 from ...melds import Meld
 from ...tiles import kind_of, kind_str
 from .actions import OVER, RULES
 from .shapes import is_big, is_xi, readings
-from .state import LaoWuDuiState
+from .state import LaoWuDuiState, _Win
 
 #: fans: key -> (zh, en)   (laowudui.md §Scoring)
 FANS = {
@@ -66,14 +65,6 @@ def meld_items(melds: Sequence[Meld], fours: Optional[AbstractSet[int]]) -> list
         value = (10 if four else 1) * (2 if is_big(k) else 1)
         out.append({"item": "four" if four else "pair", "value": value, "tiles": [kind_str(x) for x in tiles]})
     return out
-
-
-@dataclass
-class _Win:
-    seat: int
-    tile: int
-    self_drawn: bool
-    discarder: int | None
 
 
 class Scoring(LaoWuDuiState):

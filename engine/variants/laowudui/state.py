@@ -2,19 +2,27 @@
 :class:`~engine.variants.laowudui.hand.LaoWuDuiHand` sets up and the methods one part calls on
 another (the claims, the scoring, the views, the public frames), declared once so that each
 part says what it relies on and the type checker holds every part to it.  Nothing here exists
-at run time but the names."""
+at run time but the names (and :class:`_Win`, a win being settled)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from ...actions import Action
 from ...hand_state import HandState
 from ...melds import Meld
 
-if TYPE_CHECKING:
-    from .scoring import _Win
+
+@dataclass
+class _Win:
+    """One win being settled: the winner, the winning tile, self-drawn or from ``discarder``."""
+
+    seat: int
+    tile: int
+    self_drawn: bool
+    discarder: int | None
 
 
 class LaoWuDuiState(HandState):

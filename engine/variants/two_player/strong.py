@@ -31,7 +31,7 @@ from ...tiles import HONOR, kind_of
 from ...ai import best_after_discard
 from ..laosanfan.strong import Planner, Route, Values, choose_claim, choose_discard, route_shanten, suit_keep
 from .hand import treasure_multiplier
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from .hand import TwoPlayerHand

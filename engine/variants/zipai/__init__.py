@@ -15,6 +15,9 @@ from .hand import ZipaiHand, card_kinds, starting_replacements
 from .options import OPTIONS
 from .scoring import settlement
 
+#: the hand plays its AI seats with the game's AI (``ai.py``)
+ZipaiHand.ai_policy = ai.choose_action
+
 INFO = VariantInfo(
     "zipai", "字牌", "Zi Pai (paper cards)", 2, 4, OPTIONS,
     lambda options, seed, dealer, n, ctx: ZipaiHand(options, seed, dealer, n, ctx),

@@ -13,7 +13,7 @@ from functools import lru_cache
 from ...actions import Action
 from .actions import DISCARD, DISCARD_PHASE, HU, PASS, PENG, PIAO_PHASE
 from .huxi import N_IDX, chi_shapes, group_huxi, idx_of, num, other_case
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from .hand import ZipaiHand

@@ -44,13 +44,13 @@ from ...actions import Action
 from ...errors import IllegalAction
 from ...events import Event
 from ...frames import PublicFrames
+from ...hand_state import AiSeat
 from ...melds import Meld
 from ...rng import make_rng
 from ...tiles import ZI_SMALL, kind_of, kind_str
 from .actions import (
     CLAIM_PHASE, DISCARD, DISCARD_PHASE, FOUR_TYPES, HU, OVER, PASS, PIAO_PHASE, PIAO_TYPES, RULES,
 )
-from .ai import choose_action
 from .claims import ClaimWindow
 from .huxi import N_IDX, best_win, chi_shapes, group_huxi, idx_of
 from .options import OPTIONS
@@ -74,7 +74,7 @@ def starting_replacements(n_ti: int, is_dealer: bool) -> int:
     return n_ti - 2 if is_dealer else n_ti - 1
 
 
-class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
+class ZipaiHand(AiSeat, PublicFrames, ClaimWindow, Scoring, HandViews):
     """One hand of 字牌 for ``n`` seats (2–4), driven by :meth:`apply` (see the module doc).
 
     :param options: resolved table options (:data:`OPTIONS`).
@@ -444,10 +444,6 @@ class ZipaiHand(PublicFrames, ClaimWindow, Scoring, HandViews):
             self._enter_discard(s)
             return
         self._offer(s, card, "stock")
-
-    def ai_action(self, seat: int) -> Action:
-        """The AI seat's choice (:func:`engine.variants.zipai.ai.choose_action`)."""
-        return choose_action(self, seat)
 
     def timer_kind(self) -> str:
         """``"discard"`` when a seat owes a discard, else ``"claim"`` (飘 and claim windows)."""

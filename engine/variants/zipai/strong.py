@@ -19,7 +19,7 @@ from ...actions import Action
 from .ai import choose_action as normal_action, keep_value as normal_keep_value
 from .actions import DISCARD, DISCARD_PHASE, HU
 from .huxi import idx_of
-from ...actions import pending_moves
+from ...protocol import pending_moves
 
 if TYPE_CHECKING:
     from .hand import ZipaiHand
