@@ -17,11 +17,11 @@ from cogs.messages import table_embed
 try:
     from discord_play import new_bot, press
     from fakediscord import FakeDiscord, as_shown
-    from result_scenarios import SCENARIOS
+    from result_scenarios import SCENARIOS, first_hand_wall
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import new_bot, press
     from tests.harness.fakediscord import FakeDiscord, as_shown
-    from tests.harness.result_scenarios import SCENARIOS
+    from tests.harness.result_scenarios import SCENARIOS, first_hand_wall
 
 def _options(opts: dict) -> str | None:
     words = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in opts.items()]
@@ -42,15 +42,7 @@ async def test_a_result_is_announced_in_discord_and_can_be_replayed(tmp_path, ke
     await fd.start()
     try:
         bot.service.lobby.seed_source = lambda: sc.table_seed
-        first = {"dealt": False}
-
-        def stack(table):  # the scenario's wall for the first hand only
-            if first["dealt"]:
-                return {}
-            first["dealt"] = True
-            return dict(sc.extra or {})
-
-        bot.service.hands.deal_context = stack
+        bot.service.hands.deal_context = first_hand_wall(sc)  # the scenario's wall, first hand only
         users = [fd.user(800 + i, f"p{i}") for i in range(sc.n_seats)]
         opts = _options(sc.options)
         await fd.slash(users[0], "mj table create", {"variant": sc.game, **({"options": opts} if opts else {})})

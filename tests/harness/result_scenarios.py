@@ -268,3 +268,17 @@ _add("zipai", "shown", 3, 1, winners=(2,), discarder=1,
          _k("1X2X3X 2x7x10x 4x5x6x 7X8X9X 5X6X")],
          "stock": _k("4X")}},
      script=("2 piao_one",))
+
+
+def first_hand_wall(sc):
+    """A ``deal_context`` for the table service that stacks scenario ``sc``'s wall
+    (``sc.extra``) for the table's first hand only; later hands are dealt as seeded."""
+    dealt = []
+
+    def stack(table) -> dict:
+        if dealt:
+            return {}
+        dealt.append(True)
+        return dict(sc.extra or {})
+
+    return stack

@@ -25,7 +25,7 @@ from engine.actions import Action
 from engine.outcome import outcome
 from local.table import settlement_text
 from render.text.results import result_lines
-from result_scenarios import SCENARIOS
+from result_scenarios import SCENARIOS, first_hand_wall
 from service.clock import ManualClock
 from service.records import Records
 from service.tables import TableService
@@ -42,15 +42,7 @@ async def play_scenario(url: str, sc) -> tuple[TableService, object]:
     store = Store(url)
     await store.init()
     svc = TableService(store, ManualClock(), seed_source=lambda: sc.table_seed)
-    first = {"dealt": False}
-
-    def stack(table):  # the scenario's wall for the first hand only
-        if first["dealt"]:
-            return {}
-        first["dealt"] = True
-        return dict(sc.extra or {})
-
-    svc.hands.deal_context = stack
+    svc.hands.deal_context = first_hand_wall(sc)  # the scenario's wall, first hand only
     seen: list = []
 
     async def listen(change) -> None:
