@@ -10,7 +10,7 @@ no 杠上开花, 海底, 抢杠 or flowers still to come.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..tiles import kind_of, kind_str
 from .phases import DISCARD_PHASE
@@ -20,7 +20,7 @@ from .state import MahjongState
 class DiscardHint(MahjongState):
     """:meth:`ting_hint` and its hook :meth:`wait_value`."""
 
-    if False:  # what the hand provides (typing only)
+    if TYPE_CHECKING:  # what the hand provides
         def may_discard(self, seat: int, kind: int) -> bool: ...
 
         def _ready_after_discard(self, seat: int, kind: int) -> bool: ...

@@ -6,7 +6,7 @@ Mixed into :class:`engine.mahjong.hand.MahjongHand` (whose state it reads).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..melds import Meld
 from ..tiles import WINDS, kind_of, kind_str
@@ -17,7 +17,7 @@ from .state import MahjongState
 class HandViews(MahjongState):
     """Views of :class:`~engine.mahjong.hand.MahjongHand`."""
 
-    if False:  # what the hand provides (typing only)
+    if TYPE_CHECKING:  # what the hand provides
         def wait_value(self, seat: int, kind: int) -> dict: ...
 
         def hint_due(self, seat: int) -> bool: ...
