@@ -24,7 +24,9 @@ CDN url; the callback endpoint answers ``{"interaction": ..., "resource": ...}``
 as with ``with_response=true``; closed DMs give HTTP 403 code 50007; a second
 acknowledgement gives 400 code 40060; message bodies are checked against
 Discord's limits (2000 characters, 10 embeds, 5 rows of 5 buttons, 25 select
-options, unique custom ids) and rejected with 400 code 50035 / 50006.
+options, unique custom ids; the rules of action rows, buttons, selects and their emojis
+wherever they sit, ``components.py``) and rejected with 400 code 50035 / 50006.  The
+application's emojis (``emojis.py``) are kept with their images, across restarts.
 
 Timing: ``latency`` (seconds, or a function of the :class:`RecordedCall`) delays every REST
 call before the fake handles it, as a slow network or a busy Discord would; Discord's
@@ -62,9 +64,11 @@ Usage::
 
 
 from .core import FakeDiscord
+from .components import is_unicode_emoji
+from .emojis import MAX_APP_EMOJIS, MAX_EMOJI_BYTES
 from .mentions import MARKUP_NAME, as_shown, ping_problems
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .transport import FakeSession
 
-__all__ = ["FakeDiscord", "FakeSession", "MARKUP_NAME", "as_shown", "ping_problems", *_model_all]
+__all__ = ["FakeDiscord", "FakeSession", "MARKUP_NAME", "MAX_APP_EMOJIS", "MAX_EMOJI_BYTES", "is_unicode_emoji", "as_shown", "ping_problems", *_model_all]

@@ -12,6 +12,7 @@ import discord
 import discord.http as _discord_http
 import discord.webhook.async_ as _discord_webhook
 
+from .emojis import MAX_APP_EMOJIS, EmojiMixin
 from .handlers import HandlersMixin
 from .inbound import InboundMixin
 from .mentions import MARKUP_NAME
@@ -26,7 +27,7 @@ from .transport import *  # noqa: F401,F403
 #: exception the fan-out logged and retried is a failure, not a pass)
 CAPTURED_LOGGERS = ("discord", "cogs", "service", "store", "render", "bot")
 
-class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
+class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, EmojiMixin, RateLimitMixin):
     """Runs ``bot`` against an in-memory Discord.  See the module docstring.
 
     :param bot: a ``commands.Bot`` (not started, not logged in).
@@ -46,6 +47,8 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
     :param rate_limits: apply Discord's rate limits (``ratelimit.py``; default: on when
         ``fast_retries`` is off); ``rate_clock``: their clock (default: the loop's time);
         ``rate_limit_table``: changes to ``ratelimit.RATE_LIMITS`` (``{key: (limit, seconds)}``).
+    :param max_app_emojis: the most emojis the application may have (Discord: 2,000; one more
+        upload is refused with 400 code 30008); see ``emojis.py``.
     """
 
     def __init__(self, bot: discord.Client, *, app_id: int = 1_200_000_000_000_000_001,
@@ -55,7 +58,8 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
                  latency: Union[float, Callable[["RecordedCall"], float]] = 0.0, ack_deadline: float = 3.0,
                  guard_layers: bool = True,
                  rate_limits: Optional[bool] = None, rate_clock: Optional[Callable[[], float]] = None,
-                 rate_limit_table: Optional[Dict[str, Tuple[int, float]]] = None):
+                 rate_limit_table: Optional[Dict[str, Tuple[int, float]]] = None,
+                 max_app_emojis: int = MAX_APP_EMOJIS):
         self.bot = bot
         self.app_id = app_id
         self.bot_user_id = bot_user_id or app_id
@@ -98,6 +102,11 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
         self.other_bots: List[discord.Client] = []  # see add_bot
         #: what the bot's messages would ping unnamed or show as markup (``mentions.py``)
         self.text_problems: List[str] = []
+        #: the application's emojis, id -> FakeEmoji (with the image's bytes); they belong to the
+        #: application, so they stay across :meth:`restart` (``emojis.py``)
+        self.app_emojis: Dict[int, FakeEmoji] = {}
+        #: the most emojis the application may have (Discord: 2,000); a test may lower it
+        self.max_app_emojis = max_app_emojis
         self._init_rate_limits(not fast_retries if rate_limits is None else rate_limits, rate_clock, rate_limit_table)
 
     # -- ids -------------------------------------------------------------
@@ -131,9 +140,9 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, RateLimitMixin):
 
     async def restart(self, bot: discord.Client) -> None:
         """Close the current bot and start ``bot`` (a fresh instance, as after a process
-        restart) against the same world: users, guilds, channels, DM channels and every
-        message with its components stay, so persistent views and ``DynamicItem`` s
-        can be clicked on messages the previous bot sent."""
+        restart) against the same world: users, guilds, channels, DM channels, the
+        application's emojis and every message with its components stay, so persistent
+        views and ``DynamicItem`` s can be clicked on messages the previous bot sent."""
         await self.bot.close()
         await self._cancel_tracked()
         self.bot = bot

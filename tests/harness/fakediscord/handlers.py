@@ -78,7 +78,7 @@ class HandlersMixin:
             # creating a second message.
             body = dict(call.json or {})
             body.pop("flags", None)
-            self._validate(body, creating=True, files=call.files)
+            self._validate(body, creating=True, files=call.files, emojis=self.app_emojis)
             return 200, self._edit_message(original, body, call.files).data
         msg = self._create_message(inter.channel_id, call.json or {}, call.files, interaction=inter)
         inter.followup_ids.append(msg.id)

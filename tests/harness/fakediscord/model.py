@@ -90,6 +90,24 @@ class RecordedCall:
 
 
 @dataclass
+class FakeEmoji:
+    """An emoji of the application (``FakeDiscord.app_emojis``): ``data`` the decoded bytes of
+    the image uploaded, ``content_type`` their format (``image/png``, ``image/jpeg``,
+    ``image/gif`` or ``image/webp``), ``animated`` true for a GIF."""
+
+    id: int
+    name: str
+    data: bytes
+    animated: bool = False
+    content_type: str = "image/png"
+
+    def payload(self, user: Dict[str, Any]) -> Dict[str, Any]:
+        """The emoji object Discord answers (``user``: who uploaded it, the bot's user object)."""
+        return {"id": str(self.id), "name": self.name, "roles": [], "require_colons": True, "managed": False,
+                "animated": self.animated, "available": True, "user": user}
+
+
+@dataclass
 class FakeUser:
     """A Discord user the tests act as.  ``admin`` gives Administrator and Manage Guild
     in guild interactions; ``dms_open=False`` makes DMs to the user fail (403, 50007)."""
@@ -269,4 +287,4 @@ class InteractionResult:
 # aiohttp stand-ins
 # ---------------------------------------------------------------------------
 
-__all__ = ["API_BASE", "CDN_BASE", "APPLICATION_COMMAND", "MESSAGE_COMPONENT", "AUTOCOMPLETE", "MODAL_SUBMIT", "CB_PONG", "CB_MESSAGE", "CB_DEFERRED_MESSAGE", "CB_DEFERRED_UPDATE", "CB_UPDATE", "CB_AUTOCOMPLETE", "CB_MODAL", "EPHEMERAL", "LOADING", "_EVERYONE_PERMS", "_BOT_PERMS", "HarnessError", "BotHandlingError", "RecordedFile", "RecordedCall", "FakeUser", "FakeMessage", "FakeInteraction", "InteractionResult"]
+__all__ = ["API_BASE", "CDN_BASE", "APPLICATION_COMMAND", "MESSAGE_COMPONENT", "AUTOCOMPLETE", "MODAL_SUBMIT", "CB_PONG", "CB_MESSAGE", "CB_DEFERRED_MESSAGE", "CB_DEFERRED_UPDATE", "CB_UPDATE", "CB_AUTOCOMPLETE", "CB_MODAL", "EPHEMERAL", "LOADING", "_EVERYONE_PERMS", "_BOT_PERMS", "HarnessError", "BotHandlingError", "RecordedFile", "RecordedCall", "FakeEmoji", "FakeUser", "FakeMessage", "FakeInteraction", "InteractionResult"]

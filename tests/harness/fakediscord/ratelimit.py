@@ -15,6 +15,8 @@ bucket                                                 limit      counted per
 ``PATCH /channels/{channel_id}/messages/{message_id}``  5 / 5 s    channel
 ``DELETE /channels/{channel_id}/messages/{message_id}`` 5 / 1 s    channel
 ``POST /users/@me/channels`` (open a DM)                5 / 1 s    the bot
+``POST /applications/{application_id}/emojis``         5 / 5 s    the application (one a fake)
+(upload an application emoji)
 ``webhook``: every ``/webhooks/{application_id}/{token}...``
 route (followups, edits and deletes by token)           5 / 2 s    interaction token
 interaction callback                                    not refused (one response per
@@ -24,8 +26,9 @@ interaction callback                                    not refused (one respons
 =====================================================  =========  ==============================
 
 Sending 5 per 5 s per channel and deleting 5 per 1 s per channel are the limits commonly
-observed on Discord; editing is given the sending one; the token routes' 5 per 2 s and the
-DM channels' 5 per second are this fake's choice (Discord documents no numbers and asks bots
+observed on Discord; editing is given the sending one; the token routes' 5 per 2 s, the
+DM channels' 5 per second and the emoji uploads' 5 per 5 s (an application uploading its set
+of emojis at start meets it) are this fake's choice (Discord documents no numbers and asks bots
 to read the headers); 50 requests a second is Discord's documented global limit, from which
 interaction endpoints are exempt.
 
@@ -82,6 +85,7 @@ RATE_LIMITS: Dict[str, Tuple[int, float]] = {
     "PATCH /channels/{channel_id}/messages/{message_id}": (5, 5.0),
     "DELETE /channels/{channel_id}/messages/{message_id}": (5, 1.0),
     "POST /users/@me/channels": (5, 1.0),
+    "POST /applications/{application_id}/emojis": (5, 5.0),
     "webhook": (5, 2.0),
     "POST /interactions/{interaction_id}/{token}/callback": (5, 1.0),
     "*": (50, 1.0),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Container, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
+from .components import component_errors, put_error
 from .mentions import ping_problems, raw_name_problems
 from .model import *  # noqa: F401,F403
 from .transport import *  # noqa: F401,F403
@@ -39,6 +40,7 @@ class RestMixin:
             ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._h_sync),
             ("GET", "/applications/{application_id}/commands", lambda call, **kw: (200, [])),
             ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", lambda call, **kw: (200, [])),
+            *self._emoji_routes(),  # emojis.py
         ]
 
     @staticmethod
@@ -71,6 +73,11 @@ class RestMixin:
         if url.startswith(CDN_BASE):
             call = RecordedCall("GET", url[len(CDN_BASE):], "cdn", {}, None, [], "cdn")
             self.calls.append(call)
+            if url[len(CDN_BASE):].startswith("/emojis/"):
+                image = self._cdn_emoji(url[len(CDN_BASE):])
+                call.status = 200 if image is not None else 404
+                return FakeResponse(200, None, raw=image) if image is not None else \
+                    FakeResponse(404, {"message": "Not Found", "code": 0})
             aid = url[len(CDN_BASE):].split("/")[3] if url.count("/") >= 6 else ""
             for m in self.messages.values():
                 if aid in m.files:
@@ -188,33 +195,28 @@ class RestMixin:
         self.text_problems.extend(raw_name_problems(payload, (u.name for u in self.users.values())))
 
     @staticmethod
-    def _validate(payload: Dict[str, Any], *, creating: bool, files: Sequence[RecordedFile]) -> None:
-        errors: Dict[str, str] = {}
+    def _validate(payload: Dict[str, Any], *, creating: bool, files: Sequence[RecordedFile],
+                  emojis: Container[int] = ()) -> None:
+        """Refuse (400) what Discord refuses in a message body: too long a content, too many or
+        too large embeds, components that break Discord's rules wherever they sit
+        (``components.py``: the same check for classic and Components V2 messages), V2's own
+        limits (:func:`_v2_errors`); ``emojis``: the ids of the application's emojis (a custom
+        emoji in a component must be one of them)."""
+        errors: Dict[str, Any] = {}
         content = payload.get("content")
         if content is not None and len(content) > 2000:
-            errors["content"] = "Must be 2000 or fewer in length."
+            put_error(errors, ("content",), "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
         embeds = payload.get("embeds") or []
         if len(embeds) > 10:
-            errors["embeds"] = "Must be 10 or fewer in length."
+            put_error(errors, ("embeds",), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
         for e in embeds:
             if len(e.get("description") or "") > 4096 or len(e.get("title") or "") > 256 or len(e.get("fields", [])) > 25:
-                errors["embeds"] = "Embed size exceeds maximum size."
+                put_error(errors, ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size.")
         comps = payload.get("components") or []
-        v2 = bool(int(payload.get("flags") or 0) & (1 << 15))
+        v2 = bool(int(payload.get("flags") or 0) & V2)
+        _merge(errors, component_errors(comps, v2=v2, emojis=emojis))
         if v2:
-            errors.update(_v2_errors(payload, comps, files))
-        if not v2:
-            if len(comps) > 5:
-                errors["components"] = "Must be 5 or fewer in length."
-            for row in comps:
-                inner = row.get("components", [])
-                if row.get("type") == 1 and (len(inner) > 5 or not inner):
-                    errors["components"] = "An action row holds 1 to 5 components."
-                for c in inner:
-                    if c.get("type") == 3 and not 1 <= len(c.get("options", [])) <= 25:
-                        errors["components"] = "A select menu holds 1 to 25 options."
-                    if c.get("type") == 2 and len(c.get("label") or "") > 80:
-                        errors["components"] = "Button labels are at most 80 characters."
+            _merge(errors, _v2_errors(payload, comps, files))
         if errors:
             raise _ApiError(400, 50035, "Invalid Form Body", errors)
         if creating and not (content or embeds or comps or files or payload.get("sticker_ids") or payload.get("poll")):
@@ -224,7 +226,7 @@ class RestMixin:
                         interaction: Optional[FakeInteraction] = None, loading: bool = False) -> FakeMessage:
         payload = payload or {}
         if not loading:
-            self._validate(payload, creating=True, files=files)
+            self._validate(payload, creating=True, files=files, emojis=self.app_emojis)
             self._check_text(payload)
         mid = self.next_id()
         flags = int(payload.get("flags") or 0) & (EPHEMERAL | 4 | 4096 | (1 << 15))
@@ -270,7 +272,7 @@ class RestMixin:
             raise _ApiError(400, 50035, "Invalid Form Body", {"flags": "IS_COMPONENTS_V2 cannot change"})
         if was_v2 and ("flags" not in payload or payload["flags"] is None):
             payload = dict(payload, flags=V2)  # an edit of a V2 message is checked by V2's rules
-        self._validate(payload, creating=False, files=files)
+        self._validate(payload, creating=False, files=files, emojis=self.app_emojis)
         self._check_text(payload)
         new = json.loads(json.dumps(msg.data))
         msg.history.append(msg.data)
@@ -306,15 +308,17 @@ V2 = 1 << 15
 _MEDIA_TYPES = {11, 12, 13}
 
 
-def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequence[RecordedFile]) -> Dict[str, str]:
+def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequence[RecordedFile]) -> Dict[str, Any]:
     """What Discord refuses in a Components V2 message: ``content``, ``embeds``, a poll or
     stickers beside the components; more than 40 components (nested ones counted); more than
     4,000 characters of text in text displays; an uploaded file no media component shows; a
-    media item's description over :data:`MAX_DESCRIPTION` characters."""
-    errors: Dict[str, str] = {}
+    media item's description over :data:`MAX_DESCRIPTION` characters.  (Action rows, buttons and
+    selects, wherever they sit, are checked by ``components.component_errors``.)"""
+    errors: Dict[str, Any] = {}
     for key in ("content", "embeds", "poll", "sticker_ids"):
         if payload.get(key):
-            errors[key] = f"{key} cannot be used with IS_COMPONENTS_V2"
+            put_error(errors, (key,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                      f"{key} cannot be used with IS_COMPONENTS_V2")
     count, text, shown = 0, 0, set()
 
     def walk(items) -> None:
@@ -326,7 +330,8 @@ def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequ
             if c.get("type") in _MEDIA_TYPES:
                 for item in [c] + list(c.get("items") or []):
                     if len(item.get("description") or "") > MAX_DESCRIPTION:
-                        errors["components"] = f"a media description over {MAX_DESCRIPTION} characters"
+                        put_error(errors, ("components",), "BASE_TYPE_MAX_LENGTH",
+                                  f"a media description over {MAX_DESCRIPTION} characters")
                 for ref in [c.get("media"), c.get("file")] + [i.get("media") for i in c.get("items") or []]:
                     url = (ref or {}).get("url") or ""
                     if url.startswith("attachment://"):
@@ -337,10 +342,28 @@ def _v2_errors(payload: Dict[str, Any], comps: List[Dict[str, Any]], files: Sequ
 
     walk(comps)
     if count > 40:
-        errors["components"] = f"{count} components; at most 40 in a message"
+        put_error(errors, ("components",), "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED",
+                  f"{count} components; at most 40 in a message")
     if text > 4000:
-        errors["components"] = f"{text} characters of text; at most 4000 in a message"
+        put_error(errors, ("components",), "COMPONENT_MAX_TOTAL_TEXT_LENGTH_EXCEEDED",
+                  f"{text} characters of text; at most 4000 in a message")
     for f in files:
         if f.name not in shown:
-            errors["attachments"] = f"{f.name} is not shown by a media component"
+            put_error(errors, ("attachments",), "MESSAGE_ATTACHMENT_NOT_SHOWN",
+                      f"{f.name} is not shown by a media component")
     return errors
+
+
+def _merge(into: Dict[str, Any], errors: Dict[str, Any]) -> None:
+    """Add the nested errors ``errors`` to ``into`` (both in Discord's shape)."""
+    for key, value in errors.items():
+        if key == "_errors":
+            into.setdefault("_errors", []).extend(value)
+        elif isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        elif key in into:
+            if not isinstance(into[key], dict):
+                into[key] = {"_errors": [{"code": "", "message": str(into[key])}]}
+            _merge(into[key], value if isinstance(value, dict) else {"_errors": [{"code": "", "message": str(value)}]})
+        else:
+            into[key] = value

@@ -21,7 +21,7 @@ class FakeResponse:
 
     def __init__(self, status: int, body: Any, headers: Optional[Dict[str, str]] = None, raw: Optional[bytes] = None):
         self.status = status
-        self.reason = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
+        self.reason = {200: "OK", 201: "Created", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
                        404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}.get(status, "")
         self.headers = CIMultiDict({"Via": "1.1 google"})
         if raw is not None:
@@ -130,6 +130,7 @@ class _Failure:
 
 _KNOWN_ERRORS = {
     10003: "Unknown Channel", 10008: "Unknown Message", 10015: "Unknown Webhook", 10062: "Unknown interaction",
+    10014: "Unknown Emoji", 30008: "Maximum number of emojis reached",
     40060: "Interaction has already been acknowledged.", 50001: "Missing Access", 50007:
     "Cannot send messages to this user", 50013: "Missing Permissions", 50027: "Invalid Webhook Token",
 }
