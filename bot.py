@@ -33,11 +33,13 @@ NO_TOKEN = ("bot.py: DISCORD_TOKEN is not set (in the environment or a .env file
             "or --auto to let the AI play every seat.")
 
 log = logging.getLogger("bot")
+#: seconds a decision stays open before its player gets a notice DM (``TableFeed._notice_due``)
+NOTICE_DELAY = 5.0
 
 
 def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, guild_id: int | None = None,
              timer_interval: float = 1.0, shard_count: int | None = None, shard_ids: list[int] | None = None,
-             route_interval: float = 0.2, schema: str | None = None):
+             route_interval: float = 0.2, schema: str | None = None, tile_emojis: bool = True):
     """Build the Discord bot (not started).
 
     :param store_url: database URL (``DATABASE_URL`` or the default SQLite file in the data
@@ -54,12 +56,16 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     :param route_interval: seconds between polls for routed clicks (sharded only); ``0``
         disables the task (tests call ``bot.poll_routed()``).
     :param schema: PostgreSQL schema of the tables (``Store(schema=)``).
+    :param tile_emojis: make the application's emojis show the tiles at start-up (uploading
+        only what is missing or changed, ``cogs/emojis.py``); without them every tile button
+        is labelled with text.
     """
     import discord
     from discord.ext import commands
 
     from cogs import components
     from cogs.common import DEFER_AFTER
+    from cogs.emojis import TileEmojis
     from cogs.fanout import Fanout
     from service.routing import Router, Sharding
     from service.guilds import GuildSettings
@@ -96,7 +102,15 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             #: (``None``: never), and what waits for them (``cogs/common.py`` ``within``)
             self.defer_after: float | None = DEFER_AFTER
             self.defer_timer = asyncio.sleep
+            #: seconds a decision stays open before its player is pinged by a notice DM (a
+            #: player watching the panel answers first), and what waits for them
+            self.notice_delay: float = NOTICE_DELAY
+            self.notice_timer = asyncio.sleep
             self._timer_task: asyncio.Task | None = None
+            #: the tiles' application emojis this process shows (``cogs/emojis.py``)
+            self.tile_emojis = TileEmojis()
+            #: the start-up's emoji upload (or, in a process that does not upload, its reading)
+            self.emoji_task: asyncio.Task | None = None
             #: what each table shows (public message, DMs), in the table's own task
             self.fanout = Fanout(self)
             self.service.listeners.append(self.fanout.on_change)
@@ -122,6 +136,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             for name in COGS:
                 await self.load_extension(name)
             self.add_dynamic_items(*components.ITEMS)
+            if tile_emojis and self.application_id:
+                self.emoji_task = asyncio.create_task(self._tile_emojis(), name="tile-emojis")
             for snap in getattr(self, "_resumed", []):
                 # redraw each resumed table and send what the stopped process had not sent
                 await self.service.announce(snap.channel_id)
@@ -162,7 +178,27 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                     log.exception("timer tick failed")
                 await asyncio.sleep(timer_interval)
 
+        async def _tile_emojis(self) -> None:
+            """Upload the tiles' emojis missing or changed (the process running shard 0), or
+            read what that process uploaded (the others)."""
+            from cogs.emojis import follow_uploads, sync_emojis
+            from render.emoji import emoji_pictures
+
+            pictures = await asyncio.to_thread(emoji_pictures)
+            try:
+                if sharding is None or 0 in sharding.mine:
+                    report = await sync_emojis(self, self.tile_emojis, pictures, self.store.get_state,
+                                               self.store.set_state)
+                    log.info("tile emojis: %d uploaded, %d replaced, %d kept", len(report.created),
+                             len(report.deleted), len(report.kept))
+                else:
+                    await follow_uploads(self, self.tile_emojis, pictures, self.store.get_state)
+            except Exception:
+                log.exception("tile emojis failed; tiles are shown as text")
+
         async def close(self) -> None:
+            if self.emoji_task is not None:
+                self.emoji_task.cancel()
             if self._timer_task:
                 self._timer_task.cancel()
             if self.router is not None:

@@ -3,8 +3,9 @@
 Buttons carry everything they need in their ``custom_id`` so they keep working after a
 restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj``:
 
-* ``mj:<channel>:<hand>:d<decision>:<action>:<tile or ->`` — an action button in a player's
-  DM or private "my hand" message; ``hand`` is the stored id of the hand (unique) and
+* ``mj:<channel>:<hand>:d<decision>:<action>:<tile or ->[:<copy>]`` — an action button in a
+  player's DM or private "my hand" message (``copy``: the second, third … button of the same
+  tile in a hand shown tile by tile, each id being unique in a message); ``hand`` is the stored id of the hand (unique) and
   ``decision`` the number of the seat's current decision (``service.table.Decisions``: the
   seat's own decisions counted, marked ``d`` — ids without the mark counted the hand's
   actions and are out of date); a click from another hand or decision is refused
@@ -33,7 +34,7 @@ from service.tables import ServiceError
 
 from .common import Guarded, reply_error
 
-ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)"
+ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)(?::(?P<copy>\d{1,2}))?"
 SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+)"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
@@ -46,9 +47,9 @@ OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, 
 REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
 
 
-def action_id(ch: int, hand: int, decision: int, act: str, tile: str = "-") -> str:
-    """The id of an action button (``ACTION_ID``)."""
-    return f"mj:{ch}:{hand}:d{decision}:{act}:{tile}"[:100]
+def action_id(ch: int, hand: int, decision: int, act: str, tile: str = "-", copy: int = 0) -> str:
+    """The id of an action button (``ACTION_ID``; ``copy``: which button of the same tile)."""
+    return (f"mj:{ch}:{hand}:d{decision}:{act}:{tile}" + (f":{copy}" if copy else ""))[:100]
 
 
 def select_id(ch: int, hand: int, decision: int) -> str:
@@ -60,17 +61,18 @@ PAGE_LABELS = ("◀", "▶")
 class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_ID):
     """A player's action button; survives restarts (the custom_id says it all)."""
 
-    def __init__(self, ch: int, hand: int, seq: int, act: str, tile: str = "-", label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None):
-        super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
-                                           custom_id=action_id(ch, hand, seq, act, tile)))
+    def __init__(self, ch: int, hand: int, seq: int, act: str, tile: str = "-", label: str | None = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None, *,
+                 emoji: discord.PartialEmoji | None = None, disabled: bool = False, copy: int = 0):
+        super().__init__(discord.ui.Button(label=label[:80] if label else None, style=style, row=row, emoji=emoji,
+                                           disabled=disabled, custom_id=action_id(ch, hand, seq, act, tile, copy)))
         self.ch, self.hand, self.seq, self.act, self.tile = ch, hand, seq, act, tile
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
         # the template only lets digits and short words through: nothing here can raise
         return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), match["act"], match["tile"],
-                   label=getattr(item, "label", None) or "?")
+                   label=getattr(item, "label", None) or "?", copy=int(match["copy"] or 0))
 
     async def run(self, interaction: discord.Interaction) -> None:
         await interaction.client.get_cog("Play").on_action_button(interaction, self)

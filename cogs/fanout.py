@@ -130,26 +130,13 @@ class Fanout:
         return True
 
     # ------------------------------------------------------------------ answers to clicks
-    def panel_shown(self, channel_id: int, seat: int, message_id: Optional[int]):
-        """What the seat's panel shows (``cogs.memory.PanelMemo``), when ``message_id`` is that
-        panel of the current hand (``None`` otherwise): an answer that would upload the picture
-        it shows keeps it."""
-        feed = self.feeds.get(channel_id)
-        memo = feed.seat_memory(seat) if feed is not None else None
-        if memo is None or memo.panel is None or message_id is None:
-            return None
-        p = memo.panel
-        return p if p.message_id == message_id and p.hand_id == feed.latest.hand_id else None
-
-    def panel_answered(self, channel_id: int, seat: int, message_id: Optional[int], panel: "messages.Panel",
-                       png: Optional[str]) -> None:
-        """A click was answered by redrawing the clicked message with ``panel`` (``png``: the
-        digest of the picture uploaded with it, ``None`` when it kept its own): when that was
+    def panel_answered(self, channel_id: int, seat: int, message_id: Optional[int], panel: "messages.Panel") -> None:
+        """A click was answered by redrawing the clicked message with ``panel``: when that was
         the player's panel, the feed knows what it shows (and leaves a 听 menu or a
         confirmation they look at alone until their decision moves)."""
         feed = self.feeds.get(channel_id)
         if feed is not None:
-            feed.answered(seat, message_id, panel, png)
+            feed.answered(seat, message_id, panel)
 
     def panel_lost(self, channel_id: int, seat: int) -> None:
         """The answer that would have redrawn a player's panel failed: the fan-out draws it."""

@@ -20,7 +20,7 @@ from service.snapshot import Change, TableSnapshot
 
 from . import messages
 from .lanes import Lane
-from .memory import NoticeMemo, PanelMemo, SeatMemory, TableMemory
+from .memory import PANEL_LAYOUT, NoticeMemo, PanelMemo, SeatMemory, TableMemory
 
 log = logging.getLogger("cogs.fanout")
 
@@ -55,6 +55,11 @@ class TableFeed:
         #: per seat, the decision its player's own answer showed (no ping for it)
         self.own: dict[int, tuple] = {}
         self.auto: list[int] = []  #: seats to tell they are on 托管
+        #: per seat, the decision whose notice waits for the bot's ``notice_delay``, its wait,
+        #: and the decision that waited it out (:meth:`_notice_due`)
+        self.opened: dict[int, tuple] = {}
+        self.waking: dict[int, asyncio.Task] = {}
+        self.waited: dict[int, tuple] = {}
         self.task: Optional[asyncio.Task] = None  #: the closing, once the table closed
 
     # ------------------------------------------------------------------ changes
@@ -165,9 +170,8 @@ class TableFeed:
     def seat_memory(self, seat: int) -> Optional[SeatMemory]:
         return self.memory.seat(seat) if self.memory is not None else None
 
-    def answered(self, seat: int, message_id: Optional[int], panel: "messages.Panel", png: Optional[str]) -> None:
-        """The player's click was answered by redrawing the message they clicked (``png``: the
-        digest of the picture uploaded with it, ``None`` when it kept its image): when it is
+    def answered(self, seat: int, message_id: Optional[int], panel: "messages.Panel") -> None:
+        """The player's click was answered by redrawing the message they clicked: when it is
         their panel, it shows ``panel`` now."""
         if self.memory is None or message_id is None:
             return
@@ -175,8 +179,7 @@ class TableFeed:
         p = memo.panel
         if p is None or p.message_id != message_id or p.hand_id != self.latest.hand_id:
             return
-        p = replace(p, version=max(p.version, panel.version), picture=max(p.picture, panel.picture),
-                    png=png or p.png)
+        p = replace(p, version=max(p.version, panel.version), picture=max(p.picture, panel.picture))
         self._set(seat, replace(memo, panel=p, menu=panel.decision if panel.menu else None))
 
     def lost(self, seat: int) -> None:
@@ -261,7 +264,8 @@ class TableFeed:
             memo = replace(memo, told=snap.hand_id)
             self._set(seat, memo)
             await fan.channel_notice(snap, seat)
-        if shown and decision is not None and memo.prompted != decision and not memo.stale:
+        if shown and decision is not None and memo.prompted != decision and not memo.stale \
+                and self._notice_due(seat, decision):
             notice = await fan.send_notice(snap, seat, memo)
             if notice is not None:
                 memo = replace(memo, notice=notice, prompted=decision)
@@ -275,6 +279,32 @@ class TableFeed:
                 self._set(seat, memo)
         self.resumed.discard(seat)
         return False if shown is False else sent
+
+    def _notice_due(self, seat: int, decision: tuple) -> bool:
+        """Is it time to ping the player for ``decision``?  A player watching their panel
+        answers within seconds and needs no ping (Discord notifies on new messages, and each
+        notice costs a message and its deletion): the notice goes once the decision has been
+        open for the bot's ``notice_delay`` seconds (0: at once), waited on its
+        ``notice_timer`` (``asyncio.sleep`` unless set)."""
+        delay = float(getattr(self.fanout.bot, "notice_delay", 0) or 0)
+        if delay <= 0 or self.waited.get(seat) == decision:
+            return True
+        if self.opened.get(seat) != decision:
+            self.opened[seat] = decision
+            old = self.waking.pop(seat, None)
+            if old is not None:
+                old.cancel()
+            self.waking[seat] = asyncio.get_running_loop().create_task(self._wake(seat, decision, delay),
+                                                                       name=f"notice-{self.channel_id}-{seat}")
+        return False
+
+    async def _wake(self, seat: int, decision: tuple, delay: float) -> None:
+        await getattr(self.fanout.bot, "notice_timer", asyncio.sleep)(delay)
+        self.waking.pop(seat, None)
+        part = self.latest.parts[seat] if seat < len(self.latest.parts) else None
+        if part is not None and part.decision == decision and not self.closed:
+            self.waited[seat] = decision
+            self.lane(seat).poke(urgent=True)
 
     async def _tidy(self, seat: int, memo: SeatMemory, decision) -> SeatMemory:
         """Delete the notice of a decision that is not ``decision`` (answered, or passed) and
@@ -290,38 +320,29 @@ class TableFeed:
 
     async def _show_panel(self, snap: TableSnapshot, seat: int, memo: SeatMemory, *,
                           final: bool = False) -> tuple[Optional[bool], SeatMemory]:
-        """Make the seat's panel show its part: edit this hand's panel (its image only when its
-        picture changed), or send the hand's first one.  ``(True, memo)`` when it shows it,
-        ``(False, memo)`` when Discord failed, ``(None, memo)`` when the player's DMs are
-        closed (remembered)."""
+        """Make the seat's panel show its part: edit this hand's panel, or send the hand's first
+        one (a panel of an older format is replaced by a new one, the old deleted).  ``(True,
+        memo)`` when it shows it, ``(False, memo)`` when Discord failed, ``(None, memo)`` when
+        the player's DMs are closed (remembered)."""
         part = snap.parts[seat]
         panel = memo.panel if memo.panel is not None and memo.panel.hand_id == snap.hand_id else None
+        if panel is not None and panel.layout != PANEL_LAYOUT:
+            memo = replace(memo, stale=memo.stale + ((panel.channel_id, panel.message_id),))
+            panel = None  # a message keeps its format for life: a new panel, the old one goes
         if panel is not None and panel.version >= part.version and not final:
             return True, memo
-        p = messages.panel_of(snap, seat)
-        payload = await messages.panel_payload(p, image=panel is None or panel.picture < part.picture)
-        png = messages.png_digest(payload["file"]) if "file" in payload else (panel.png if panel else None)
-        if final:
-            payload["view"] = None
         fan = self.fanout
+        p = messages.panel_of(snap, seat, emojis=fan.bot.tile_emojis)
+        payload = await messages.panel_payload(p, buttons=not final)
         await fan.answers_sent(self.channel_id)
         self.lane(seat).sending()
         try:
             if panel is not None:
-                kwargs = dict(payload)
-                file = kwargs.pop("file", None)
-                if file is not None and png != panel.png:  # the very image shown is not uploaded again
-                    kwargs["attachments"] = [file]
                 try:
-                    await fan.dm_message(panel.channel_id, panel.message_id).edit(**kwargs)
-                    picture = part.picture if file is not None else panel.picture
-                    return True, replace(memo, panel=replace(panel, version=part.version, picture=picture, png=png),
-                                         menu=None)
+                    await fan.dm_message(panel.channel_id, panel.message_id).edit(**payload)
+                    return True, replace(memo, panel=replace(panel, version=part.version), menu=None)
                 except discord.NotFound:
-                    payload = await messages.panel_payload(p)  # deleted: a new one
-                    png = messages.png_digest(payload["file"])
-            if payload.get("view") is None:
-                payload.pop("view", None)
+                    pass  # deleted: a new one
             msg = await fan.dm(part.user_id, **payload)
         except discord.Forbidden:
             await fan.bot.service.set_dms_open(snap.channel_id, seat, False)
@@ -330,7 +351,7 @@ class TableFeed:
             log.warning("panel of %s failed", part.user_id)
             return False, memo
         return True, replace(memo, panel=PanelMemo(snap.hand_id, msg.channel.id, msg.id, part.version, part.picture,
-                                                   png), menu=None)
+                                                   None, PANEL_LAYOUT), menu=None)
 
     # ------------------------------------------------------------------ closing
     async def _close(self) -> None:
@@ -353,8 +374,13 @@ class TableFeed:
                 if snap.final:
                     _, memo = await self._show_panel(snap, seat, memo, final=True)
                 else:
+                    if panel.layout == PANEL_LAYOUT:  # a container cannot be emptied: its words stay
+                        bare = await messages.panel_payload(messages.panel_of(
+                            snap, seat, emojis=self.fanout.bot.tile_emojis), buttons=False)
+                    else:
+                        bare = {"view": None}
                     try:
-                        await self.fanout.dm_message(panel.channel_id, panel.message_id).edit(view=None)
+                        await self.fanout.dm_message(panel.channel_id, panel.message_id).edit(**bare)
                     except discord.HTTPException:
                         log.warning("could not take the buttons off a panel in %s", panel.channel_id)
             self._set(seat, memo)
@@ -368,6 +394,8 @@ class TableFeed:
         self.fanout.drop(self)
 
     def stop(self) -> None:
+        for task in self.waking.values():
+            task.cancel()
         self.public.cancel()
         for lane in self.seats.values():
             lane.cancel()

@@ -28,6 +28,13 @@ class PanelMemo:
     #: SHA-1 of the image's bytes (after a restart the versions are new: an image drawn anew
     #: that is byte for byte the one shown is not uploaded again)
     png: Optional[str] = None
+    #: the message's format: 1 text, image and buttons (before the tiles were buttons), 2 one
+    #: Components V2 container (:data:`PANEL_LAYOUT`); a panel of an older format is replaced
+    layout: int = 1
+
+
+#: the format of the panels drawn now (``PanelMemo.layout``)
+PANEL_LAYOUT = 2
 
 
 @dataclass(frozen=True)
@@ -110,4 +117,4 @@ def _seat(raw: dict, current: bool) -> SeatMemory:
                       prompted=(n["hand"], n["decision"]) if n else None)
 
 
-__all__ = ["PanelMemo", "NoticeMemo", "SeatMemory", "TableMemory"]
+__all__ = ["PANEL_LAYOUT", "PanelMemo", "NoticeMemo", "SeatMemory", "TableMemory"]

@@ -1,13 +1,17 @@
 """The Discord payloads of a table, as functions of its snapshot (``service/snapshot.py``): the
 public table message (embed, image and buttons, from the public part only) and a player's
-panel (text, image and action buttons, from their seat's part).  Words come from
+panel (a Components V2 container: words, the table as tiles, the hand as tile buttons and the
+decision's buttons, from their seat's part; ``cogs/panel_layout.py``).
+
+The table message stays an embed: it is mostly its image, which an embed shows as wide as a
+media gallery would, with five buttons at most; the tables open when this version starts keep
+their message (a message keeps its format for life) and nothing is gained by reposting them.  Words come from
 ``render.text``, images from ``render``; the components and their id formats are in
 ``cogs/components.py``."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 from dataclasses import dataclass
 from typing import Optional
@@ -18,10 +22,10 @@ from render.table import render_table
 from render.text import alt, panel, prompts, table_message
 from render.text.events import with_log
 
-from .components import ActionButton, ActionSelect, TableButton
+from .components import TableButton
+from .emojis import TileEmojis
 from .markup import shown, shown_names, shown_result, shown_view
-
-HANDLED = set(prompts.SHARED_ACTIONS)
+from .panel_layout import PanelLayout, panel_rows
 
 
 # ------------------------------------------------------------------ views for the images
@@ -113,90 +117,6 @@ def takeover_view(channel_id: int, lang: str) -> discord.ui.View:
     return view
 
 
-# ------------------------------------------------------------------ a player's buttons
-class ActionButtons(discord.ui.View):
-    """A player's buttons for their decision (``part.moves``): a row of discards (drawn tile
-    last) and the claims/declarations the rules offer now (chow, pung, kong, win, ready,
-    double, pass) and the game's own actions; labels from ``render.text.prompts.button``.
-    Each carries its move's key (``cogs/components.py``)."""
-
-    def __init__(self, snap, part, lang: str, ting_menu: bool = False, confirm_wild: str | None = None):
-        super().__init__(timeout=None)
-        self.count = 0
-        if part is None or part.decision is None:
-            return
-        ch, (hid, seq) = snap.channel_id, part.decision
-        me = part.me
-        by_type: dict[str, list[str]] = {}
-        for m in part.moves:
-            by_type.setdefault(m.type, []).append(m.tile or "-")
-
-        def add(act: str, tile: str, style: discord.ButtonStyle, row: int, mark: str = "") -> None:
-            text = prompts.button(act, lang, snap.game, None if tile in (None, "-") else tile) + mark
-            if sum(1 for c in self.children if getattr(c, "row", None) == row) >= 5:
-                row = min(4, row + 1)
-            self.add_item(ActionButton(ch, hid, seq, act, tile or "-", text, style, row))
-            self.count += 1
-
-        if confirm_wild is not None:
-            add("wdiscard", confirm_wild, discord.ButtonStyle.danger, 0)
-            self.add_item(ActionButton(ch, hid, seq, "prompt", "-", prompts.button("keep_wild", lang, snap.game),
-                                       discord.ButtonStyle.secondary, 0))
-            self.count += 1
-            return
-        if ting_menu:
-            # a declaration none of whose waits can win (below the minimum, forbidden, none
-            # left) is offered all the same, marked ✗: the menu's text says why
-            hopeless = {h["discard"] for h in me.get("hint") or () if not any(prompts.can_win(w) for w in h["waits"])}
-            for i, tile in enumerate(by_type.get("ting", [])):
-                if tile != "-":
-                    add("ting", tile, discord.ButtonStyle.secondary if tile in hopeless else discord.ButtonStyle.primary,
-                        i // 5, " ✗" if tile in hopeless else "")
-            self.add_item(ActionButton(ch, hid, seq, "prompt", "-", prompts.button("cancel", lang, snap.game),
-                                       discord.ButtonStyle.secondary, 4))
-            self.count += 1
-            return
-        discards = by_type.get("discard", [])
-        drawn = me.get("drawn")
-        ordered = [x for x in discards if x != drawn] + ([drawn] if drawn in discards else [])
-        for i, tile in enumerate(ordered[:15]):
-            add("discard", tile, discord.ButtonStyle.primary if tile == drawn else discord.ButtonStyle.secondary, i // 5)
-        row = 3
-        if "hu" in by_type or me.get("win_offered"):
-            add("hu", "-", discord.ButtonStyle.success, row)
-        if "double" in by_type:
-            add("double", "-", discord.ButtonStyle.success, row)
-        if "ting" in by_type:
-            add("ting" if by_type["ting"] == ["-"] else "ting_menu", "-", discord.ButtonStyle.primary, row)
-        for tile in by_type.get("kong", []):
-            add("kong", tile, discord.ButtonStyle.primary, row)
-        row = 4
-        if "pung" in by_type:
-            add("pung", "-", discord.ButtonStyle.primary, row)
-        for start in by_type.get("chow", []):
-            add("chow", start, discord.ButtonStyle.primary, row)
-        # a game's own actions (堆, 留, 买庄 …): one button each, labelled from its catalogue; when
-        # they do not fit in the free places, one select menu holds them all
-        extra = [(prompts.button(typ, lang, snap.game, None if tile == "-" else tile), typ, tile)
-                 for typ, tiles in by_type.items() if typ not in HANDLED for tile in tiles]
-        n_pass = 1 if "pass" in by_type else 0
-        free = 25 - self.count - n_pass
-        used_rows = {c.row for c in self.children if getattr(c, "row", None) is not None}
-        room = sum(5 - sum(1 for c in self.children if getattr(c, "row", None) == r) for r in (3, 4)) - n_pass
-        # several ways to take one card (字牌 吃 with 比牌) are a choice: a select menu
-        several_chi = sum(1 for _, typ, _ in extra if typ.startswith("chi_")) >= 2
-        if extra and (several_chi or len(extra) > min(free, room)):
-            options = [discord.SelectOption(label=text[:100], value=f"{typ}:{tile}") for text, typ, tile in extra[:25]]
-            select_row = next((r for r in (3, 4) if r not in used_rows), 4)
-            self.add_item(ActionSelect(ch, hid, seq, options, prompts.choose(lang), select_row))
-            self.count += 1
-        else:
-            for _, typ, tile in extra:
-                add(typ, tile, discord.ButtonStyle.primary, 3)
-        if "pass" in by_type:
-            add("pass", "-", discord.ButtonStyle.secondary, row)
-
-
 def is_wild(view, tile: str) -> bool:
     """Is ``tile`` one of the view's wild kinds (财神, 百搭)?"""
     return tile in ((view.get("wild") or {}).get("kinds") or ())
@@ -205,33 +125,45 @@ def is_wild(view, tile: str) -> bool:
 # ------------------------------------------------------------------ a player's panel
 @dataclass
 class Panel:
-    """A player's panel as drawn from their seat's part: its text, the view its image is drawn
-    from, its buttons, the decision it shows (``None`` when the player has none), the part's
-    ``version`` and ``picture`` version it shows; ``menu``: a look-only screen (the 听 menu, a
-    wild tile's confirmation)."""
+    """A player's panel as drawn from their seat's part: its words (``content``), the table as
+    tiles (``tiles``), its rows of buttons (``cogs/panel_layout.py``), the decision it shows
+    (``None`` when the player has none), the part's ``version`` it shows; ``menu``: a look-only
+    screen (the 听 menu, a wild tile's confirmation).  The panel carries no picture: its hand
+    is its buttons, the table its tiles' emojis (the channel's table message has the image)."""
 
     content: str
-    image_view: dict
-    buttons: ActionButtons
+    tiles: str
+    rows: list
     decision: Optional[tuple]
     version: int
     picture: int
     game: object
     lang: str
     menu: bool = False
+    hand_text: str = ""  #: the hand as tiles, for a panel without buttons
+
+    @property
+    def actions(self) -> int:
+        """How many of its buttons and menus may be used now."""
+        return sum(1 for row in self.rows for item in row if not getattr(item.item, "disabled", False))
+
+
+#: the colour of a panel's container: the player must decide (green) or waits (grey)
+DECIDE, WAIT = discord.Colour.green(), discord.Colour.dark_grey()
 
 
 def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | None = None,
-             notices: tuple = (), head: str | None = None, lang: str | None = None) -> Panel:
+             notices: tuple = (), head: str | None = None, lang: str | None = None,
+             emojis: TileEmojis | None = None) -> Panel:
     """The panel of ``seat`` from ``snap`` (its part; ``lang``: the language to write it in,
-    the part's by default).
+    the part's by default; ``emojis``: the tiles' emojis to show, text labels without).
 
     :param notices: catalogue keys of what the player must be told first (e.g.
         ``notice.ting_ignored`` after their move).
     :param head: a line to put first (e.g. "you play your seat again")."""
     part = snap.parts[seat]
     lang = lang or part.lang
-    view = drawable(part.view, snap.public.names, lang, snap.game)
+    emojis = emojis if emojis is not None else TileEmojis()
     words = text_view(part.view, snap.public.names, lang, snap.game)
     decision = None
     if confirm_wild is not None:
@@ -243,30 +175,30 @@ def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | No
         told.insert(0, head)
     content = panel.panel_text(words, shown_names(snap.public.names), lang, snap.game, f"<#{snap.channel_id}>",
                                deadline=part.deadline, head=told, decision=decision)
-    buttons = ActionButtons(snap, part, lang, ting_menu=ting_menu, confirm_wild=confirm_wild)
-    return Panel(content, view, buttons, part.decision, part.version, part.picture, snap.game, lang,
-                 menu=ting_menu or confirm_wild is not None)
+    names = shown_names(snap.public.names)
+
+    def tile_text(tile: str | None) -> str:  # its emoji, else its short name in the player's language
+        return emojis.text(tile) if not tile or emojis.of(tile) is not None else prompts.short_tile(tile, lang)
+
+    tiles = panel.table_tiles(part.view, names, lang, tile_text)
+    hand_text = panel.table_tiles({"me": part.view.get("me")}, names, lang, tile_text, hand=True)
+    used = 1 + (1 if content else 0) + (1 if tiles else 0)
+    rows = panel_rows(snap, part, lang, emojis, used=used, ting_menu=ting_menu, confirm_wild=confirm_wild)
+    return Panel(content, tiles, rows, part.decision, part.version, part.picture, snap.game, lang,
+                 menu=ting_menu or confirm_wild is not None, hand_text=hand_text)
 
 
-async def panel_image(p: Panel) -> discord.File:
-    """The panel's image: the table drawn from the viewer's seat, their hand face up; described
-    in the viewer's language (``render.text.alt.panel_alt``)."""
-    data = await asyncio.to_thread(render_table, p.image_view)
-    return _png(data, "panel.png", alt.panel_alt(p.image_view, p.game, p.lang))
+def panel_layout(p: Panel, buttons: bool = True) -> PanelLayout:
+    """The panel's message (Components V2): one container with its words, its table of tiles
+    and its rows; without ``buttons`` (a closed table) the hand is written as tiles instead."""
+    if not buttons:
+        return PanelLayout([p.content, p.tiles, p.hand_text.split("\n", 1)[-1]], [], WAIT)
+    return PanelLayout([p.content, p.tiles], p.rows, DECIDE if p.decision is not None and not p.menu else WAIT)
 
 
-async def panel_payload(p: Panel, image: bool = True) -> dict:
-    """Keyword arguments for send/edit: content, the buttons (``None`` without any) and, with
-    ``image``, the panel image as ``file``."""
-    out = {"content": p.content, "view": p.buttons if p.buttons.count else None}
-    if image:
-        out["file"] = await panel_image(p)
-    return out
-
-
-def png_digest(file: discord.File) -> str:
-    """SHA-1 of an image file's bytes (whether a message already shows that very image)."""
-    return hashlib.sha1(file.fp.getvalue()).hexdigest()
+async def panel_payload(p: Panel, buttons: bool = True) -> dict:
+    """Keyword arguments for send/edit: the panel's layout as ``view`` (no content, no file)."""
+    return {"view": panel_layout(p, buttons)}
 
 
 def notice_text(snap, seat: int, link: str) -> str:
@@ -277,6 +209,6 @@ def notice_text(snap, seat: int, link: str) -> str:
                              part.deadline)
 
 
-__all__ = ["ActionButtons", "Panel", "drawable", "image_of", "is_wild", "notice_text", "panel_image", "panel_of",
-           "panel_payload", "png_digest", "table_buttons", "table_embed", "table_image", "table_payload", "takeover_view",
+__all__ = ["Panel", "drawable", "image_of", "is_wild", "notice_text", "panel_layout", "panel_of",
+           "panel_payload", "table_buttons", "table_embed", "table_image", "table_payload", "takeover_view",
            "text_view"]

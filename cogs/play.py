@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from engine.errors import IllegalAction
 from engine.tiles import TileParseError, kind_name, parse_kind
-from render.text import lang_of
+from render.text import lang_of, t
 from render.text.typed import suggest
 from service.tables import ServiceError
 
@@ -32,21 +32,25 @@ def _clicked_id(interaction: discord.Interaction) -> int | None:
     return getattr(interaction.message, "id", None)
 
 
+def _is_layout(message) -> bool:
+    """Is ``message`` a Components V2 message (a panel of the current format)?"""
+    flags = getattr(message, "flags", None)
+    return bool(getattr(flags, "components_v2", False))
+
+
 async def answer_panel(bot, interaction: discord.Interaction, snap, seat: int, panel: "messages.Panel") -> bool:
-    """Answer a click by redrawing the clicked message with ``panel`` — its image only when
-    the clicked message is not the player's panel showing that picture already; the fan-out
-    learns what the panel shows (or that it must draw it, when the answer failed)."""
+    """Answer a click by redrawing the clicked message with ``panel``; the fan-out learns what
+    the panel shows (or that it must draw it, when the answer failed).  A clicked message of an
+    older format (text, image and buttons) cannot become a container: it says it was replaced
+    and the fan-out sends a new panel."""
     clicked = _clicked_id(interaction)
-    shown = bot.fanout.panel_shown(snap.channel_id, seat, clicked)
-    payload = await messages.panel_payload(panel, image=shown is None or shown.picture < panel.picture)
-    kwargs = {"content": payload["content"], "view": payload["view"]}
-    png = None
-    if "file" in payload:
-        png = messages.png_digest(payload["file"])
-        if shown is None or png != shown.png:  # the very image the panel shows is not uploaded again
-            kwargs["attachments"] = [payload["file"]]
-    if await answer(edit_clicked(interaction, **kwargs)):
-        bot.fanout.panel_answered(snap.channel_id, seat, clicked, panel, png)
+    if interaction.message is not None and not _is_layout(interaction.message):
+        replaced = t("panel.replaced" if interaction.guild_id is None else "panel.replaced_here", panel.lang)
+        await answer(edit_clicked(interaction, content=replaced, embeds=[], attachments=[], view=None))
+        bot.fanout.panel_lost(snap.channel_id, seat)
+        return False
+    if await answer(edit_clicked(interaction, **await messages.panel_payload(panel))):
+        bot.fanout.panel_answered(snap.channel_id, seat, clicked, panel)
         return True
     bot.fanout.panel_lost(snap.channel_id, seat)
     return False
@@ -67,9 +71,7 @@ async def send_hand(bot, interaction: discord.Interaction, channel_id: int | Non
             raise ServiceError("hand_at_next_deal", seat=seat + 1)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    payload = await messages.panel_payload(messages.panel_of(snap, seat, lang=lang))
-    if payload.get("view") is None:
-        payload.pop("view")
+    payload = await messages.panel_payload(messages.panel_of(snap, seat, lang=lang, emojis=bot.tile_emojis))
     await reply(interaction, ephemeral=True, **payload)
 
 
@@ -85,7 +87,7 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
             return
     try:
         snap, seat = check_press(service, button.ch, interaction.user.id, button.act, button.hand, button.seq)
-        panel = redraw_only(snap, seat, button.act, button.tile, lang)
+        panel = redraw_only(snap, seat, button.act, button.tile, lang, bot.tile_emojis)
         if panel is not None:
             await answer_panel(bot, interaction, snap, seat, panel)
             return
@@ -99,7 +101,8 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
         # the move is stored already: the answer shows the snapshot after it
-        panel = messages.panel_of(change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang)
+        panel = messages.panel_of(change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang,
+                                  emojis=bot.tile_emojis)
         await answer_panel(bot, interaction, change.snapshot, seat, panel)
 
 
@@ -245,9 +248,7 @@ class Play(commands.Cog):
             except (ServiceError, IllegalAction) as e:
                 return await reply_error(interaction, e)
             payload = await messages.panel_payload(messages.panel_of(
-                change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang))
-            if payload.get("view") is None:
-                payload.pop("view")
+                change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang, emojis=self.bot.tile_emojis))
             await answer(reply(interaction, ephemeral=True, **payload))  # the move is stored already
 
 

@@ -20,14 +20,14 @@ def check_press(service, channel_id: int, user_id: int, act: str, hand_id: int, 
     return service.check(channel_id, user_id, hand_id=hand_id, seq=seq, waited=act not in LOOK_ONLY)
 
 
-def redraw_only(snap, seat: int, act: str, tile: str, lang: str) -> Optional["messages.Panel"]:
+def redraw_only(snap, seat: int, act: str, tile: str, lang: str, emojis=None) -> Optional["messages.Panel"]:
     """The panel when a press only redraws it (the ready menu, back to the prompt, or the
     confirmation a game asks before a wild tile is discarded); ``None`` when the press is a
-    move."""
+    move.  ``emojis``: the tiles' emojis (``cogs.emojis.TileEmojis``)."""
     if act in LOOK_ONLY:
-        return messages.panel_of(snap, seat, ting_menu=act == "ting_menu", lang=lang)
+        return messages.panel_of(snap, seat, ting_menu=act == "ting_menu", lang=lang, emojis=emojis)
     if act == "discard" and snap.game.confirms_wild_discard and messages.is_wild(snap.parts[seat].view, tile):
-        return messages.panel_of(snap, seat, confirm_wild=tile, lang=lang)
+        return messages.panel_of(snap, seat, confirm_wild=tile, lang=lang, emojis=emojis)
     return None
 
 

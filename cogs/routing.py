@@ -52,18 +52,21 @@ async def apply_routed(bot, row) -> None:
     try:
         snap, seat = check_press(bot.service, row.channel_id, row.user_id, row.action, row.hand_id, row.seq)
         game = snap.game
-        panel = redraw_only(snap, seat, row.action, row.tile, lang)
+        panel = redraw_only(snap, seat, row.action, row.tile, lang, bot.tile_emojis)
         if panel is None:
             change = await bot.service.press(row.channel_id, row.user_id, press_key(row.action, row.tile),
                                              hand_id=row.hand_id, seq=row.seq)
             snap = change.snapshot
-            panel = messages.panel_of(snap, seat, notices=change.notices.get(seat, ()), lang=lang)
+            panel = messages.panel_of(snap, seat, notices=change.notices.get(seat, ()), lang=lang,
+                                      emojis=bot.tile_emojis)
     except (ServiceError, IllegalAction) as e:
         await hook.send(refusal_text(e, lang, game, None))
         return
     if row.message_id is None:
         return
-    payload = await messages.panel_payload(panel)
-    await hook.edit_message(row.message_id, content=payload["content"], attachments=[payload["file"]],
-                            view=payload["view"])
-    bot.fanout.panel_answered(snap.channel_id, seat, row.message_id, panel, messages.png_digest(payload["file"]))
+    try:
+        await hook.edit_message(row.message_id, **await messages.panel_payload(panel))
+    except discord.HTTPException:  # e.g. a panel of an older format: the fan-out draws a new one
+        bot.fanout.panel_lost(snap.channel_id, seat)
+        return
+    bot.fanout.panel_answered(snap.channel_id, seat, row.message_id, panel)

@@ -282,9 +282,8 @@ async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, la
     seat = snap.seat_of(interaction.user.id) if snap is not None else None
     if snap is None or seat is None or snap.hand_id is None or not snap.parts[seat].dealt:
         return await answer(reply(interaction, prompts.taken_over(lang)))
-    payload = await messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang))
-    if payload.get("view") is None:
-        payload.pop("view")
+    payload = await messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang,
+                                                             emojis=bot.tile_emojis))
     await answer(reply(interaction, ephemeral=True, **payload))
 
 

@@ -202,6 +202,7 @@ def test_the_toy_plays_at_the_local_table(toy, tmp_path, capsys, monkeypatch):
 async def test_the_toy_plays_in_discord(toy, tmp_path):
     from discord_play import new_bot, play_humans, table_message
     from fakediscord import FakeDiscord
+    from panel_checks import shows_hand
     from PIL import Image
     import io
 
@@ -219,20 +220,19 @@ async def test_the_toy_plays_in_discord(toy, tmp_path):
         assert options and options[0]["value"] == "stake=1"
 
         r = await fd.slash(alice, "mj table create", {"variant": "toy", "options": "stake=4"})
-        assert r.ephemeral and "玩具牌" in r.content
+        assert r.ephemeral and "玩具牌" in r.text
         await fd.slash(bob, "mj table join")
         await fd.slash(alice, "mj table start")
         table = bot.service.table_in(fd.channel_id)
         assert table.variant is toy and table.options["stake"] == 4
         users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
 
-        # the public message carries the table image; each player has a panel by DM (the table from their seat)
+        # the public message carries the table image; each player has a panel by DM (their hand as buttons)
         public = table_message(fd, fd.channel_id)
         image = next(f for f in public.attachments if f.name == "table.png")
         assert Image.open(io.BytesIO(image.data)).size[0] > 300
         for user in (alice, bob):
-            hands = [f for m in fd.dms_to(user) for f in m.attachments if f.name == "panel.png"]
-            assert hands and Image.open(io.BytesIO(hands[-1].data)).size[0] > 300
+            assert any(shows_hand(m) for m in fd.dms_to(user))
 
         presses = await play_humans(fd, bot, fd.channel_id, users)
         await fd.settle()

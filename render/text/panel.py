@@ -4,7 +4,7 @@ public view of the table plus the viewer's own part (``view["me"]``)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from .catalogue import game_name, t
 from .prompts import prompt
@@ -60,6 +60,55 @@ def panel_text(view: dict, names: list[str], lang: str, game, channel: str, *,
             lines.append("\n".join(f"> {x}" for x in recent[-3:]))
     text = "\n".join(x for x in lines if x)
     return text[:2000]
+
+
+#: the longest text of :func:`table_tiles` (Discord: 4,000 characters of text in a message)
+TILES_BUDGET = 1800
+
+
+def table_tiles(view: dict, names: list[str], lang: str, tile_text: Callable[[str], str], *,
+                budget: int = TILES_BUDGET, hand: bool = False) -> str:
+    """The table as tiles, for a panel whose tiles are emojis: per seat its name, melds,
+    flowers and discards (a discard claimed by another seat is in that seat's meld, not
+    repeated), then the last discard; with ``hand``, the viewer's own hand (a panel without
+    buttons).  ``tile_text`` writes one tile (notation → its emoji, or the notation).  At most
+    ``budget`` characters: the oldest discards of each seat go first when it would be longer."""
+    me = view.get("me") or {}
+    seats = [s for s in view.get("seats") or [] if s.get("seat") is not None]
+    last = view.get("last_discard") if isinstance(view.get("last_discard"), dict) else None
+
+    def seat_line(sv: dict, keep: Optional[int]) -> str:
+        i = sv["seat"]
+        name = names[i] if i < len(names) else str(i + 1)
+        parts = [f"**{name}**" + (f" {sv['wind']}" if sv.get("wind") else "")]
+        melds = [" ".join(tile_text(x) for x in m.get("tiles") or ()) for m in sv.get("melds") or ()]
+        if sv.get("flowers"):
+            melds.append("".join(tile_text(x) for x in sv["flowers"]))
+        if melds:
+            parts.append(t("panel.melds", lang) + " " + " · ".join(melds))
+        claimed = set(sv.get("claimed_discards") or ())
+        pond = [x for n, x in enumerate(sv.get("discards") or ()) if n not in claimed]
+        if keep is not None and len(pond) > keep:
+            pond = ["…"] + pond[len(pond) - keep:]
+        if pond:
+            parts.append(t("panel.pond", lang) + " " + "".join(x if x == "…" else tile_text(x) for x in pond))
+        return " · ".join(parts)
+
+    def text(keep: Optional[int]) -> str:
+        lines = [t("panel.tiles_title", lang)] + [seat_line(sv, keep) for sv in seats]
+        if last and last.get("tile") and last.get("seat") is not None and last["seat"] < len(names):
+            lines.append(t("panel.last", lang, tile=tile_text(last["tile"]), name=names[last["seat"]]))
+        if hand and me.get("hand") is not None:
+            drawn = f" ＋ {tile_text(me['drawn'])}" if me.get("drawn") else ""
+            lines.append(f"{t('panel.hand', lang)}: " + "".join(tile_text(x) for x in me["hand"]) + drawn)
+        return "\n".join(lines)
+
+    out = text(None)
+    keep = 24
+    while len(out) > budget and keep > 0:
+        out = text(keep)
+        keep -= 4
+    return out[:budget]
 
 
 def notice_text(view: dict, names: list[str], lang: str, game, channel: str, link: str,

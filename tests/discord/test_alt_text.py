@@ -15,7 +15,8 @@ Each upload is checked when Discord receives it, beside the table as it is then:
   or from whom) and their points (``result["points"]``), or the exhaustive draw;
 * a tile named in a description is one the public may see then (as
   ``tests/discord/test_privacy.py`` checks the public texts);
-* p1's panels are described in zh-TW, the others' in English.
+* p1's panels are written in zh-TW, the others' in English; a panel carries no image (its hand
+  is tile buttons, read aloud by their emojis' names, and its table is text).
 
 A check that fails is kept and reported at the end of the test: raised inside the fake's request
 handler it would reach the bot as a failed request, which the fan-out retries.
@@ -166,13 +167,15 @@ async def test_every_image_has_a_description_of_the_public_state(game, tmp_path,
         await fd.settle()
         print(f"\n[{game}] {steps} presses: {up.counts}")
         assert up.problems == []
-        assert up.counts["english"] > steps // 2 and up.counts["results"] >= 1, up.counts
-        # each live panel in its player's language; the table message in the table's
+        # every image is the English table's (panels carry none), the result's among them
+        assert up.counts["english"] == up.counts["images"] >= 2 and up.counts["results"] >= 1, up.counts
+        # each live panel is text (its tiles emojis or names, read aloud) in its player's
+        # language, with no image to describe; the table message in the table's
         for u in users:
             lang = "zh-TW" if u is users[1] else "en"
             for m in panels_of(fd, u):
-                (text,) = m.descriptions.values()
-                assert text.startswith(game_name(find_variant(game).facts, lang) + ("，" if lang != "en" else ",")), text
+                assert m.attachments == [] and m.descriptions == {}
+                assert m.text.startswith(f"**{game_name(find_variant(game).facts, lang)}** · "), m.text
         (public,) = [m for m in fd.messages_in(fd.channel_id) if m.data["attachments"]]
         assert public.descriptions["table.png"].startswith(game_name(find_variant(game).facts, "en") + ", hand 1.")
     finally:

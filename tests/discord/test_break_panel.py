@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cogs import messages
+from cogs.emojis import FACE_DOWN
 
 try:
     from discord_play import play_humans, press, table_button, timeout_policy
@@ -98,27 +99,23 @@ async def test_a_restart_does_not_mention_a_closed_dm_player_again_in_the_same_h
 @pytest.mark.asyncio
 async def test_a_restart_that_changes_nothing_uploads_no_panel_image_again(tmp_path):
     """Expected: "an image your panel already shows is not uploaded again" (README) holds across
-    a restart: a bot restarted with nothing played since the last restart uploads no panel
-    image its panel already shows.  Found: what a panel shows is kept in memory only
-    (``TableFeed.shown``), so each restart re-uploads every panel's image, byte for byte the
-    same."""
+    a restart.  Found: what a panel shows was kept in memory only, so each restart re-uploaded
+    every panel's image.  A panel now carries no image at all (its hand is tile buttons, its
+    table text): nothing is uploaded to a panel, before a restart or after two."""
     bot, fd, table, users = await _table(tmp_path, "two_player", 5)
     try:
         for _ in range(4):
             seat = table.hand.pending_seats()[0]
             await press(fd, users[seat], timeout_policy(table.hand, seat))
         await fd.settle()
-        # the first restart may redraw the images (the channel's name is not known after it)
         await fd.restart(restarted_bot(bot))
         await fd.settle()
-        shown = {m.id: m.attachments[0].data for u in users.values() for m in panels_of(fd, u)}
+        shown = {m.id: m.text for u in users.values() for m in panels_of(fd, u)}
         assert len(shown) == len(users)
-        start = len(fd.calls)
         await fd.restart(restarted_bot(fd.bot))
         await fd.settle()
-        for mid, images in panel_uploads(fd, fd.calls[start:]).items():
-            if mid in shown:
-                assert not any(img == shown[mid] for img in images), f"panel {mid} got the image it already showed"
+        assert all(images == [] for images in panel_uploads(fd, fd.calls).values())
+        assert {m.id: m.text for u in users.values() for m in panels_of(fd, u)} == shown  # the same panels
     finally:
         await fd.close()
 
@@ -147,10 +144,14 @@ async def test_the_panel_shows_the_viewer_their_own_face_down_groups(game, seed,
             for seat in users:
                 own = next(s for s in table.hand.view(seat)["seats"] if s["seat"] == seat)
                 if any(m.get("concealed") for m in own["melds"]):
-                    parts = panel_now(bot, table, seat)
-                    shown = next(s for s in parts.image_view["seats"] if s["seat"] == seat)
+                    view = bot.service.snapshot(table.channel_id).parts[seat].view  # what the panel is drawn from
+                    shown = next(s for s in view["seats"] if s["seat"] == seat)
                     assert plain(shown["melds"]) == own["melds"]
                     assert shown.get("huxi_shown") == own.get("huxi_shown")
+                    # … and its table of tiles writes them face up
+                    (panel,) = panels_of(fd, users[seat])
+                    line = next(x for x in panel.text.split("\n") if x.startswith("**") and f"** {own['wind']}" in x)
+                    assert FACE_DOWN not in line.split("·")[1], line
                     checked += 1
             if checked:
                 break
@@ -178,8 +179,8 @@ async def test_the_panel_shows_the_viewer_their_own_opening_choice(game, seed, a
         others = [s for s in table.hand.pending_seats() if s != seat]
         assert others, "the opening is over already"
         own = next(s for s in table.hand.view(seat)["seats"] if s["seat"] == seat)
-        parts = panel_now(bot, table, seat)
-        shown = next(s for s in parts.image_view["seats"] if s["seat"] == seat)
+        view = bot.service.snapshot(table.channel_id).parts[seat].view  # what the panel is drawn from
+        shown = next(s for s in view["seats"] if s["seat"] == seat)
         for key in ("piao", "piao_chosen", "bought"):
             assert shown.get(key) == own.get(key), (key, shown.get(key), own.get(key))
     finally:
@@ -259,7 +260,7 @@ async def test_a_notice_kept_through_a_restart_shows_the_restarted_deadline(tmp_
         t2 = fd.bot.service.table_in(fd.channel_id)
         when = f"<t:{t2.deadline_unix()}:R>"
         (panel,) = panels_of(fd, user)
-        assert when in panel.content  # the panel has the restarted timer
+        assert when in panel.text  # the panel has the restarted timer
         for notice in notices_of(fd, user):
             assert re.findall(r"<t:\d+:R>", notice.content) == [when], notice.content
     finally:
@@ -289,12 +290,12 @@ async def test_another_players_pass_in_a_claim_window_does_not_change_my_panel(g
         await fd.settle()
         assert table.hand.phase == "claim"
         (panel,) = panels_of(fd, users[0])
-        before = panel.content
+        before = panel.text
         bot.service.clock.advance(5)
         await press(fd, users[1], Action(1, "pass"))
         await fd.settle()
         assert table.hand.pending_seats() == [0]
-        assert fd.messages[panel.id].content == before
+        assert fd.messages[panel.id].text == before
     finally:
         await fd.close()
 
@@ -466,9 +467,9 @@ async def test_a_click_whose_answer_failed_still_gets_the_panel_redrawn(last, tm
         assert r.response_type is None and not r.errors  # not answered, handled
         assert table.hand.is_over() is last
         panel = fd.messages[panel.id]
-        assert not any(c.startswith(answered) for c in panel.custom_ids), panel.content
+        assert not any(c.startswith(answered) for c in panel.custom_ids), panel.text
         parts = panel_now(bot, table, seat)
-        assert panel.content == parts.content
+        assert panel.text.startswith(parts.content)
     finally:
         await fd.close()
 
@@ -485,7 +486,7 @@ async def test_a_restart_keeps_each_panel_in_its_players_language(tmp_path):
     try:
         zh = next(u for u in users.values() if u.locale == "zh-CN")
         (panel,) = panels_of(fd, zh)
-        assert "二人麻将**" in panel.content.split("\n")[0]  # the zh-CN header: **二人麻将** · … · 第 1 局
+        assert "二人麻将**" in panel.text.split("\n")[0]  # the zh-CN header: **二人麻将** · … · 第 1 局
         await fd.restart(restarted_bot(bot))
         await fd.settle()
         t2 = fd.bot.service.table_in(fd.channel_id)
@@ -494,7 +495,7 @@ async def test_a_restart_keeps_each_panel_in_its_players_language(tmp_path):
         await press(fd, users[seat], timeout_policy(t2.hand, seat))
         await fd.settle()
         (panel,) = panels_of(fd, zh)
-        assert panel.content.split("\n")[0].startswith("**二人麻将**"), panel.content.split("\n")[0]
+        assert panel.text.split("\n")[0].startswith("**二人麻将**"), panel.text.split("\n")[0]
         for notice in notices_of(fd, zh):
             assert "Your" not in notice.content, notice.content
     finally:

@@ -23,7 +23,7 @@ def syncs(fd: FakeDiscord) -> list:
 
 
 def synced_bot(db_url: str, **kwargs):
-    return make_bot(db_url, clock=ManualClock(), timer_interval=0, sync=True, **kwargs)
+    return make_bot(db_url, clock=ManualClock(), timer_interval=0, sync=True, tile_emojis=False, **kwargs)
 
 
 @pytest.mark.asyncio

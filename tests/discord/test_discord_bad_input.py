@@ -3,6 +3,8 @@ leaves the game as it was."""
 
 from __future__ import annotations
 
+from panel_checks import shows_hand
+
 import pytest
 import pytest_asyncio
 
@@ -53,18 +55,18 @@ async def test_lobby_errors(game):
     alice, bob, carol = fd.user(101, "alice"), fd.user(102, "bob", locale="zh-CN"), fd.user(103, "carol")
     await fd.slash(alice, "mj table create", {"variant": "two_player"})
     r = await fd.slash(alice, "mj table start")
-    assert r.ephemeral and "At least 2 players" in r.content
+    assert r.ephemeral and "At least 2 players" in r.text
     r = await fd.slash(bob, "mj table create", {"variant": "two_player"})
-    assert r.ephemeral and r.content == "本频道已有牌桌。用 /mj table join 加入，或用 /mj table end 结束。"
+    assert r.ephemeral and r.text == "本频道已有牌桌。用 /mj table join 加入，或用 /mj table end 结束。"
     await fd.slash(bob, "mj table join")
     r = await fd.slash(carol, "mj table join")
-    assert r.ephemeral and "full (2 players)" in r.content
+    assert r.ephemeral and "full (2 players)" in r.text
     r = await fd.slash(alice, "mj table join")
-    assert "already seated" in r.content
+    assert "already seated" in r.text
     r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "min_fan=abc"})
     assert r.ephemeral  # the channel already has a table: refused before options are read
     r = await fd.slash(carol, "mj table end")
-    assert r.ephemeral and "creator or a server admin" in r.content
+    assert r.ephemeral and "creator or a server admin" in r.text
     assert bot.service.table_in(fd.channel_id).status == "lobby"
 
 
@@ -73,9 +75,9 @@ async def test_bad_options_are_refused(game):
     fd, bot = game
     alice = fd.user(101, "alice")
     r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "min_fan=0"})
-    assert r.ephemeral and "min_fan" in as_shown(r.content)
+    assert r.ephemeral and "min_fan" in as_shown(r.text)
     r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "colour=blue"})
-    assert r.ephemeral and "Unknown option colour" in r.content
+    assert r.ephemeral and "Unknown option colour" in r.text
     r = await fd.slash(alice, "mj table create", {"variant": "two_player", "options": "base_points=3"})
     assert bot.service.table_in(fd.channel_id).options["base_points"] == 3
 
@@ -93,20 +95,20 @@ async def test_in_game_errors_leave_the_state_unchanged(game):
     snap = _snapshot(table)
 
     r = await fd.slash(player, "discard", {"tile": missing})
-    assert r.ephemeral and "don't hold" in r.content and missing in r.content
+    assert r.ephemeral and "don't hold" in r.text and missing in r.text
     r = await fd.slash(player, "discard", {"tile": "banana"})
-    assert r.ephemeral and "Unknown tile: banana" in r.content
+    assert r.ephemeral and "Unknown tile: banana" in r.text
     r = await fd.slash(other, "discard", {"tile": "1m"})
-    assert r.ephemeral and (r.content in ("It is not your turn.", "还没轮到你。"))
+    assert r.ephemeral and (r.text in ("It is not your turn.", "还没轮到你。"))
     r = await fd.slash(player, "pung")
-    assert r.ephemeral and "cannot" in r.content
+    assert r.ephemeral and "cannot" in r.text
     stranger = fd.user(999, "stranger")
     r = await fd.slash(stranger, "discard", {"tile": "1m"})
-    assert r.ephemeral and "not seated" in r.content
+    assert r.ephemeral and "not seated" in r.text
     public = fd.messages_in(fd.channel_id)[0]
     hand_button = next(c for c in public.custom_ids if c.endswith(":hand"))
     r = await fd.click(stranger, public, hand_button)
-    assert r.ephemeral and "not seated" in r.content
+    assert r.ephemeral and "not seated" in r.text
     assert _snapshot(table) == snap
 
     # a forged button id only ever acts for the presser: the waiting player is refused
@@ -127,7 +129,7 @@ async def test_in_game_errors_leave_the_state_unchanged(game):
     assert table.hand.seq > seq
     snap2 = _snapshot(table)
     r = await fd.click(player, copy, forged)
-    assert r.ephemeral and "earlier turn" in r.content
+    assert r.ephemeral and "earlier turn" in r.text
     assert _snapshot(table) == snap2
 
 
@@ -151,12 +153,12 @@ async def test_closed_dms_fall_back_to_the_my_hand_button(game):
         await press_for(fd, bot, users[seat], fd.channel_id, ai.choose_action(table.hand, seat))
     assert bob_seat in table.hand.pending_seats()
     assert not fd.dms_to(bob)
-    mentions = [m for m in fd.messages_in(fd.channel_id) if f"<@{bob.id}>" in (m.content or "")]
-    assert mentions and "我的手牌" in mentions[-1].content  # in bob's language (zh-CN)
+    mentions = [m for m in fd.messages_in(fd.channel_id) if f"<@{bob.id}>" in (m.text or "")]
+    assert mentions and "我的手牌" in mentions[-1].text  # in bob's language (zh-CN)
     public = fd.messages_in(fd.channel_id)[0]
     hand_button = next(c for c in public.custom_ids if c.endswith(":hand"))
     r = await fd.click(bob, public, hand_button)
-    assert r.ephemeral and r.message.attachments[0].name == "panel.png"
+    assert r.ephemeral and shows_hand(r.message)
     action = ai.choose_action(table.hand, bob_seat)
     seq = table.hand.seq
     r2 = await press_for(fd, bot, bob, fd.channel_id, action)

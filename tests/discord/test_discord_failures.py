@@ -10,6 +10,8 @@ no DM arrived — and the hand goes on.
 
 from __future__ import annotations
 
+from panel_checks import shows_hand
+
 import pytest
 
 from engine.tiles import kind_str
@@ -135,7 +137,7 @@ async def test_dm_lost_to_persistent_5xx_player_uses_hand(tmp_path):
         assert g.button_msg(other, g.cid(nxt_action)) is not None
         # and the player may fetch the hand with /hand and play from that reply
         r = await g.fd.slash(other, "mj hand")
-        assert r.ephemeral and r.message.attachments[0].name == "panel.png"
+        assert r.ephemeral and shows_hand(r.message)
         seq = g.table.hand.seq
         r, _ = await g.press_next()
         assert r.response_type == 7 and g.table.hand.seq > seq
@@ -158,11 +160,11 @@ async def test_closed_dms_fall_back_to_a_mention_and_my_hand(tmp_path):
             seat, user = g.actor()
             if user is g.bob:
                 # bob is told in the channel, and plays from the My hand button
-                assert any(f"<@{g.bob.id}>" in m.content for m in fd.messages_in(g.ch)), "no mention in the channel"
+                assert any(f"<@{g.bob.id}>" in m.text for m in fd.messages_in(g.ch)), "no mention in the channel"
                 mentions += 1
                 public = next(m for m in fd.messages_in(g.ch) if f"mjt:{g.ch}:hand" in m.custom_ids)
                 r = await fd.click(g.bob, public, f"mjt:{g.ch}:hand")
-                assert r.ephemeral and r.message.attachments[0].name == "panel.png"
+                assert r.ephemeral and shows_hand(r.message)
             seq = table.hand.seq
             r, action = await g.press_next()
             assert r.response_type == 7 and (table.hand.is_over() or table.hand.seq > seq)
@@ -197,7 +199,7 @@ async def test_expired_token_on_a_click_keeps_the_action(tmp_path):
                     assert g.button_msg(other, g.cid(g.table.hand.ai_action(seat))) is not None
             # the presser gets the hand again with /hand
             r = await g.fd.slash(presser, "mj hand")
-            assert r.ephemeral and r.message.attachments[0].name == "panel.png"
+            assert r.ephemeral and shows_hand(r.message)
             tried.append(f"{status}/{code}")
             if g.table.hand.is_over():
                 break

@@ -3,6 +3,8 @@ through discord.py's real command tree and views; only the HTTP layer is a recor
 
 from __future__ import annotations
 
+from panel_checks import shows_hand
+
 import pytest
 
 from engine import ai
@@ -59,7 +61,7 @@ async def test_full_game_with_claim_win_settlement_and_score(db_url):
         assert len(public) == 1 and public[0].attachments[0].name == "table.png"
         # both players got their panel by DM at the start (the table from their seat, their hand face up)
         assert fd.dms_to(alice) and fd.dms_to(bob)
-        assert fd.dms_to(alice)[0].attachments[0].name == "panel.png"
+        assert shows_hand(fd.dms_to(alice)[0])
         claims = 0
         rest_per_turn = []
         while not table.hand.is_over():
@@ -67,7 +69,7 @@ async def test_full_game_with_claim_win_settlement_and_score(db_url):
             action = ai.choose_action(table.hand, seat)
             before = len(fd.calls)
             r = await press_for(fd, bot, users[seat], ch, action)
-            assert r.response_type == 7, r.content  # the prompt was updated in place
+            assert r.response_type == 7, r.text  # the prompt was updated in place
             claims += action.type in CLAIMS
             if action.type == "discard" and not table.hand.is_over() and table.hand.phase == "discard":
                 rest_per_turn.append(len(fd.calls) - before)
@@ -82,9 +84,9 @@ async def test_full_game_with_claim_win_settlement_and_score(db_url):
         line = await bot.store.score(fd.guild_id, winner_user.id)
         assert (line.points, line.hands, line.wins) == (pts, 1, 1)
         r = await fd.slash(winner_user, "mj score")
-        assert f"{pts:+d}" in r.content
+        assert f"{pts:+d}" in r.text
         r = await fd.slash(loser_user, "mj score")
-        assert f"{-pts:+d}" in r.content
+        assert f"{-pts:+d}" in r.text
         r = await fd.slash(alice, "mj leaderboard")
         assert winner_user.name in as_shown(r.message.embeds[0]["description"])
         # the public message was edited in place: still one message in the channel

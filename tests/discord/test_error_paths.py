@@ -70,7 +70,7 @@ async def test_a_command_failing_unexpectedly_is_answered_and_the_table_rebuilt(
         broke = _break_apply_once(monkeypatch, table.hand)
         with caplog.at_level(logging.ERROR):
             r = await fd.slash(users[seat], "discard", {"tile": kind_str(a.kind)}, check=False)
-        assert broke and r.ephemeral and SORRY in r.content, r.content
+        assert broke and r.ephemeral and SORRY in r.text, r.text
         # rebuilt from the store: the half-applied discard is gone, the same decision waits
         table = bot.service.table_in(fd.channel_id)
         assert list(table.actions) == stored and table.hand.seq == len(stored)
@@ -94,7 +94,7 @@ async def test_a_button_failing_unexpectedly_is_answered(tmp_path, monkeypatch):
         _break_apply_once(monkeypatch, table.hand)
         r = await press(fd, users[seat], a, check=False)
         assert r.response_type is not None
-        texts = [m.content for m in r.all_messages] + ([r.message.content] if r.message else [])
+        texts = [m.text for m in r.all_messages] + ([r.message.text] if r.message else [])
         assert any(SORRY in (t or "") for t in texts), texts
         table = bot.service.table_in(fd.channel_id)
         assert list(table.actions) == stored
@@ -113,11 +113,11 @@ async def test_refusals_quote_a_short_sanitized_piece_and_a_blank_tile_asks_whic
         r = await fd.slash(user, "discard", {"tile": long}, check=False)
         assert r.response_type is not None and not r.errors and r.ephemeral
         # short, shown as typed, and nothing Discord would ping even where every mention is allowed
-        assert len(r.content) < 300 and ping_problems({"content": r.content}) == [], r.content
-        assert as_shown(r.content).startswith("Unknown tile: @everyone <@123> **x** 9…"), r.content
+        assert len(r.text) < 300 and ping_problems({"content": r.text}) == [], r.text
+        assert as_shown(r.text).startswith("Unknown tile: @everyone <@123> **x** 9…"), r.text
         r = await fd.slash(user, "discard", {"tile": "   "}, check=False)
-        assert r.ephemeral and "?" not in r.content.split(".")[0] or "which" in r.content.lower(), r.content
-        assert "which tile" in r.content.lower(), r.content
+        assert r.ephemeral and "?" not in r.text.split(".")[0] or "which" in r.text.lower(), r.text
+        assert "which tile" in r.text.lower(), r.text
         assert table.hand.seq == before
     finally:
         await fd.close()
@@ -140,7 +140,7 @@ async def test_an_unknown_button_gets_a_clear_answer(tmp_path):
                 fd.plant_message([cid], user=user)
             r = await fd.click(user, planted, cid, check=False)
             assert r.response_type is not None and not r.errors, cid
-            texts = " ".join((m.content or "") for m in r.all_messages)
+            texts = " ".join((m.text or "") for m in r.all_messages)
             assert r.ephemeral and texts in clear, (cid, texts)
         assert table.hand.seq == before
     finally:
@@ -169,7 +169,7 @@ async def test_an_ignored_ting_is_told(tmp_path):
         assert plain
         r = await fd.slash(users[seat], "ting", {"tile": kind_str(plain[0])}, check=False)
         assert not r.errors and r.ephemeral
-        assert "ignored" in r.content.lower() or "not ready" in r.content.lower(), r.content
+        assert "ignored" in r.text.lower() or "not ready" in r.text.lower(), r.text
         assert not table.hand.view(None)["seats"][seat]["ting"]
     finally:
         await fd.close()
@@ -187,11 +187,11 @@ async def test_buttons_of_the_older_format_are_out_of_date(tmp_path):
         before = (table.hand.seq, list(table.actions))
         old = f"mj:{fd.channel_id}:{table.hand.seq}:{a.type}:{kind_str(a.kind) if a.kind is not None else '-'}"
         r = await fd.click(user, fd.plant_message([old], user=user), old, check=False)
-        assert r.ephemeral and "out of date" in r.content, r.content
+        assert r.ephemeral and "out of date" in r.text, r.text
         sel = f"mjs:{fd.channel_id}:{table.hand.seq}"
         r = await fd.select(user, fd.plant_message([sel], user=user, select_values=["discard:1m"]), sel,
                             ["discard:1m"], check=False)
-        assert r.ephemeral and "out of date" in r.content, r.content
+        assert r.ephemeral and "out of date" in r.text, r.text
         assert (table.hand.seq, list(table.actions)) == before
     finally:
         await fd.close()
@@ -212,11 +212,11 @@ async def test_buttons_whose_number_counted_the_hands_actions_are_out_of_date(tm
         n = table.decision(seat)  # the number a button of this decision carries now, unmarked
         old = f"mj:{fd.channel_id}:{table.hand_id}:{n}:{a.type}:{kind_str(a.kind) if a.kind is not None else '-'}"
         r = await fd.click(user, fd.plant_message([old], user=user), old, check=False)
-        assert r.ephemeral and "out of date" in r.content, r.content
+        assert r.ephemeral and "out of date" in r.text, r.text
         sel = f"mjs:{fd.channel_id}:{table.hand_id}:{n}"
         r = await fd.select(user, fd.plant_message([sel], user=user, select_values=[f"{a.type}:-"]), sel,
                             [f"{a.type}:-"], check=False)
-        assert r.ephemeral and "out of date" in r.content, r.content
+        assert r.ephemeral and "out of date" in r.text, r.text
         assert (table.hand.seq, list(table.actions)) == before
     finally:
         await fd.close()
@@ -232,7 +232,7 @@ async def test_a_command_the_bot_no_longer_has_is_answered_that_it_changed(comma
     try:
         user = next(iter(users.values()))
         r = await fd.stale_slash(user, command)
-        assert r.ephemeral and r.content == ("This command has changed since Discord last updated your list of "
-                                             "commands. Try again in a minute, or see /mj help."), r.content
+        assert r.ephemeral and r.text == ("This command has changed since Discord last updated your list of "
+                                             "commands. Try again in a minute, or see /mj help."), r.text
     finally:
         await fd.close()

@@ -245,7 +245,7 @@ def _accepted(table, seat, typ: str, kind) -> bool:
 
 def _private(r) -> None:
     """The bot answered, privately (a refusal, never a public message)."""
-    assert r.response_type in (4, 5, 7) and r.content, r.content
+    assert r.response_type in (4, 5, 7) and r.text, r.text
     assert r.ephemeral
 
 
@@ -293,7 +293,7 @@ def test_discord_table_create_with_random_options(world):
         before = w.snapshot()
         r = w.run(w.fd.slash(w.alice, "mj table create", {"variant": variant, "options": options},
                              channel_id=w.spare))
-        assert r.ephemeral and r.content
+        assert r.ephemeral and r.text
         opened = w.bot.service.tables.get(w.spare)
         if opened is not None:  # the options were all valid: the table opened with them
             assert opened.variant.id == variant
@@ -376,7 +376,7 @@ def test_discord_forged_and_stale_button_ids(world):
             r = w.run(w.fd.click(user, msg, cid))
         assert r.response_type is not None, "every click is answered"
         if r.response_type in (4, 5):
-            assert r.ephemeral and r.content
+            assert r.ephemeral and r.text
         assert w.snapshot() == before
 
     run()
@@ -388,7 +388,7 @@ def test_discord_forged_and_stale_button_ids(world):
     old = f"mj:{ch}:{t.hand_id}:d{t.decision(seat) - 1}:pass:-"  # the seat's decision before this one
     msg = w.fd.plant_message([old], user=user)
     r = w.run(w.fd.click(user, msg, old))
-    assert r.ephemeral and "earlier turn" in r.content
+    assert r.ephemeral and "earlier turn" in r.text
 
 
 def test_harness_refuses_to_plant_a_message_discord_would_refuse(world):

@@ -9,7 +9,7 @@ import pytest
 from discord_play import new_bot, press, table_button, table_message, timeout_policy
 from fakediscord import FakeDiscord
 from service.clock import ManualClock
-from panel_checks import restarted_bot, seated_table
+from panel_checks import restarted_bot, seated_table, shows_hand
 from test_match import open_match, play_with_settlement_refused, standings_messages
 from games import fewest_seats, game_params
 
@@ -27,7 +27,7 @@ async def test_next_hand_after_a_refused_last_settlement_ends_the_match_instead_
     msg, cid = table_button(fd, fd.channel_id, "next")
     r = await fd.click(users[0], msg, cid)
     await fd.settle()
-    assert r.ephemeral and r.content == "The table is closed."  # not "the next hand is dealt"
+    assert r.ephemeral and r.text == "The table is closed."  # not "the next hand is dealt"
     # the settlement stored now is the match's last: the match ends, no hand is dealt
     assert table.status == "closed" and table.hand_id == hand_id
     assert fd.channel_id not in bot.service.tables
@@ -55,7 +55,7 @@ async def test_a_restart_in_the_middle_of_table_show_leaves_one_table_message(sl
     old = table_message(fd, ch)
     fd.latency = lambda c: 30.0 if c.method == slow and "/channels/" in c.path and "/messages" in c.path else 0.0
     r = await fd.slash(by_seat[0], "mj table show")
-    assert r.content == "The table message is posted again at the bottom of the channel."
+    assert r.text == "The table message is posted again at the bottom of the channel."
     fd.latency = 0.0  # the call in flight sleeps on, until the restart stops it
     await fd.restart(restarted_bot(bot))
     await fd.settle()
@@ -68,7 +68,7 @@ async def test_a_restart_in_the_middle_of_table_show_leaves_one_table_message(sl
     # its buttons answer
     msg, cid = table_button(fd, ch, "hand")
     r = await fd.click(by_seat[0], msg, cid)
-    assert r.ephemeral and r.message.data["attachments"]
+    assert r.ephemeral and shows_hand(r.message)
     await fd.close()
 
 
@@ -106,10 +106,10 @@ async def test_a_request_that_waited_while_the_table_was_ended_is_told_there_is_
         other = press(fd, mover, timeout_policy(table.hand, seat))
     ended, r = await asyncio.gather(fd.slash(p0, "mj table end"), other, return_exceptions=True)
     await fd.settle()
-    assert ended.content == "The table is closed."
+    assert ended.text == "The table is closed."
     # asked in the channel: "this channel"; pressed in the panel's DM: the table's channel named
     gone = NO_TABLE if request_ == "leave" else f"The table in <#{fd.channel_id}> is no longer open."
-    assert r.ephemeral and r.content == gone
+    assert r.ephemeral and r.text == gone
     assert list((await bot.store.get_hand(hand_id)).actions) == stored
     assert [(s.user_id, s.auto, s.left) for s in (await bot.store.get_seats(table.id))] == \
         [(s.user_id, False, False) for s in table.seats]
@@ -128,7 +128,7 @@ async def test_joining_a_lobby_as_it_expires_is_told_there_is_no_table(tmp_path)
     closed, r = await asyncio.gather(bot.service.tick(), fd.slash(b, "mj table join"))
     await fd.settle()
     assert closed == 1
-    assert r.ephemeral and r.content == NO_TABLE
+    assert r.ephemeral and r.text == NO_TABLE
     assert fd.channel_id not in bot.service.tables
     await fd.close()
 
@@ -142,7 +142,7 @@ async def test_ending_the_table_after_a_refused_settlement_settles_that_hand_fir
     assert table.hand.is_over() and table.settled_hand_id != table.hand_id
     r = await fd.slash(users[0], "mj table end")
     await fd.settle()
-    assert r.ephemeral and r.content == "The table is closed."
+    assert r.ephemeral and r.text == "The table is closed."
     [stored] = await bot.store.match_hands(table.id)
     assert stored.id == table.hand_id and [s.points for s in stored.settlements] == table.hand.result["points"]
     match = await bot.store.match_of_table(table.id)

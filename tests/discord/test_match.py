@@ -28,7 +28,7 @@ async def open_match(tmp_path, hands: int | None, seed: int = 11, game: str = GA
     if hands is not None:
         args["hands"] = hands
     r = await fd.slash(users[0], "mj table create", args)
-    assert r.ephemeral and "Table created" in r.content, r.content
+    assert r.ephemeral and "Table created" in r.text, r.text
     for u in users[1:]:
         await fd.slash(u, "mj table join")
     for _ in range(ais):
@@ -116,8 +116,8 @@ async def test_a_four_hand_match_ends_with_its_standings_stored_and_listed(tmp_p
     for seat, user in seats.items():
         panel = panels_of(fd, user)[-1]
         assert panel.custom_ids == []
-        assert panel.content == panel_of(table.snapshot, seat, lang="en").content  # its last snapshot
-        assert table.last_result["points"][seat] != 0 or "0" in panel.content
+        assert panel.text.startswith(panel_of(table.snapshot, seat, lang="en").content)  # its last snapshot
+        assert table.last_result["points"][seat] != 0 or "0" in panel.text
     last_hand = table.hand_id
     bot.service.clock.advance(600)
     await bot.service.tick()  # no timer deals a fifth hand
@@ -173,7 +173,7 @@ async def test_a_four_hand_match_ends_with_its_standings_stored_and_listed(tmp_p
     r = await fd.select(users[1], msg, menu["custom_id"], [str(stored[2].id)])
     replay = r.message
     assert replay is not None and not r.ephemeral
-    assert f"Replay of hand #{stored[2].id}" in replay.content
+    assert f"Replay of hand #{stored[2].id}" in replay.text
     assert any(c.startswith(f"mjr:{stored[2].id}:") for c in replay.custom_ids)
     assert len(standings_messages(fd, fd.channel_id)) == 1
     await fd.close()
@@ -188,7 +188,7 @@ async def test_table_end_mid_match_posts_the_standings_of_the_settled_hands(tmp_
     assert not table.hand.is_over()  # the second hand runs: it is aborted and counts for nothing
     first = (await bot.store.match_hands(table.id))[0]
     r = await fd.slash(users[0], "mj table end")
-    assert r.ephemeral and r.content == "The table is closed."
+    assert r.ephemeral and r.text == "The table is closed."
     await fd.settle()
     [msg] = standings_messages(fd, fd.channel_id)
     match = await bot.store.match_of_table(table.id)
@@ -213,7 +213,7 @@ async def test_table_end_mid_match_posts_the_standings_of_the_settled_hands(tmp_
     menu = next(c for c in r.message.walk_components() if c.get("type") == 3)
     assert menu["custom_id"] == f"mjm:{match.id}:0" and [o["value"] for o in menu["options"]] == [str(first.id)]
     r = await fd.slash(zh, "mj standings", {"match": match.id + 99})
-    assert r.ephemeral and f"#{match.id + 99}" in r.content  # no such match: a private error
+    assert r.ephemeral and f"#{match.id + 99}" in r.text  # no such match: a private error
     # a table ended before any hand was settled shows no standings
     ch = fd.add_channel("empty")
     await fd.slash(users[0], "mj table create", {"variant": "two_player"}, channel_id=ch)
@@ -300,7 +300,7 @@ async def test_a_long_match_pages_its_replay_menu(tmp_path):
     await fd.click(users[0], msg, f"mjp:{match.id}:0:0")
     assert [o["value"] for o in menu_of(fd.message(msg.id))["options"]] == [str(h.id) for h in hands[:25]]
     r = await fd.select(users[0], fd.message(msg.id), f"mjm:{match.id}:0", [str(hands[24].id)])
-    assert f"Replay of hand #{hands[24].id}" in r.message.content
+    assert f"Replay of hand #{hands[24].id}" in r.message.text
     await fd.close()
 
 
@@ -311,9 +311,9 @@ async def test_the_match_length_at_create_and_its_bad_values(tmp_path):
     await fd.start()
     u = fd.user(1, "alice")
     r = await fd.slash(u, "mj table create", {"variant": "two_player", "options": "match_hands=300"})
-    assert r.ephemeral and as_shown(r.content).startswith("Option match_hands cannot be 300")
+    assert r.ephemeral and as_shown(r.text).startswith("Option match_hands cannot be 300")
     r = await fd.slash(u, "mj table create", {"variant": "zipai", "hands": 3})
-    assert r.ephemeral and r.content.splitlines()[1] == \
+    assert r.ephemeral and r.text.splitlines()[1] == \
         "A match of 3 hands: the table closes with the final standings after the last one."
     assert bot.service.table_in(fd.channel_id).options["match_hands"] == 3
     # a server default sets it for every table of a game; a typed value wins

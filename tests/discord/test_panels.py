@@ -1,8 +1,8 @@
 """Each player's private panel, through the fake Discord, in every game: one DM per player
 per hand edited in place (never a new DM per decision); it shows the other seats' discards
 and melds; after the last move and after a restart it equals the seat's panel view; at every
-step at most one notice message per player exists; no upload repeats the image the message
-already shows; closed DMs give one channel message per player per hand, mentioning only them,
+step at most one notice message per player exists; a panel uploads no picture (its hand is
+tile buttons, the table its tiles in text); closed DMs give one channel message per player per hand, mentioning only them,
 and a panel again at the next hand once DMs are open."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ import pytest
 from games import game_ids, game_params, per_game
 
 from cogs import messages
-from render.table import render_table
+from render.text.prompts import short_tile
 from service.clock import ManualClock
 
 try:
     from discord_play import new_bot, press, timeout_policy
     from fakediscord import FakeDiscord
-    from panel_checks import panel_now, notices_of, panel_uploads, panels_of, seated_table
+    from panel_checks import V2, panel_now, notices_of, panel_uploads, panels_of, seated_table
 except ImportError:  # pragma: no cover
     from tests.harness.discord_play import new_bot, press, timeout_policy
     from tests.harness.fakediscord import FakeDiscord
-    from tests.harness.panel_checks import panel_now, notices_of, panel_uploads, panels_of, seated_table
+    from tests.harness.panel_checks import V2, panel_now, notices_of, panel_uploads, panels_of, seated_table
 
 SEATING = {"two_player": (2, 0), "laosanfan": (2, 2), "jinhu": (2, 2), "caishen": (2, 2),
            "laowudui": (2, 1), "zipai": (2, 1)}
@@ -38,18 +38,36 @@ async def _table(tmp_path, game: str, seed: int = 7, closed: tuple = ()):
 def check_step(fd, users, start_call: int) -> None:
     for user in users.values():
         assert len(notices_of(fd, user)) <= 1, [m.content for m in notices_of(fd, user)]
-    for mid, images in panel_uploads(fd, fd.calls[start_call:]).items():
-        for a, b in zip(images, images[1:]):
-            assert a != b, f"message {mid} got the image it already showed"
+    assert all(images == [] for images in panel_uploads(fd, fd.calls[start_call:]).values())  # no panel picture
+
+
+def shown(components: list) -> list:
+    """What a component tree shows, without the ids Discord numbers it with: each text, and
+    each button's id, label, emoji and whether it is disabled, in order."""
+    out = []
+
+    def walk(items):
+        for c in items:
+            if c.get("type") == 10:
+                out.append(("text", c["content"]))
+            elif c.get("type") == 2:
+                out.append(("button", c.get("custom_id"), c.get("label"), (c.get("emoji") or {}).get("id"),
+                            bool(c.get("disabled"))))
+            elif c.get("type") == 3:
+                out.append(("menu", c.get("custom_id"), tuple(o["value"] for o in c.get("options", []))))
+            walk(c.get("components") or [])
+
+    walk(components)
+    return out
 
 
 def panel_matches_view(fd, bot, table, seat: int, user) -> None:
-    """The user's panel is what the seat's panel view draws now: the text and the image."""
+    """The user's panel is what the seat's panel view draws now: its words, its table of
+    tiles and its buttons."""
     (panel,) = panels_of(fd, user)
     parts = panel_now(bot, table, seat)
-    assert panel.content == parts.content
-    attachment = panel.data["attachments"][0]
-    assert panel.files[attachment["id"]].data == render_table(parts.image_view)
+    assert shown(panel.components) == shown(messages.panel_layout(parts, buttons=parts.rows != []).to_components())
+    assert parts.content in panel.text and panel.attachments == []
 
 
 @pytest.mark.asyncio
@@ -92,14 +110,21 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
             if table.hand.is_over():
                 break
         for seat, user in users.items():
-            parts = panel_now(bot, table, seat)
-            view = parts.image_view
+            view = bot.service.snapshot(table.channel_id).parts[seat].view
             others = [sv for sv in view["seats"] if sv["seat"] != seat]
             # the other seats' discards, as the table shows them, and only the viewer's hand
             assert any(sv["discards"] for sv in others)
             assert all(sv.get("concealed") is None for sv in others)
             assert view["me"]["hand"] and view["viewer"] == seat
             panel_matches_view(fd, bot, table, seat, user)
+            (panel,) = panels_of(fd, user)
+            for sv in others:  # each other seat's last discard is in the panel's table of tiles
+                claimed = set(sv.get("claimed_discards") or ())
+                pond = [x for n, x in enumerate(sv["discards"]) if n not in claimed]
+                line = next(x for x in panel.text.split("\n") if x.startswith("**") and f"** {sv['wind']}" in x)
+                if pond:
+                    lang = bot.service.snapshot(table.channel_id).parts[seat].lang
+                    assert short_tile(pond[-1], lang) in line.split("·")[-1], line
         waiting = [s for s in table.hand.pending_seats() if s in users]
         assert waiting and not table.hand.is_over()  # seed 5: a player decides after 12 presses
         for seat, user in users.items():
@@ -112,7 +137,7 @@ async def test_the_panel_shows_the_other_seats_and_a_notice_pings_the_decision(t
                 # the time left, as a Discord timestamp of the decision's wall-clock deadline
                 # (the manual clock's time + its fixed epoch)
                 when = f"<t:{int(ManualClock.EPOCH + table.deadline)}:R>"
-                assert when in panel.content and when in notes[0].content
+                assert when in panel.text and when in notes[0].content
     finally:
         await fd.close()
 
@@ -160,7 +185,10 @@ async def test_closed_dms_get_one_channel_notice_per_hand_and_a_panel_once_open(
             seat = next(s for s in table.hand.pending_seats() if s in users)
             if users[seat] is closed:
                 r = await fd.slash(closed, "mj hand")
-                assert r.ephemeral and r.message.attachments[0].name == "panel.png"
+                assert r.ephemeral and r.message.flags & V2, r.message
+                hand = bot.service.snapshot(table.channel_id).parts[seat].view["me"].get("hand")
+                # the hand as tile buttons (字牌's 飘 is declared before the cards are dealt)
+                assert bool(hand) == any(":discard:" in c for c in r.message.custom_ids), r.message.components
             await press(fd, users[seat], timeout_policy(table.hand, seat))
             await fd.settle()
         sent = channel_notices()
@@ -224,7 +252,7 @@ async def test_the_largest_decisions_fit_discords_limits(game, seats, seed, opti
                 offered = set()
                 for comp in panel.walk_components():
                     cid = comp.get("custom_id", "")
-                    if comp.get("type") == 2 and cid.startswith("mj:"):
+                    if comp.get("type") == 2 and cid.startswith("mj:") and not comp.get("disabled"):
                         offered.add(tuple(cid.split(":")[4:6]))
                     for opt in comp.get("options", []):
                         offered.add(tuple(opt["value"].split(":")))

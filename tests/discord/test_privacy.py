@@ -11,6 +11,9 @@ the bot sent them, AI seats), and everything that leaves the bot is inspected:
 * every outgoing REST call with a file: a hand image only ever goes privately (DM, ephemeral
   reply, or the edit of one) to the user of the seat it was drawn for; table images may go
   anywhere; every uploaded image is one of the drawn views;
+* every player's panel (``cogs.messages.panel_of`` is wrapped: each panel's view is checked as
+  a hand view is, and its components are tied to the seat it was drawn for): a message showing
+  a hand — its tile buttons, its table of tiles — only ever goes privately to that seat's user;
 * every public message, embed and edit (content, titles, descriptions, fields, the images'
   descriptions): a tile named
   in it is one the public may see at that moment (in the public engine view or its events).
@@ -26,6 +29,7 @@ import copy
 import hashlib
 import json
 import random
+import re
 
 import pytest
 
@@ -79,6 +83,20 @@ def _strings(obj, acc: set) -> set:
     return acc
 
 
+def _walk(components: list) -> list:
+    out = []
+    for c in components or []:
+        out.append(c)
+        out += _walk(c.get("components") or [])
+    return out
+
+
+def _shows(components: list) -> str:
+    """What a component tree shows (texts, ids, labels, emojis), without Discord's numbering."""
+    return json.dumps([[c.get("type"), c.get("content"), c.get("custom_id"), c.get("label"),
+                        (c.get("emoji") or {}).get("id"), bool(c.get("disabled"))] for c in _walk(components)])
+
+
 def _seed_with(game: str, n: int, predicate, limit: int = 300) -> int:
     info = find_variant(game)
     options = info.resolve_options({})
@@ -102,7 +120,23 @@ class Audit:
         self.views: dict[str, list[tuple[str, dict]]] = {}  # png sha1 -> [(kind, view)]
         self.violations: list[str] = []
         self.counts = {"table_views": 0, "hand_views": 0, "reveals": 0, "files": 0, "private_files": 0,
-                       "public_texts": 0, "tile_mentions": 0}
+                       "public_texts": 0, "tile_mentions": 0, "panels": 0}
+        #: what each drawn panel's components show -> the user of the seat it was drawn for
+        self.panels: dict[str, int] = {}
+        real_panel_of = ui_module.panel_of
+
+        def panel_of(snap, seat, **kw):
+            p = real_panel_of(snap, seat, **kw)
+            part = snap.parts[seat]
+            view = json.loads(json.dumps(ui_module.drawable(part.view, snap.public.names, p.lang, snap.game),
+                                         default=str))
+            self._check(self.check_hand_view, view)
+            self._check(self.check_panel_is_public_plus_own, view)
+            for buttons in (True, False):
+                self.panels[_shows(ui_module.panel_layout(p, buttons).to_components())] = part.user_id
+            return p
+
+        monkeypatch.setattr(ui_module, "panel_of", panel_of)
         real_table = ui_module.render_table
 
         def render_table(drawn):
@@ -292,6 +326,21 @@ class Audit:
                         "a hand image sent to another user", [(k, v["variant"], v["viewer"]) for k, v in sources], user)
             if where == "public":
                 self.check_public_text(call)
+            self.check_panel(call, where, user)
+
+    def check_panel(self, call, where: str, user) -> None:
+        """A message with a hand's tile buttons is a panel drawn for the recipient's own seat."""
+        body = call.json or {}
+        if "data" in body and isinstance(body["data"], dict):
+            body = body["data"]
+        components = body.get("components") or []
+        ids = [c.get("custom_id", "") for c in _walk(components)]
+        if not any(re.match(r"mj:\d+:\d+:d\d+:(discard|ting|wdiscard):", i) for i in ids):
+            return
+        self.counts["panels"] += 1
+        owner = self.panels.get(_shows(components))
+        assert owner is not None, ("a hand's buttons that no panel drew", ids[:5])
+        assert where == "private" and user == owner, ("a hand's buttons sent to another user", owner, where, user)
 
     def check_public_text(self, call) -> None:
         body = call.json or {}
@@ -373,8 +422,8 @@ async def test_nothing_concealed_leaks(game, tmp_path, monkeypatch):
     print(f"\n[{game}] {c['steps']} clicks, {c['calls']} REST calls: {c['table_views']} table views and "
           f"{c['hand_views']} hand views checked, {c['files']} uploaded images traced to their view "
           f"({c['private_files']} private), {c['public_texts']} public texts with {c['tile_mentions']} tile "
-          f"names checked, {c['reveals']} 听 reveals")
-    assert c["table_views"] > 0 and c["hand_views"] > 0 and c["files"] > 0 and c["private_files"] > 0
+          f"names checked, {c['reveals']} 听 reveals, {c['panels']} panels traced to their seat")
+    assert c["table_views"] > 0 and c["hand_views"] > 0 and c["files"] > 0 and c["panels"] > 0
     if game == "two_player":
         assert c["reveals"] > 0
 

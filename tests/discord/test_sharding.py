@@ -60,9 +60,9 @@ async def db(request, tmp_path):
 async def test_a_dm_click_on_shard_0_is_applied_by_the_owner_on_shard_1(db):
     url, schema = db
     clock = ManualClock()
-    shard0 = make_bot(url, clock=clock, timer_interval=0, shard_count=2, shard_ids=[0], route_interval=0,
+    shard0 = make_bot(url, clock=clock, timer_interval=0, shard_count=2, shard_ids=[0], route_interval=0, tile_emojis=False,
                       schema=schema)
-    shard1 = make_bot(url, clock=clock, timer_interval=0, shard_count=2, shard_ids=[1], route_interval=0,
+    shard1 = make_bot(url, clock=clock, timer_interval=0, shard_count=2, shard_ids=[1], route_interval=0, tile_emojis=False,
                       schema=schema)
     assert shard0.shard_count == 2 and shard0.shard_ids == [0] and shard1.shard_ids == [1]
     fd = FakeDiscord(shard0)

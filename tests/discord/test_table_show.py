@@ -14,7 +14,7 @@ from service.tables import ServiceError
 
 from discord_play import new_bot, press_for, table_button, table_message, timeout_policy
 from fakediscord import FakeDiscord
-from panel_checks import panels_of, restarted_bot, seated_table
+from panel_checks import panels_of, restarted_bot, seated_table, shows_hand
 
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
 
@@ -39,13 +39,13 @@ async def test_show_reposts_the_table_message_and_its_buttons_and_the_panels_kee
         assert old is not None and table.message_id == old.id
         passer_by = fd.user(900, "passer-by")
         r = await fd.slash(passer_by, "mj table show")
-        assert r.ephemeral and r.content == "You are not seated at this table."
+        assert r.ephemeral and r.text == "You are not seated at this table."
         await fd.post(passer_by, "anyone seen my keys?")
         assert fd.messages_in(ch)[-1].id != old.id  # the table scrolled up
 
         en_user = next(u for u in by_seat.values() if u.locale == "en-US")
         r = await fd.slash(en_user, "mj table show")
-        assert r.ephemeral and r.content == "The table message is posted again at the bottom of the channel."
+        assert r.ephemeral and r.text == "The table message is posted again at the bottom of the channel."
         new = table_message(fd, ch)
         assert new.id != old.id and fd.message(old.id).deleted
         assert fd.messages_in(ch)[-1].id == new.id  # at the bottom
@@ -57,7 +57,7 @@ async def test_show_reposts_the_table_message_and_its_buttons_and_the_panels_kee
         msg, cid = table_button(fd, ch, "hand")
         assert msg.id == new.id
         r = await fd.click(en_user, msg, cid)
-        assert r.ephemeral and r.message.data["attachments"]
+        assert r.ephemeral and shows_hand(r.message)
         # the panels keep working, and the move shows on the new message
         seat = table.hand.pending_seats()[0]
         user = by_seat[seat]
@@ -72,7 +72,7 @@ async def test_show_reposts_the_table_message_and_its_buttons_and_the_panels_kee
         fd.fail_next(403, route=DELETE, code=50013)
         r = await fd.slash(en_user, "mj table show")
         newer = table_message(fd, ch)
-        assert r.content == "The table message is posted again at the bottom of the channel." and newer.id != new.id and not fd.message(new.id).deleted
+        assert r.text == "The table message is posted again at the bottom of the channel." and newer.id != new.id and not fd.message(new.id).deleted
         assert table.message_id == newer.id and await _stored_message_id(bot, ch) == newer.id
     finally:
         await fd.close()
@@ -83,7 +83,7 @@ async def test_show_without_a_table_is_refused(tmp_path):
     bot, fd, _ = await _world(tmp_path)
     try:
         r = await fd.slash(fd.user(5, "p"), "mj table show")
-        assert r.ephemeral and r.content == "There is no table in this channel. Start one with /mj table create."
+        assert r.ephemeral and r.text == "There is no table in this channel. Start one with /mj table create."
     finally:
         await fd.close()
 
@@ -94,7 +94,7 @@ async def test_the_table_is_posted_again_after_the_servers_number_of_other_messa
     ch = fd.channel_id
     try:
         r = await fd.slash(admin, "mj config server", {"repost_after": 3})
-        assert r.content == "Saved."
+        assert r.text == "Saved."
         alice, bob = fd.user(10, "alice"), fd.user(11, "bob")
         await fd.slash(alice, "mj table create")
         first = table_message(fd, ch).id
@@ -122,7 +122,7 @@ async def test_the_table_is_posted_again_after_the_servers_number_of_other_messa
         # the new message's buttons work: bob joins with it
         msg, cid = table_button(fd, ch, "join")
         r = await fd.click(bob, msg, cid)
-        assert r.content == "You sit at the table in seat 2." and bot.service.table_in(ch).seat_of(bob.id) == 1
+        assert r.text == "You sit at the table in seat 2." and bot.service.table_in(ch).seat_of(bob.id) == 1
         # 0 turns it off
         await fd.slash(admin, "mj config server", {"repost_after": 0})
         for text in ("x", "y", "z", "w"):
@@ -138,7 +138,7 @@ async def test_an_unchanged_lobby_closes_after_the_servers_minutes_through_a_res
     clock = bot.service.clock
     ch = fd.channel_id
     try:
-        assert (await fd.slash(admin, "mj config server", {"lobby_minutes": 5})).content == "Saved."
+        assert (await fd.slash(admin, "mj config server", {"lobby_minutes": 5})).text == "Saved."
         creator, joiner = fd.user(10, "li", locale="zh-CN"), fd.user(11, "bob")
         await fd.slash(creator, "mj table create")
         table = bot.service.table_in(ch)
@@ -160,11 +160,11 @@ async def test_an_unchanged_lobby_closes_after_the_servers_minutes_through_a_res
         await fd.settle()
         assert ch not in bot.service.tables and await bot.store.get_open_table(ch) is None
         notice = fd.messages_in(ch)[-1]
-        assert notice.content == "牌桌已关闭：5 分钟内没有人开局。用 /mj table create 重新开一桌。"
+        assert notice.text == "牌桌已关闭：5 分钟内没有人开局。用 /mj table create 重新开一桌。"
         closed = fd.message(table.message_id)
         assert closed.embeds[0]["description"] == "牌桌已关闭。" and closed.custom_ids == []
         r = await fd.slash(joiner, "mj table join")
-        assert r.content == "There is no table in this channel. Start one with /mj table create."
+        assert r.text == "There is no table in this channel. Start one with /mj table create."
     finally:
         await fd.close()
 
@@ -179,19 +179,19 @@ async def test_anyone_may_end_a_lobby_idle_for_the_servers_minutes(tmp_path):
         await fd.slash(creator, "mj table create")
         refused = ("Only the table's creator or a server admin can end the table "
                    "(anyone can, once the lobby has waited 15 minutes unchanged).")
-        assert (await fd.slash(outsider, "mj table end")).content == refused
+        assert (await fd.slash(outsider, "mj table end")).text == refused
         clock.advance(15 * 60 - 1)
-        assert (await fd.slash(outsider, "mj table end")).content == refused
+        assert (await fd.slash(outsider, "mj table end")).text == refused
         clock.advance(1)  # no timer ran: the lobby is still there, and anyone may end it
         r = await fd.slash(outsider, "mj table end")
-        assert r.ephemeral and r.content == "The table is closed."
+        assert r.ephemeral and r.text == "The table is closed."
         assert await bot.store.get_open_table(ch) is None
         # a game in progress stays the creator's (or an admin's) to end, however long it waits
         await fd.slash(creator, "mj table create")
         await fd.slash(creator, "mj table add-ai")
         await fd.slash(creator, "mj table start")
         clock.advance(3600)
-        assert (await fd.slash(outsider, "mj table end")).content == refused
+        assert (await fd.slash(outsider, "mj table end")).text == refused
         assert bot.service.table_in(ch).status == "playing"
     finally:
         await fd.close()
@@ -221,7 +221,7 @@ async def test_the_public_table_speaks_the_setting_else_the_community_servers_la
         assert await opened_by(en) == ("zh-TW", "二人麻將 — 等待玩家")
         assert await opened_by(zh) == ("zh-TW", "二人麻將 — 等待玩家")
         # the server setting over both
-        assert (await fd.slash(admin, "mj config server", {"language": "en"})).content == "Saved."
+        assert (await fd.slash(admin, "mj config server", {"language": "en"})).text == "Saved."
         assert await opened_by(zh) == ("en", "Two-player mahjong (二人麻将) — table open")
         r = await fd.slash(admin, "mj config show")
         assert r.message.embeds[0]["description"].splitlines()[:3] == [
@@ -247,7 +247,7 @@ async def test_server_settings_are_for_admins_and_checked(tmp_path):
     bot, fd, admin = await _world(tmp_path)
     try:
         r = await fd.slash(fd.user(2, "bob"), "mj config server", {"lobby_minutes": 30})
-        assert r.ephemeral and r.content == "Only server admins (Manage Server) can change these settings."
+        assert r.ephemeral and r.text == "Only server admins (Manage Server) can change these settings."
         assert (await bot.settings.server(fd.guild_id)).lobby_minutes == 15
         for bad in ({"lobby_minutes": 0}, {"lobby_minutes": 1441}, {"repost_after": -1}, {"language": "fr"}):
             with pytest.raises(ServiceError) as e:

@@ -42,6 +42,8 @@ def test_declarations_that_cannot_win_are_marked_in_the_ting_menu():
     hint = {h["discard"]: h["waits"] for h in part.view["me"]["hint"]}
     assert sorted(hint) == ["2z"] and sorted(w["tile"] for w in hint["2z"]) == ["1z", "9m"], hint
     assert all(w["ok"] is False and w["why"] == "fan_below_minimum" for w in hint["2z"]), hint
-    marked = [(c.item.label, c.item.style.name) for c in panel.buttons.children if "✗" in (c.item.label or "")]
-    assert len(marked) == 1 and marked[0][0].endswith(" ✗") and marked[0][1] == "secondary", marked
+    marked = [(c.item.label, c.item.style.name, c.item.disabled) for row in panel.rows for c in row
+              if "✗" in (c.item.label or "")]
+    # the hand's 2z button, pressed to declare with that discard, is grey and marked ✗
+    assert len(marked) == 1 and marked[0][0].endswith("✗") and marked[0][1:] == ("secondary", False), marked
     assert panel.content.count("✗ ") == 1 and "cannot win: below the 15-fan minimum" in panel.content

@@ -79,7 +79,7 @@ async def test_the_table_message_never_shows_a_move_the_store_refused(tmp_path):
         assert r.response_type == 7
         assert table.hand.phase == "claim" and table.hand.pending_seats() == [sa]
         r = await fd.slash(alice, "pass", check=False)
-        assert "nothing was lost" in (r.content or ""), r.content
+        assert "nothing was lost" in (r.text or ""), r.text
         await fd.settle()
         stored = list((await bot.store.get_hand(table.hand_id)).actions)
         assert stored == table.actions and stored[-1] == f"{sb} discard 8m"
@@ -109,7 +109,7 @@ async def test_the_table_log_forgets_a_move_the_store_refused(tmp_path):
         line = f"{bob.name} discards {kind_str(a.kind)}"
         _fail_write(bot, 1)
         r = await _typed(fd, bob, a)
-        assert "nothing was lost" in (r.content or ""), r.content
+        assert "nothing was lost" in (r.text or ""), r.text
         r = await _typed(fd, bob, a)
         assert not r.errors and table.actions[-1] == str(a)
         shown = [x for x in embed_text(table_message(fd, fd.channel_id)).splitlines() if x.startswith(line)]
@@ -155,7 +155,7 @@ async def test_the_first_prompt_of_a_hand_works(tmp_path):
         button = next(c for c in first.custom_ids if ":discard:" in c)
         seq = table.hand.seq
         r = await fd.click(dan, first, button, check=False)
-        assert r.response_type == 7 and table.hand.seq > seq, r.content
+        assert r.response_type == 7 and table.hand.seq > seq, r.text
     finally:
         await fd.close()
 
@@ -184,7 +184,7 @@ async def test_the_claim_prompt_names_the_discard_that_was_stored(tmp_path):
         await fd.slash(bob, "discard", {"tile": kind_str(b.kind)}, wait="answered", check=False)
         assert table.hand.pending_seats() == [sa]
         r = await fd.slash(alice, "discard", {"tile": "4m"}, check=False)
-        assert "nothing was lost" in (r.content or ""), r.content
+        assert "nothing was lost" in (r.text or ""), r.text
         r = await fd.slash(alice, "discard", {"tile": "5m"}, check=False)
         assert not r.errors and table.actions[-1] == f"{sa} discard 5m" and table.hand.pending_seats() == [sb]
         await fd.settle()
@@ -192,7 +192,7 @@ async def test_the_claim_prompt_names_the_discard_that_was_stored(tmp_path):
         pre = f"mj:{fd.channel_id}:{table.hand_id}:d{table.decisions[sb]}:"
         prompts = [m for m in private_messages(fd, bob) if any(c.startswith(pre) for c in m.custom_ids)]
         assert prompts, "bob has no prompt for his decision"
-        texts = [m.content for m in prompts]
+        texts = [m.text for m in prompts]
         assert not any("4m" in x for x in texts) and "5m" in texts[0], texts
     finally:
         await fd.close()

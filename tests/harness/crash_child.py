@@ -285,7 +285,7 @@ class Player:
 
 async def main_async(args) -> int:
     clock = ManualClock()
-    bot = make_bot(args.db, clock=clock, timer_interval=0, schema=args.schema)
+    bot = make_bot(args.db, clock=clock, timer_interval=0, schema=args.schema, tile_emojis=False)
     rng = random.Random(args.seed * 1000 + args.run)
     bot.service.lobby.seed_source = lambda: rng.randrange(1, 2**62)
     journal = Journal(args.journal)

@@ -85,15 +85,20 @@ async def press_for(fd: FakeDiscord, bot, user, channel_id: int, action: Action)
     return await press(fd, user, action)
 
 
-def new_bot(db_url: str, clock: ManualClock, *, public_edit_interval: float = 0.0):
+def new_bot(db_url: str, clock: ManualClock, *, public_edit_interval: float = 0.0, **kwargs):
     """The real bot on ``db_url`` with the timer task off (tests call ``service.tick()``), the
     table message edited after every change (``public_edit_interval`` 0; Discord's pace, one
-    edit a second, is what a bot in production uses) and no interaction deferred for time
+    edit a second, is what a bot in production uses), no interaction deferred for time
     (``defer_after`` None: what a test sees does not depend on how fast the machine is; the
-    deferral itself is tested with a manual timer, ``tests/discord/test_deferral.py``)."""
-    bot = make_bot(db_url, clock=clock, timer_interval=0)
+    deferral itself is tested with a manual timer, ``tests/discord/test_deferral.py``) and a
+    decision's notice sent at once (``notice_delay`` 0; the delay is tested with a manual timer,
+    ``tests/discord/test_notice_delay.py``).  No tile emojis unless ``tile_emojis=True`` (a
+    test of them awaits ``bot.emoji_task``); ``kwargs``: more of ``make_bot``'s."""
+    kwargs.setdefault("tile_emojis", False)
+    bot = make_bot(db_url, clock=clock, timer_interval=0, **kwargs)
     bot.public_edit_interval = public_edit_interval
     bot.defer_after = None
+    bot.notice_delay = 0
     return bot
 
 

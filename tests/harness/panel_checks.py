@@ -3,6 +3,8 @@ each player's live panel and notices, and the panel images uploaded to each mess
 
 from __future__ import annotations
 
+import re
+
 from service.clock import ManualClock
 
 from discord_play import new_bot
@@ -36,7 +38,14 @@ def panel_now(bot, table, seat: int, lang: str | None = None):
     panel_of``; ``lang``: the seat's language unless given)."""
     from cogs import messages
 
-    return messages.panel_of(bot.service.snapshot(table.channel_id), seat, lang=lang)
+    return messages.panel_of(bot.service.snapshot(table.channel_id), seat, lang=lang, emojis=bot.tile_emojis)
+
+
+def panel_text(message) -> str:
+    """What a panel message reads: its text displays, in order (a classic message: its
+    content)."""
+    texts = [c.get("content") or "" for c in message.walk_components() if c.get("type") == 10]
+    return "\n".join(texts) if message.flags & V2 else message.content
 
 
 def plain(value):
@@ -52,14 +61,25 @@ def restarted_bot(bot):
     return new_bot(bot.store.db.parsed_url.render_as_string(hide_password=False), bot.service.clock)
 
 
+#: the message flag of a Components V2 message (a panel)
+V2 = 1 << 15
+
+
 def panels_of(fd, user) -> list:
-    """The user's live panels (DMs with the panel image), oldest first."""
-    return [m for m in fd.dms_to(user) if any(a["filename"] == "panel.png" for a in m.data["attachments"])]
+    """The user's live panels (the DMs drawn as one container), oldest first."""
+    return [m for m in fd.dms_to(user) if m.flags & V2]
+
+
+def shows_hand(message) -> bool:
+    """Is ``message`` a panel showing its player's hand: one container whose buttons are the
+    hand's tiles (``mj:…:discard:<tile>``)?"""
+    return bool(message is not None and message.flags & V2
+                and any(re.match(r"mj:\d+:\d+:d\d+:(discard|ting):", c) for c in message.custom_ids))
 
 
 def notices_of(fd, user) -> list:
     """The user's live notices (short DMs without image or buttons)."""
-    return [m for m in fd.dms_to(user) if not m.data["attachments"] and not m.custom_ids]
+    return [m for m in fd.dms_to(user) if not m.flags & V2 and not m.data["attachments"] and not m.custom_ids]
 
 
 def panel_uploads(fd, calls) -> dict:

@@ -4,6 +4,8 @@ an AI; the settlement lands in the database and /score shows it."""
 
 from __future__ import annotations
 
+from panel_checks import shows_hand
+
 import pytest
 
 try:
@@ -62,13 +64,13 @@ async def test_three_player_hand_to_settlement(db_url):
         assert table.n_players == 3 and hand.dealer == 0  # the creator deals the first hand
         users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
         assert set(users) == {0, 1} and table.seats[2].is_ai
-        assert fd.dms_to(alice)[0].attachments[0].name == "panel.png"
+        assert shows_hand(fd.dms_to(alice)[0])
         pressed: list[str] = []
         while not table.hand.is_over():
             seat = table.hand.pending_seats()[0]
             action = table.hand.ai_action(seat)
             r = await press_for(fd, bot, users[seat], ch, action)
-            assert r.response_type == 7, r.content
+            assert r.response_type == 7, r.text
             pressed.append(action.type)
         assert "no_buy" in pressed  # the 买庄 buttons of the opening phase were pressed
         result = table.last_result
@@ -80,7 +82,7 @@ async def test_three_player_hand_to_settlement(db_url):
             assert (line.points, line.hands) == (result["points"][seat], 1)
             assert line.wins == (1 if seat in result["winners"] else 0)
             r = await fd.slash(user, "mj score")
-            assert f"{result['points'][seat]:+d}" in r.content
+            assert f"{result['points'][seat]:+d}" in r.text
         # the match moved on: the next hand is dealt by seat 1
         assert table.match.state["dealer"] == 1
     finally:

@@ -67,7 +67,7 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
             seat = next(s for s in table.hand.pending_seats() if s in users)
             action = table.hand.ai_action(seat)
             r = await press_for(fd, bot, users[seat], ch, action)
-            assert r.response_type == 7, r.content
+            assert r.response_type == 7, r.text
             pressed.add(action.type.split("_")[0])
         # 飘 was asked, cards discarded, a win declared or made by an AI seat
         assert {"piao", "discard"} <= pressed
@@ -77,7 +77,7 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
             line = await bot.store.score(fd.guild_id, user.id)
             assert (line.points, line.hands) == (result["points"][seat], 1)
             r = await fd.slash(user, "mj score")
-            assert f"{result['points'][seat]:+d}" in r.content
+            assert f"{result['points'][seat]:+d}" in r.text
         # the public table message is one image message edited in place
         assert len([m for m in fd.messages_in(ch) if m.attachments]) == 1
     finally:
@@ -88,7 +88,9 @@ async def test_three_player_zipai_hand_to_settlement(db_url):
 async def test_several_ways_to_chi_are_offered_in_a_select_menu(tmp_path):
     """When a card can be taken in several sentences (吃 with 比牌), the prompt carries one
     select menu listing each way, not a row of look-alike buttons."""
-    from cogs.messages import ActionButtons, ActionSelect
+    from cogs.components import ActionSelect
+    from cogs.emojis import TileEmojis
+    from cogs.panel_layout import panel_rows
     from engine.tiles import kind_str
     from service.tables import Seat, Table
 
@@ -114,8 +116,8 @@ async def test_several_ways_to_chi_are_offered_in_a_select_menu(tmp_path):
     table.decisions.note(hand, None)  # the seats it waits for decide: their first decision here
     table.status, table.hand_id = "playing", 1
     snap = publish.build(table, 1, lambda user: None)
-    buttons = ActionButtons(snap, snap.parts[seat], "en")
-    selects = [c for c in buttons.children if isinstance(c, ActionSelect)]
+    rows = panel_rows(snap, snap.parts[seat], "en", TileEmojis(), used=3)
+    selects = [c for row in rows for c in row if isinstance(c, ActionSelect)]
     assert len(selects) == 1
     values = sorted(o.value for o in selects[0].item.options)
     assert values == sorted(f"{a.type}:{'-' if a.kind is None else kind_str(a.kind)}" for a in chis)

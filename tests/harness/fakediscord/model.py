@@ -156,6 +156,13 @@ class FakeMessage:
     id = property(lambda self: int(self.data["id"]))
     channel_id = property(lambda self: int(self.data["channel_id"]))
     content = property(lambda self: self.data.get("content", ""))
+
+    @property
+    def text(self) -> str:
+        """What the message reads as text: its content, then (Components V2) its text
+        displays in order, one per line."""
+        texts = [c.get("content") or "" for c in self.walk_components() if c.get("type") == 10]
+        return "\n".join(x for x in [self.content] + texts if x)
     embeds = property(lambda self: self.data.get("embeds", []))
     components = property(lambda self: self.data.get("components", []))
     flags = property(lambda self: int(self.data.get("flags", 0)))
@@ -275,6 +282,11 @@ class InteractionResult:
     @property
     def content(self) -> Optional[str]:
         return self.message.content if self.message else None
+
+    @property
+    def text(self) -> Optional[str]:
+        """What the answer reads as text (``FakeMessage.text``)."""
+        return self.message.text if self.message else None
 
     @property
     def choices(self) -> List[Dict[str, Any]]:
