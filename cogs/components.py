@@ -10,7 +10,8 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
   seat's own decisions counted, marked ``d`` — ids without the mark counted the hand's
   actions and are out of date); a click from another hand or decision is refused
   (``TableService.may_act``);
-* ``mjs:<channel>:<hand>:d<decision>`` — an action menu, values ``<action>:<tile or ->``;
+* ``mjs:<channel>:<hand>:d<decision>[:<page>]`` — an action menu, values ``<action>:<tile or ->``
+  (``page``: the second, third … menu of a decision with more than 25 choices in menus);
 * ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over
   button of a DM); **Next hand** carries the finished hand's id;
 * ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭);
@@ -35,7 +36,7 @@ from service.tables import ServiceError
 from .common import Guarded, reply_error
 
 ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)(?::(?P<copy>\d{1,2}))?"
-SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+)"
+SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+)(?::(?P<page>\d))?"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
@@ -52,9 +53,9 @@ def action_id(ch: int, hand: int, decision: int, act: str, tile: str = "-", copy
     return (f"mj:{ch}:{hand}:d{decision}:{act}:{tile}" + (f":{copy}" if copy else ""))[:100]
 
 
-def select_id(ch: int, hand: int, decision: int) -> str:
-    """The id of an action menu (``SELECT_ID``)."""
-    return f"mjs:{ch}:{hand}:d{decision}"
+def select_id(ch: int, hand: int, decision: int, page: int = 0) -> str:
+    """The id of an action menu (``SELECT_ID``; ``page``: which menu of the decision)."""
+    return f"mjs:{ch}:{hand}:d{decision}" + (f":{page}" if page else "")
 PAGE_LABELS = ("◀", "▶")
 
 
@@ -83,8 +84,8 @@ class ActionSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=
     ``"<type>:<tile or ->"``)."""
 
     def __init__(self, ch: int, hand: int, seq: int, options: list | None = None, placeholder: str = "…",
-                 row: int | None = None):
-        super().__init__(discord.ui.Select(custom_id=select_id(ch, hand, seq), options=options or [
+                 row: int | None = None, page: int = 0):
+        super().__init__(discord.ui.Select(custom_id=select_id(ch, hand, seq, page), options=options or [
             discord.SelectOption(label="-", value="pass:-")], placeholder=placeholder, row=row))
         self.ch, self.hand, self.seq = ch, hand, seq
 
@@ -92,7 +93,7 @@ class ActionSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=
     async def from_custom_id(cls, interaction, item, match):
         options = list(getattr(item, "options", None) or []) or None
         return cls(int(match["ch"]), int(match["hand"]), int(match["seq"]), options,
-                   getattr(item, "placeholder", None) or "…")
+                   getattr(item, "placeholder", None) or "…", page=int(match["page"] or 0))
 
     async def run(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values or [])

@@ -31,6 +31,8 @@ from .emojis import TileEmojis
 MAX_COMPONENTS = 40
 #: buttons in one action row
 ROW = 5
+#: options in one select menu
+MENU = 25
 HANDLED = set(prompts.SHARED_ACTIONS)
 
 Item = discord.ui.Item
@@ -104,12 +106,13 @@ def panel_rows(snap, part, lang: str, emojis: TileEmojis, *, used: int, ting_men
                                discord.ButtonStyle.secondary)]]
     if ting_menu:
         return rows + [[button("prompt", "-", prompts.button("cancel", lang, snap.game), discord.ButtonStyle.secondary)]]
-    shared: list[Item] = []
+    # (label, action, tile, style, emoji) of each choice, the shared ones first, 过 last
+    shared: list[tuple] = []
 
     def add(kind: str, tile: str, style: discord.ButtonStyle) -> None:
         shown = None if tile in (None, "-") else tile
-        shared.append(button(kind, tile, prompts.button(kind, lang, snap.game, shown), style,
-                             emoji=emojis.of(tile) if kind == "kong" and shown else None))
+        shared.append((prompts.button(kind, lang, snap.game, shown), kind, tile, style,
+                       emojis.of(tile) if kind == "kong" and shown else None))
 
     if "hu" in by_type or me.get("win_offered"):
         add("hu", "-", discord.ButtonStyle.success)
@@ -123,23 +126,37 @@ def panel_rows(snap, part, lang: str, emojis: TileEmojis, *, used: int, ting_men
         add("pung", "-", discord.ButtonStyle.primary)
     for start in by_type.get("chow", []):
         add("chow", start, discord.ButtonStyle.primary)
-    # a game's own actions (堆, 留, 买庄 …): one button each, labelled from its catalogue
-    extra = [(prompts.button(typ, lang, snap.game, None if tile == "-" else tile), typ, tile)
+    # a game's own actions (堆, 留, 买庄 …), labelled from its catalogue
+    extra = [(prompts.button(typ, lang, snap.game, None if tile == "-" else tile), typ, tile,
+              discord.ButtonStyle.primary, emojis.of(tile) if tile != "-" else None)
              for typ, tiles_ in by_type.items() if typ not in HANDLED for tile in tiles_]
-    passing = [button("pass", "-", prompts.button("pass", lang, snap.game), discord.ButtonStyle.secondary)] \
+    passing = [(prompts.button("pass", lang, snap.game), "pass", "-", discord.ButtonStyle.secondary, None)] \
         if "pass" in by_type else []
-    extra_buttons = [button(typ, tile, text, discord.ButtonStyle.primary,
-                            emoji=emojis.of(tile) if tile != "-" else None) for text, typ, tile in extra]
-    several_chi = sum(1 for _, typ, _ in extra if typ.startswith("chi_")) >= 2
-    as_buttons = _chunks(shared + extra_buttons + passing)
-    if extra and (several_chi or _cost(as_buttons) > room):
-        # several ways to take one card, or too many: the game's own actions in one menu
-        options = [discord.SelectOption(label=text[:100], value=f"{typ}:{tile}",
-                                        emoji=emojis.of(tile) if tile != "-" else None)
-                   for text, typ, tile in extra[:25]]
-        menu = ActionSelect(ch, hid, seq, options, prompts.choose(lang))
-        return rows + _chunks(shared + passing) + [[menu]]
-    return rows + as_buttons
+
+    def as_button(choice: tuple) -> ActionButton:
+        label, kind, tile, style, emoji = choice
+        return button(kind, tile, label, style, emoji=emoji)
+
+    # several ways to take one card (字牌's 吃 with 比牌) are one choice: a menu
+    several_chi = sum(1 for c in extra if c[1].startswith("chi_")) >= 2
+    buttons, menu = (shared + passing, extra) if several_chi else (shared + extra + passing, [])
+    if not menu and _cost(_chunks(buttons)) <= room:
+        return rows + _chunks([as_button(c) for c in buttons])
+    # more than fit in what is left of the 40 components: as many buttons as fit beside the
+    # menus (each its row and itself, 25 choices a menu), the game's own actions and the rest
+    # in the menus
+    fixed = [c for c in buttons if c not in extra]
+    pages = -(-(len(menu) + len(buttons) - len(fixed)) // MENU)
+    while fixed and _cost(_chunks(fixed)) > room - 2 * pages:
+        fixed.pop(-2 if len(fixed) > 1 and fixed[-1][1] == "pass" else -1)
+        pages = -(-len([c for c in shared + extra + passing if c not in fixed]) // MENU)
+    menu = [c for c in shared + extra + passing if c not in fixed]
+    menus = []
+    for page in range(0, len(menu), MENU):
+        options = [discord.SelectOption(label=label[:100], value=f"{kind}:{tile}", emoji=emoji)
+                   for label, kind, tile, _, emoji in menu[page:page + MENU]]
+        menus.append([ActionSelect(ch, hid, seq, options, prompts.choose(lang), page=page // MENU)])
+    return rows + _chunks([as_button(c) for c in fixed]) + menus
 
 
 class PanelLayout(discord.ui.LayoutView):
