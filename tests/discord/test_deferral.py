@@ -147,3 +147,27 @@ async def test_no_defer_after_never_defers(tmp_path):
         assert r.response_type == 7 and timer.asked == []
     finally:
         await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_a_typed_move_that_outlasts_defer_after_answers_with_the_panel_container(tmp_path):
+    """The panel is a Components V2 container: a deferred command's "thinking…" message takes
+    that format from the followup that fills it (Discord ignores it on the defer itself)."""
+    from panel_checks import V2, shows_hand
+
+    bot, fd, table, user, dm, cid, action, timer, other = await _setup(tmp_path)
+    try:
+        assert action.type == "discard"
+        gate = _hold(bot.service, "act")
+        cmd = asyncio.create_task(fd.slash(user, "discard", {"tile": kind_str(action.kind)}))
+        await _until(lambda: timer.asked, "the bot waits on its timer")
+        inter = max(fd.interactions.values(), key=lambda i: i.id)
+        timer.fire()
+        await _until(lambda: inter.response_type is not None, "the command is acknowledged")
+        assert inter.response_type == 5 and not inter.response_data["flags"] & V2
+        gate.set()
+        r = await cmd
+        assert r.response_type == 5 and r.message.ephemeral and r.message.flags & V2
+        assert shows_hand(r.message) and not r.message.loading
+    finally:
+        await fd.close()

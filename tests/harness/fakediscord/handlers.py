@@ -7,6 +7,7 @@ from typing import Any, Dict, Optional
 
 
 from .model import *  # noqa: F401,F403
+from .rest import V2
 from .transport import *  # noqa: F401,F403
 
 
@@ -76,8 +77,12 @@ class HandlersMixin:
             # As Discord does: the first followup after a "thinking" defer fills the
             # loading message (keeping the defer's ephemeral choice) instead of
             # creating a second message.
+            # Of the followup's flags only IS_COMPONENTS_V2 counts: a deferred message takes
+            # that flag from the followup that fills it, never from the defer.
             body = dict(call.json or {})
-            body.pop("flags", None)
+            v2 = int(body.pop("flags", None) or 0) & V2
+            if v2:
+                body["flags"] = v2
             self._validate(body, creating=True, files=call.files, emojis=self.app_emojis)
             return 200, self._edit_message(original, body, call.files).data
         msg = self._create_message(inter.channel_id, call.json or {}, call.files, interaction=inter)

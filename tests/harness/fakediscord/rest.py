@@ -267,7 +267,8 @@ class RestMixin:
     def _edit_message(self, msg: FakeMessage, payload: Dict[str, Any], files: List[RecordedFile]) -> FakeMessage:
         payload = payload or {}
         was_v2 = bool(int(msg.data.get("flags") or 0) & V2)
-        if "flags" in payload and payload["flags"] is not None and bool(int(payload["flags"]) & V2) != was_v2:
+        if "flags" in payload and payload["flags"] is not None and bool(int(payload["flags"]) & V2) != was_v2 \
+                and not (msg.loading and not was_v2):  # a deferred message is filled as V2 once
             # Discord: a message keeps its format (Components V2 or not) for life
             raise _ApiError(400, 50035, "Invalid Form Body", {"flags": "IS_COMPONENTS_V2 cannot change"})
         if was_v2 and ("flags" not in payload or payload["flags"] is None):
