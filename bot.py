@@ -196,6 +196,15 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             except Exception:
                 log.exception("tile emojis failed; tiles are shown as text")
 
+        async def emoji_refused(self) -> None:
+            """Discord refused a message for one of the tiles' emojis (deleted on Discord, or
+            replaced by another process): the bank keeps what Discord has, and the uploading
+            process uploads what is missing again, in the background."""
+            await self.tile_emojis.verify(self)
+            if tile_emojis and (sharding is None or 0 in sharding.mine) and \
+                    (self.emoji_task is None or self.emoji_task.done()):
+                self.emoji_task = asyncio.create_task(self._tile_emojis(), name="tile-emojis")
+
         async def close(self) -> None:
             if self.emoji_task is not None:
                 self.emoji_task.cancel()

@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Mapping, Optional
+from typing import Awaitable, Callable, Mapping, Optional, TypeVar
 
 import discord
 
@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 #: a face-down tile or card in message text
 FACE_DOWN = "▮"
 
+T = TypeVar("T")
 Get = Callable[[str], Awaitable[Optional[str]]]
 Put = Callable[[str, str], Awaitable[None]]
 
@@ -80,13 +81,39 @@ class TileEmojis:
     def set(self, name: str, emoji_id: int) -> None:
         self.known[name] = discord.PartialEmoji(name=name, id=int(emoji_id))
 
+    async def verify(self, client: discord.Client) -> int:
+        """Discord refused an emoji this bank shows (deleted on Discord, or replaced by another
+        process of the bot): list the application's emojis again and keep, per name, the one
+        Discord has (its id may be new), dropping the names it has not — those tiles are shown
+        as text.  When the list cannot be read, every emoji is dropped.  Returns how many are
+        left."""
+        try:
+            remote = {e.name: e.id for e in await client.fetch_application_emojis()}
+        except discord.HTTPException:
+            remote = {}
+        for name in list(self.known):
+            if name in remote:
+                self.set(name, remote[name])
+            else:
+                del self.known[name]
+        log.warning("tile emojis: Discord refused one; %d of them are shown now", len(self.known))
+        return len(self.known)
+
 
 def _kept(raw: Optional[str]) -> dict[str, tuple[int, str]]:
+    """What the store keeps of the uploads: ``{name: (emoji id, digest)}``; anything that does not
+    read so (not JSON, not an object, a bad entry) is left out, entry by entry."""
     try:
         data = json.loads(raw or "{}")
-        return {str(k): (int(v[0]), str(v[1])) for k, v in data.items()}
-    except (ValueError, TypeError, IndexError, KeyError):
+    except ValueError:
         return {}
+    out: dict[str, tuple[int, str]] = {}
+    for k, v in (data.items() if isinstance(data, dict) else ()):
+        try:
+            out[str(k)] = (int(v[0]), str(v[1]))
+        except (TypeError, ValueError, IndexError, KeyError):
+            continue
+    return out
 
 
 def _dump(kept: Mapping[str, tuple[int, str]]) -> str:
@@ -108,11 +135,13 @@ async def sync_emojis(client: discord.Client, bank: TileEmojis, pictures: Mappin
     """Make the application's emojis show ``pictures`` (name -> PNG), filling ``bank`` as it
     goes (a game starts with the emojis that are there; the rest follow).
 
-    One ``GET`` of the application's emojis, then a ``POST`` per picture missing or changed
-    (and a ``DELETE`` before it when changed).  What was uploaded is kept with ``put`` after
-    each upload, so a stop in between loses nothing.  A refusal (``discord.HTTPException``
-    other than a 429, which discord.py waits out) stops the uploads: logged once, the report
-    says why."""
+    One ``GET`` of the application's emojis; every emoji unchanged goes into ``bank`` at once;
+    then a ``POST`` per picture missing or changed (and a ``DELETE`` before it when changed).
+    What was uploaded is kept with ``put`` after each upload, so a stop in between loses
+    nothing.  A refusal (``discord.HTTPException`` other than a 429, which discord.py waits out)
+    stops the uploads: logged once, the report says why; the emojis already there stay shown.
+    When the list cannot be read, the emojis the store keeps are shown (a refused one is
+    dropped when Discord says so: :meth:`TileEmojis.verify`)."""
     report = SyncReport()
     key = state_key(client.application_id)
     kept = _kept(await get(key))
@@ -120,18 +149,27 @@ async def sync_emojis(client: discord.Client, bank: TileEmojis, pictures: Mappin
         remote = {e.name: e for e in await client.fetch_application_emojis()}
     except discord.HTTPException as exc:
         report.refused = bank.refused = f"listing the application's emojis failed: {exc}"
-        log.warning("tile emojis: %s; tiles are shown as text", report.refused)
+        log.warning("tile emojis: %s; the emojis kept from before are shown", report.refused)
+        for name, png in pictures.items():
+            if name in kept and kept[name][1] == digest(png):
+                bank.set(name, kept[name][0])
         return report
+    todo = []
     for name, png in pictures.items():
-        want = digest(png)
         have = remote.get(name)
-        if have is not None and kept.get(name) == (have.id, want):
+        if have is not None and kept.get(name) == (have.id, digest(png)):
             bank.set(name, have.id)
             report.kept.append(name)
-            continue
+        else:
+            todo.append(name)
+    for name in todo:
+        png, have = pictures[name], remote.get(name)
         try:
             if have is not None:
-                await have.delete()
+                try:
+                    await have.delete()
+                except discord.NotFound:
+                    pass  # gone already
                 report.deleted.append(name)
                 bank.known.pop(name, None)
             made = await client.create_application_emoji(name=name, image=png)
@@ -140,9 +178,12 @@ async def sync_emojis(client: discord.Client, bank: TileEmojis, pictures: Mappin
             log.warning("tile emojis: %s; the tiles without an emoji are shown as text", report.refused)
             break
         bank.set(name, made.id)
-        kept[name] = (made.id, want)
+        kept[name] = (made.id, digest(png))
         report.created.append(name)
-        await put(key, _dump(kept))
+        try:
+            await put(key, _dump(kept))
+        except Exception:  # uploaded all the same: the next start finds it by name and uploads it again
+            log.exception("tile emojis: could not keep what was uploaded")
     return report
 
 
@@ -159,13 +200,32 @@ async def load_emojis(client: discord.Client, bank: TileEmojis, pictures: Mappin
 
 
 async def follow_uploads(client: discord.Client, bank: TileEmojis, pictures: Mapping[str, bytes], get: Get,
-                         every: float = 30.0, tries: int = 20) -> None:
-    """In a process that does not upload: read what the uploading process kept until every
-    picture has its emoji (every ``every`` s, at most ``tries`` times)."""
-    for _ in range(tries):
-        if await load_emojis(client, bank, pictures, get) >= len(pictures):
-            return
+                         every: float = 60.0) -> None:
+    """In a process that does not upload: read what the uploading process kept, every ``every``
+    s until every picture has its emoji (the uploading process may be refused now and fixed
+    later)."""
+    while await load_emojis(client, bank, pictures, get) < len(pictures):
         await asyncio.sleep(every)
+
+
+def refused_emoji(exc: BaseException) -> bool:
+    """Did Discord refuse a message for an emoji it does not know (400 50035 "Invalid emoji": an
+    application emoji deleted while the bot shows it)?"""
+    return isinstance(exc, discord.HTTPException) and exc.status == 400 and "emoji" in (exc.text or "").lower()
+
+
+async def sending_panel(bot, send: Callable[[], Awaitable[T]]) -> T:
+    """``await send()`` — a message showing tiles, its payload drawn anew at each call; when
+    Discord refuses it for an emoji the bot's bank shows (:func:`refused_emoji`), the bank is
+    checked against Discord (``bot.emoji_refused``) and the message sent once more, drawn with
+    what is left (those tiles as text)."""
+    try:
+        return await send()
+    except discord.HTTPException as exc:
+        if not refused_emoji(exc) or not bot.tile_emojis.known:
+            raise
+        await bot.emoji_refused()
+        return await send()
 
 
 def tile_of(name: str) -> Optional[str]:
@@ -176,5 +236,5 @@ def tile_of(name: str) -> Optional[str]:
     return None if k is None else kind_str(k)
 
 
-__all__ = ["SyncReport", "TileEmojis", "digest", "follow_uploads", "load_emojis", "state_key", "sync_emojis",
-           "tile_of"]
+__all__ = ["FACE_DOWN", "SyncReport", "TileEmojis", "digest", "follow_uploads", "load_emojis", "refused_emoji",
+           "sending_panel", "state_key", "sync_emojis", "tile_of"]

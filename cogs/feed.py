@@ -19,6 +19,7 @@ import discord
 from service.snapshot import Change, TableSnapshot
 
 from . import messages
+from .emojis import sending_panel
 from .lanes import Lane
 from .memory import PANEL_LAYOUT, NoticeMemo, PanelMemo, SeatMemory, TableMemory
 
@@ -332,18 +333,24 @@ class TableFeed:
         if panel is not None and panel.version >= part.version and not final:
             return True, memo
         fan = self.fanout
-        p = messages.panel_of(snap, seat, emojis=fan.bot.tile_emojis)
-        payload = await messages.panel_payload(p, buttons=not final)
         await fan.answers_sent(self.channel_id)
         self.lane(seat).sending()
-        try:
+
+        async def send():  # drawn anew if Discord refuses one of its emojis (``sending_panel``)
+            payload = await messages.panel_payload(messages.panel_of(snap, seat, emojis=fan.bot.tile_emojis),
+                                                   buttons=not final)
             if panel is not None:
                 try:
                     await fan.dm_message(panel.channel_id, panel.message_id).edit(**payload)
-                    return True, replace(memo, panel=replace(panel, version=part.version), menu=None)
+                    return None
                 except discord.NotFound:
                     pass  # deleted: a new one
-            msg = await fan.dm(part.user_id, **payload)
+            return await fan.dm(part.user_id, **payload)
+
+        try:
+            msg = await sending_panel(fan.bot, send)
+            if msg is None:
+                return True, replace(memo, panel=replace(panel, version=part.version), menu=None)
         except discord.Forbidden:
             await fan.bot.service.set_dms_open(snap.channel_id, seat, False)
             return None, memo
@@ -374,13 +381,15 @@ class TableFeed:
                 if snap.final:
                     _, memo = await self._show_panel(snap, seat, memo, final=True)
                 else:
-                    if panel.layout == PANEL_LAYOUT:  # a container cannot be emptied: its words stay
-                        bare = await messages.panel_payload(messages.panel_of(
-                            snap, seat, emojis=self.fanout.bot.tile_emojis), buttons=False)
-                    else:
-                        bare = {"view": None}
+                    async def bare(panel=panel, seat=seat):  # a container cannot be emptied: its words stay
+                        edit = {"view": None}
+                        if panel.layout == PANEL_LAYOUT:
+                            edit = await messages.panel_payload(messages.panel_of(
+                                snap, seat, emojis=self.fanout.bot.tile_emojis), buttons=False)
+                        await self.fanout.dm_message(panel.channel_id, panel.message_id).edit(**edit)
+
                     try:
-                        await self.fanout.dm_message(panel.channel_id, panel.message_id).edit(**bare)
+                        await sending_panel(self.fanout.bot, bare)
                     except discord.HTTPException:
                         log.warning("could not take the buttons off a panel in %s", panel.channel_id)
             self._set(seat, memo)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import discord
 
+from render.emoji import BACK, CARD_BACK
 from render.table import render_table
 from render.text import alt, panel, prompts, table_message
 from render.text.events import with_log
@@ -141,6 +142,8 @@ class Panel:
     lang: str
     menu: bool = False
     hand_text: str = ""  #: the hand as tiles, for a panel without buttons
+    #: how it was drawn (``panel_of``'s keywords but ``emojis``), to draw it again
+    how: dict = field(default_factory=dict)
 
     @property
     def actions(self) -> int:
@@ -148,6 +151,9 @@ class Panel:
         return sum(1 for row in self.rows for item in row if not getattr(item.item, "disabled", False))
 
 
+#: Discord's most characters of text in a Components V2 message, and the most the panel's table
+#: of tiles takes of them
+TEXT_MOST, TILES_MOST = 4000, 3000
 #: the colour of a panel's container: the player must decide (green) or waits (grey)
 DECIDE, WAIT = discord.Colour.green(), discord.Colour.dark_grey()
 
@@ -177,15 +183,22 @@ def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | No
                                deadline=part.deadline, head=told, decision=decision)
     names = shown_names(snap.public.names)
 
-    def tile_text(tile: str | None) -> str:  # its emoji, else its short name in the player's language
-        return emojis.text(tile) if not tile or emojis.of(tile) is not None else prompts.short_tile(tile, lang)
+    back = emojis.named(CARD_BACK if getattr(snap.game, "paper", False) else BACK)
 
-    tiles = panel.table_tiles(part.view, names, lang, tile_text)
+    def tile_text(tile: str | None) -> str:  # its emoji, else its short name in the player's language
+        if not tile:  # face down
+            return str(back) if back is not None else emojis.text(None)
+        return emojis.text(tile) if emojis.of(tile) is not None else prompts.short_tile(tile, lang)
+
     hand_text = panel.table_tiles({"me": part.view.get("me")}, names, lang, tile_text, hand=True)
+    # the words, the table of tiles and (without buttons) the hand share Discord's 4,000 characters
+    tiles = panel.table_tiles(part.view, names, lang, tile_text,
+                              budget=min(TILES_MOST, TEXT_MOST - len(content) - len(hand_text) - 8))
     used = 1 + (1 if content else 0) + (1 if tiles else 0)
     rows = panel_rows(snap, part, lang, emojis, used=used, ting_menu=ting_menu, confirm_wild=confirm_wild)
+    how = {"ting_menu": ting_menu, "confirm_wild": confirm_wild, "notices": notices, "head": head, "lang": lang}
     return Panel(content, tiles, rows, part.decision, part.version, part.picture, snap.game, lang,
-                 menu=ting_menu or confirm_wild is not None, hand_text=hand_text)
+                 menu=ting_menu or confirm_wild is not None, hand_text=hand_text, how=how)
 
 
 def panel_layout(p: Panel, buttons: bool = True) -> PanelLayout:

@@ -21,6 +21,7 @@ from render.text.typed import suggest
 from service.tables import ServiceError
 
 from . import messages
+from .emojis import sending_panel
 from .common import (answer, answering, edit_clicked, remember_lang, reply, reply_error, snapshot_for, user_lang,
                      within)
 from .press import check_press, press_key, redraw_only
@@ -42,14 +43,24 @@ async def answer_panel(bot, interaction: discord.Interaction, snap, seat: int, p
     """Answer a click by redrawing the clicked message with ``panel``; the fan-out learns what
     the panel shows (or that it must draw it, when the answer failed).  A clicked message of an
     older format (text, image and buttons) cannot become a container: it says it was replaced
-    and the fan-out sends a new panel."""
+    and the fan-out sends a new panel.  When Discord refuses one of its emojis, the panel is drawn
+    again as it was (``Panel.how``) with the emojis left."""
     clicked = _clicked_id(interaction)
     if interaction.message is not None and not _is_layout(interaction.message):
         replaced = t("panel.replaced" if interaction.guild_id is None else "panel.replaced_here", panel.lang)
         await answer(edit_clicked(interaction, content=replaced, embeds=[], attachments=[], view=None))
         bot.fanout.panel_lost(snap.channel_id, seat)
         return False
-    if await answer(edit_clicked(interaction, **await messages.panel_payload(panel))):
+    shown = [panel]
+
+    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
+        if shown[0] is None:
+            shown[0] = messages.panel_of(snap, seat, emojis=bot.tile_emojis, **panel.how)
+        payload = await messages.panel_payload(shown[0])
+        shown[0] = None
+        await edit_clicked(interaction, **payload)
+
+    if await answer(sending_panel(bot, send)):
         bot.fanout.panel_answered(snap.channel_id, seat, clicked, panel)
         return True
     bot.fanout.panel_lost(snap.channel_id, seat)
@@ -71,8 +82,11 @@ async def send_hand(bot, interaction: discord.Interaction, channel_id: int | Non
             raise ServiceError("hand_at_next_deal", seat=seat + 1)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    payload = await messages.panel_payload(messages.panel_of(snap, seat, lang=lang, emojis=bot.tile_emojis))
-    await reply(interaction, ephemeral=True, **payload)
+    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
+        payload = await messages.panel_payload(messages.panel_of(snap, seat, lang=lang, emojis=bot.tile_emojis))
+        await reply(interaction, ephemeral=True, **payload)
+
+    await sending_panel(bot, send)
 
 
 async def on_action_button(bot, interaction: discord.Interaction, button) -> None:
@@ -101,8 +115,8 @@ async def on_action_button(bot, interaction: discord.Interaction, button) -> Non
         except (ServiceError, IllegalAction) as e:
             return await reply_error(interaction, e)
         # the move is stored already: the answer shows the snapshot after it
-        panel = messages.panel_of(change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang,
-                                  emojis=bot.tile_emojis)
+        notices = change.notices.get(seat, ())
+        panel = messages.panel_of(change.snapshot, seat, notices=notices, lang=lang, emojis=bot.tile_emojis)
         await answer_panel(bot, interaction, change.snapshot, seat, panel)
 
 
@@ -247,9 +261,13 @@ class Play(commands.Cog):
                     seq=part.decision[1] if part.decision else None))
             except (ServiceError, IllegalAction) as e:
                 return await reply_error(interaction, e)
-            payload = await messages.panel_payload(messages.panel_of(
-                change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang, emojis=self.bot.tile_emojis))
-            await answer(reply(interaction, ephemeral=True, **payload))  # the move is stored already
+            async def send() -> None:  # drawn anew if Discord refuses one of its emojis
+                payload = await messages.panel_payload(messages.panel_of(
+                    change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang,
+                    emojis=self.bot.tile_emojis))
+                await reply(interaction, ephemeral=True, **payload)
+
+            await answer(sending_panel(self.bot, send))  # the move is stored already
 
 
 async def setup(bot) -> None:

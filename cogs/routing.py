@@ -18,6 +18,7 @@ from render.text import lang_of
 from service.tables import ServiceError
 
 from . import messages
+from .emojis import sending_panel
 from .common import refusal_text
 from .press import check_press, press_key, redraw_only
 
@@ -64,8 +65,14 @@ async def apply_routed(bot, row) -> None:
         return
     if row.message_id is None:
         return
+    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
+        drawn = panel if not tried else messages.panel_of(snap, seat, emojis=bot.tile_emojis, **panel.how)
+        tried.append(True)
+        await hook.edit_message(row.message_id, **await messages.panel_payload(drawn))
+
+    tried: list = []
     try:
-        await hook.edit_message(row.message_id, **await messages.panel_payload(panel))
+        await sending_panel(bot, send)
     except discord.HTTPException:  # e.g. a panel of an older format: the fan-out draws a new one
         bot.fanout.panel_lost(snap.channel_id, seat)
         return

@@ -23,6 +23,7 @@ from service.guilds import table_language
 from service.tables import PLAYING, ServiceError
 
 from . import messages, permissions
+from .emojis import sending_panel
 from .common import answer, answering, is_admin, remember_lang, reply, reply_error, user_lang, within
 from .markup import shown
 from .play import send_hand
@@ -282,9 +283,12 @@ async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, la
     seat = snap.seat_of(interaction.user.id) if snap is not None else None
     if snap is None or seat is None or snap.hand_id is None or not snap.parts[seat].dealt:
         return await answer(reply(interaction, prompts.taken_over(lang)))
-    payload = await messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang,
-                                                             emojis=bot.tile_emojis))
-    await answer(reply(interaction, ephemeral=True, **payload))
+    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
+        payload = await messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang,
+                                                                 emojis=bot.tile_emojis))
+        await reply(interaction, ephemeral=True, **payload)
+
+    await answer(sending_panel(bot, send))
 
 
 async def on_table_button(bot, interaction: discord.Interaction, button) -> None:

@@ -62,53 +62,68 @@ def panel_text(view: dict, names: list[str], lang: str, game, channel: str, *,
     return text[:2000]
 
 
-#: the longest text of :func:`table_tiles` (Discord: 4,000 characters of text in a message)
+#: the longest text of :func:`table_tiles` unless told (Discord: 4,000 characters of text in a
+#: message, the panel's words included)
 TILES_BUDGET = 1800
 
 
-def table_tiles(view: dict, names: list[str], lang: str, tile_text: Callable[[str], str], *,
+def table_tiles(view: dict, names: list[str], lang: str, tile_text: Callable[[Optional[str]], str], *,
                 budget: int = TILES_BUDGET, hand: bool = False) -> str:
     """The table as tiles, for a panel whose tiles are emojis: per seat its name, melds,
     flowers and discards (a discard claimed by another seat is in that seat's meld, not
     repeated), then the last discard; with ``hand``, the viewer's own hand (a panel without
-    buttons).  ``tile_text`` writes one tile (notation → its emoji, or the notation).  At most
-    ``budget`` characters: the oldest discards of each seat go first when it would be longer."""
+    buttons).  ``tile_text`` writes one tile (notation → its emoji, or its name; ``None``: a
+    face-down tile).  At most ``budget`` characters, cut only between tiles: first the oldest
+    discards of each seat go (``…`` says so), then the end of the longest seat lines; the title,
+    the last discard and the hand always stay."""
     me = view.get("me") or {}
-    seats = [s for s in view.get("seats") or [] if s.get("seat") is not None]
+    seats = [sv for sv in view.get("seats") or [] if sv.get("seat") is not None]
     last = view.get("last_discard") if isinstance(view.get("last_discard"), dict) else None
 
-    def seat_line(sv: dict, keep: Optional[int]) -> str:
+    def seat_parts(sv: dict, keep: Optional[int]) -> list[str]:
+        """The seat's line as pieces that may be cut between: its name, then one piece a tile."""
         i = sv["seat"]
         name = names[i] if i < len(names) else str(i + 1)
-        parts = [f"**{name}**" + (f" {sv['wind']}" if sv.get("wind") else "")]
-        melds = [" ".join(tile_text(x) for x in m.get("tiles") or ()) for m in sv.get("melds") or ()]
-        if sv.get("flowers"):
-            melds.append("".join(tile_text(x) for x in sv["flowers"]))
-        if melds:
-            parts.append(t("panel.melds", lang) + " " + " · ".join(melds))
+        out = [f"**{name}**" + (f" {sv['wind']}" if sv.get("wind") else "")]
+        melds = [m.get("tiles") or () for m in sv.get("melds") or ()] + ([sv["flowers"]] if sv.get("flowers") else [])
+        for n, meld in enumerate(melds):
+            out.append((" · " + t("panel.melds", lang) + " " if n == 0 else " ") + (tile_text(meld[0]) if meld else ""))
+            out += [tile_text(x) for x in meld[1:]]
         claimed = set(sv.get("claimed_discards") or ())
         pond = [x for n, x in enumerate(sv.get("discards") or ()) if n not in claimed]
-        if keep is not None and len(pond) > keep:
-            pond = ["…"] + pond[len(pond) - keep:]
-        if pond:
-            parts.append(t("panel.pond", lang) + " " + "".join(x if x == "…" else tile_text(x) for x in pond))
-        return " · ".join(parts)
+        cut = keep is not None and len(pond) > keep
+        if cut:
+            pond = pond[len(pond) - keep:] if keep else []
+        if pond or cut:
+            out.append(" · " + t("panel.pond", lang) + " " + ("…" if cut else "") + (tile_text(pond[0]) if pond else ""))
+            out += [tile_text(x) for x in pond[1:]]
+        return out
 
-    def text(keep: Optional[int]) -> str:
-        lines = [t("panel.tiles_title", lang)] + [seat_line(sv, keep) for sv in seats]
-        if last and last.get("tile") and last.get("seat") is not None and last["seat"] < len(names):
-            lines.append(t("panel.last", lang, tile=tile_text(last["tile"]), name=names[last["seat"]]))
-        if hand and me.get("hand") is not None:
-            drawn = f" ＋ {tile_text(me['drawn'])}" if me.get("drawn") else ""
-            lines.append(f"{t('panel.hand', lang)}: " + "".join(tile_text(x) for x in me["hand"]) + drawn)
-        return "\n".join(lines)
+    fixed_top = [t("panel.tiles_title", lang)]
+    fixed_end = []
+    if last and last.get("tile") and last.get("seat") is not None and last["seat"] < len(names):
+        fixed_end.append(t("panel.last", lang, tile=tile_text(last["tile"]), name=names[last["seat"]]))
+    if hand and me.get("hand") is not None:
+        drawn = f" ＋ {tile_text(me['drawn'])}" if me.get("drawn") else ""
+        fixed_end.append(f"{t('panel.hand', lang)}: " + "".join(tile_text(x) for x in me["hand"]) + drawn)
 
-    out = text(None)
-    keep = 24
-    while len(out) > budget and keep > 0:
-        out = text(keep)
-        keep -= 4
-    return out[:budget]
+    def size(lines: list[list[str]]) -> int:
+        return sum(len(x) for x in fixed_top + fixed_end) + sum(sum(len(p) for p in ln) for ln in lines) \
+            + len(fixed_top) + len(fixed_end) + len(lines) - 1
+
+    keep: Optional[int] = None
+    lines = [seat_parts(sv, keep) for sv in seats]
+    for keep in (24, 18, 12, 8, 6, 4, 2, 0):
+        if size(lines) <= budget:
+            break
+        lines = [seat_parts(sv, keep) for sv in seats]
+    while size(lines) > budget:  # each turn drops one piece: it ends
+        longest = max(lines, key=lambda ln: sum(len(p) for p in ln))
+        body = [p for p in longest if p != "…"]
+        if len(body) <= 1:
+            break
+        longest[:] = body[:-1] + ["…"]
+    return "\n".join(fixed_top + ["".join(ln) for ln in lines] + fixed_end)
 
 
 def notice_text(view: dict, names: list[str], lang: str, game, channel: str, link: str,

@@ -182,3 +182,28 @@ def _table_hand(fd, user):
     from discord_play import table_button
 
     return table_button(fd, fd.channel_id, "hand")
+
+
+@pytest.mark.asyncio
+async def test_with_several_shard_processes_only_shard_0_uploads(tmp_path):
+    from bot import make_bot
+
+    url, clock = f"sqlite:///{tmp_path}/bot.db", ManualClock()
+
+    def shard(i: int):
+        return make_bot(url, clock=clock, timer_interval=0, shard_count=2, shard_ids=[i], route_interval=0,
+                        tile_emojis=True)
+
+    first = shard(0)
+    fd = FakeDiscord(first)
+    await fd.start()
+    await first.emoji_task
+    second = shard(1)
+    await fd.add_bot(second)
+    await second.emoji_task
+    try:
+        assert len(fd.calls_to(EMOJI_POST)) == len(EMOJI_NAMES)  # shard 0's uploads, none of shard 1
+        assert {n: e.id for n, e in second.tile_emojis.known.items()} == \
+            {n: e.id for n, e in first.tile_emojis.known.items()} and len(second.tile_emojis.known) == len(EMOJI_NAMES)
+    finally:
+        await fd.close()
