@@ -108,8 +108,8 @@ async def measure(latency: float, moves: int, seed: int, gap: float) -> dict:
 
 
 def _button(fd, user, action):
-    """The newest private message of ``user`` with the button of ``action`` (its id ends
-    ``:<type>:<tile>``)."""
+    """``(message, custom_id)`` of the newest private message of ``user`` with an enabled button
+    of ``action`` (its id ends ``:<type>:<tile>``)."""
     from engine.tiles import kind_str
 
     tile = kind_str(action.kind) if action.kind is not None else "-"
@@ -118,8 +118,9 @@ def _button(fd, user, action):
     for m in sorted(msgs, key=lambda m: m.id, reverse=True):
         if m.deleted:
             continue
-        for cid in m.custom_ids:
-            if cid.startswith("mj:") and cid.endswith(suffix):
+        for c in m.walk_components():
+            cid = c.get("custom_id", "")
+            if cid.startswith("mj:") and cid.endswith(suffix) and not c.get("disabled"):
                 return m, cid
     return None
 

@@ -38,7 +38,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 HARNESS = HERE / "tests" / "harness"
-CACHE = Path.home() / ".cache" / "bench_discord"
 #: the routes Discord does not count against the bot's rate limits (interaction answers)
 EXEMPT = ("/interactions/", "/webhooks/")
 
@@ -46,6 +45,7 @@ EXEMPT = ("/interactions/", "/webhooks/")
 async def measure(game: str, seed: int, notice_delay: float | None, think: float, pace: float) -> dict:
     import inspect
 
+    from bench_discord import _button
     from fakediscord import FakeDiscord
 
     from bot import make_bot
@@ -87,7 +87,7 @@ async def measure(game: str, seed: int, notice_delay: float | None, think: float
                 await fd.settle()
                 continue
             user = next(u for u in users if table.seat_of(u.id) == seat)
-            target = _button(fd, user, table.hand.timeout_action(seat))
+            target = _button(fd, user, table.hand.timeout_action(seat))  # bench_discord's
             if target is None:
                 raise RuntimeError(f"{game}: no button for {table.hand.timeout_action(seat)} in {user.name}'s DMs")
             await fd.click(user, target[0], target[1], check=False)
@@ -120,40 +120,9 @@ def _is_notice(call) -> bool:
     return bool(body.get("content")) and not body.get("components")
 
 
-def _button(fd, user, action):
-    """The newest private message of ``user`` with the button of ``action``."""
-    from engine.tiles import kind_str
-
-    tile = kind_str(action.kind) if action.kind is not None else "-"
-    suffix = f":{action.type}:{tile}"
-    msgs = fd.dms_to(user) + fd.ephemeral_replies_to(user)
-    for m in sorted(msgs, key=lambda m: m.id, reverse=True):
-        if m.deleted:
-            continue
-        for c in m.walk_components():
-            cid = c.get("custom_id", "")
-            if cid.startswith("mj:") and cid.endswith(suffix) and not c.get("disabled"):
-                return m, cid
-            for opt in c.get("options") or ():
-                if cid.startswith("mjs:") and opt.get("value") == f"{action.type}:{tile}":
-                    return m, cid
-    return None
-
-
 def child(args) -> None:
     delay = None if args.delay == "default" else float(args.delay)
     print(json.dumps(asyncio.run(measure(args.one, args.seed, delay, args.think, args.pace))))
-
-
-def worktree(rev: str) -> Path:
-    sha = subprocess.run(["git", "-C", str(HERE), "rev-parse", rev], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    path = CACHE / sha[:12]
-    if not (path / "bot.py").exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", str(path), sha], check=True,
-                       capture_output=True)
-    return path
 
 
 def run_tree(tree: Path, game: str, seed: int, delay: str, think: float, pace: float) -> dict:
@@ -191,6 +160,8 @@ def main() -> None:
     from engine.variants import all_variants
 
     games = args.games or [v.id for v in all_variants()]
+    from bench_discord import worktree  # the other revision's tree, shared with that bench
+
     other = worktree(args.against) if args.against else None
     print(f"one hand per game, two humans (the rest AI), table seed {args.seed}; humans press {args.think} s after "
           f"the bot sent the move before; the bot edits the table message at most every {args.pace} s")

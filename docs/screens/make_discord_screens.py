@@ -115,28 +115,12 @@ def _shoot(page: str, out: Path, chromium: str) -> None:
 
 
 async def _one(game: str, chromium: str) -> None:
-    from discord_play import new_bot, press, timeout_policy
-    from engine.variants import find_variant
-    from fakediscord import FakeDiscord
-    from panel_checks import panels_of
-    from service.clock import ManualClock
+    from discord_play import press, timeout_policy
+    from panel_checks import emoji_bot, panels_of, two_humans
 
-    info = find_variant(game)
     with tempfile.TemporaryDirectory() as d:
-        bot = new_bot(f"sqlite:///{d}/screens.db", ManualClock(), tile_emojis=True)
-        fd = FakeDiscord(bot)
-        await fd.start()
-        await bot.emoji_task
-        bot.service.lobby.seed_source = lambda: 3
-        users = [fd.user(700 + j, name, plain=True) for j, name in enumerate(("Ann", "Bo"))]
-        await fd.slash(users[0], "mj table create", {"variant": game})
-        await fd.slash(users[1], "mj table join")
-        for _ in range(info.max_players - 2):
-            await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
-        await fd.slash(users[0], "mj table start")
-        await fd.settle()
-        table = bot.service.table_in(fd.channel_id)
-        by_seat = {table.seat_of(u.id): u for u in users}
+        bot, fd = await emoji_bot(f"sqlite:///{d}/screens.db")
+        table, by_seat = await two_humans(fd, bot, game, 3, names=("Ann", "Bo"), plain=True)
         moves = 0
         while not table.hand.is_over():
             seat = next(s for s in table.hand.pending_seats() if s in by_seat)

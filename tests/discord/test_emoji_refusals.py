@@ -10,38 +10,18 @@ import re
 import pytest
 
 from cogs.emojis import state_key
-from discord_play import latest_prompt, new_bot, press, timeout_policy
-from fakediscord import FakeDiscord
-from panel_checks import V2, panels_of, seated_table
+from discord_play import latest_prompt, press, timeout_policy
+from panel_checks import V2, emoji_bot, panels_of, two_humans
 from render.emoji import EMOJI_NAMES, emoji_pictures, emoji_png
-from service.clock import ManualClock
 
 EMOJI_POST = "POST /applications/{application_id}/emojis"
 
 
-async def _boot(url: str, fd: FakeDiscord | None = None, clock=None):
-    bot = new_bot(url, clock or ManualClock(), tile_emojis=True)
-    if fd is None:
-        fd = FakeDiscord(bot)
-        await fd.start()
-    else:
-        await fd.restart(bot)
-    await bot.emoji_task
-    return bot, fd
-
-
 @pytest.mark.asyncio
 async def test_an_emoji_deleted_while_the_bot_runs_leaves_the_panels_working(tmp_path):
-    bot, fd = await _boot(f"sqlite:///{tmp_path}/bot.db")
+    bot, fd = await emoji_bot(f"sqlite:///{tmp_path}/bot.db")
     try:
-        bot.service.lobby.seed_source = lambda: 3
-        users = [fd.user(700 + j, f"p{j}") for j in range(2)]
-        await fd.slash(users[0], "mj table create", {"variant": "two_player"})
-        await fd.slash(users[1], "mj table join")
-        await fd.slash(users[0], "mj table start")
-        await fd.settle()
-        table = bot.service.table_in(fd.channel_id)
-        by_seat = {table.seat_of(u.id): u for u in users}
+        table, by_seat = await two_humans(fd, bot, "two_player", 3)
         gone = {e.id for e in fd.app_emojis.values() if re.fullmatch(r"m\d", e.name)}
         for emoji_id in gone:  # the 万 emojis deleted on Discord
             del fd.app_emojis[emoji_id]
@@ -64,14 +44,14 @@ async def test_an_emoji_deleted_while_the_bot_runs_leaves_the_panels_working(tmp
 @pytest.mark.asyncio
 async def test_an_upload_refused_among_unchanged_emojis_keeps_the_unchanged_ones_shown(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path}/bot.db"
-    bot, fd = await _boot(url)
+    bot, fd = await emoji_bot(url)
     try:
         changed = dict(emoji_pictures())
         changed["m1"] = emoji_png("m2")
         monkeypatch.setattr("render.emoji.emoji_pictures", lambda: changed)
         fd.fail_next(500, route=EMOJI_POST, times=6)  # more than discord.py's tries
         with fd.tolerating("500"):
-            again, _ = await _boot(url, fd, bot.service.clock)
+            again, _ = await emoji_bot(url, bot.service.clock, fd)
         assert "m1" in (again.tile_emojis.refused or "")
         assert set(again.tile_emojis.known) == set(EMOJI_NAMES) - {"m1"}  # 71 shown, m1 as text
     finally:
@@ -82,10 +62,10 @@ async def test_an_upload_refused_among_unchanged_emojis_keeps_the_unchanged_ones
 @pytest.mark.parametrize("stored", ["[]", "null", "5", '"x"', "{not json", '{"m5": 7, "m6": [1]}'])
 async def test_a_stored_record_that_does_not_read_is_made_anew(tmp_path, stored):
     url = f"sqlite:///{tmp_path}/bot.db"
-    bot, fd = await _boot(url)
+    bot, fd = await emoji_bot(url)
     try:
         await bot.store.set_state(state_key(bot.application_id), stored)
-        again, _ = await _boot(url, fd, bot.service.clock)
+        again, _ = await emoji_bot(url, bot.service.clock, fd)
         assert set(again.tile_emojis.known) == set(EMOJI_NAMES)
         assert {e.name for e in fd.app_emojis.values()} == set(EMOJI_NAMES)  # one emoji a name
         assert again.tile_emojis.named("m5").id in fd.app_emojis
@@ -97,21 +77,9 @@ async def test_a_stored_record_that_does_not_read_is_made_anew(tmp_path, stored)
 @pytest.mark.some_games("字牌's melds fill the table's text, the other games' discards do (trimmed first)")
 @pytest.mark.parametrize("game", ["zipai"])
 async def test_a_long_table_of_tiles_is_cut_between_tiles_and_keeps_the_last_discard(tmp_path, game):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), tile_emojis=True)
-    fd = FakeDiscord(bot)
-    await fd.start()
-    await bot.emoji_task
+    bot, fd = await emoji_bot(f"sqlite:///{tmp_path}/bot.db")
     try:
-        bot.service.lobby.seed_source = lambda: 1
-        users = [fd.user(700 + j, f"p{j}") for j in range(2)]
-        await fd.slash(users[0], "mj table create", {"variant": game})
-        await fd.slash(users[1], "mj table join")
-        for _ in range(2):
-            await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
-        await fd.slash(users[0], "mj table start")
-        await fd.settle()
-        table = bot.service.table_in(fd.channel_id)
-        by_seat = {table.seat_of(u.id): u for u in users}
+        table, by_seat = await two_humans(fd, bot, game, 1, ais=2)
         checked = 0
         while not table.hand.is_over():
             seat = next(s for s in table.hand.pending_seats() if s in by_seat)

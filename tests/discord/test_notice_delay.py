@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from discord_play import press, timeout_policy
-from panel_checks import notices_of, panels_of, seated_table
+from panel_checks import notices_of, panels_of, seated_table, two_humans
 
 
 class ManualTimer:
@@ -49,14 +49,8 @@ async def _delayed(tmp_path):
     timer = bot.notice_timer = ManualTimer()
     fd = FakeDiscord(bot)
     await fd.start()
-    bot.service.lobby.seed_source = lambda: 4
-    users = [fd.user(700 + j, f"p{j}") for j in range(2)]
-    await fd.slash(users[0], "mj table create", {"variant": "two_player"})
-    await fd.slash(users[1], "mj table join")
-    await fd.slash(users[0], "mj table start")
-    await fd.settle()
-    table = bot.service.table_in(fd.channel_id)
-    return bot, fd, table, {table.seat_of(u.id): u for u in users}, timer
+    table, users = await two_humans(fd, bot, "two_player", 4)
+    return bot, fd, table, users, timer
 
 
 @pytest.mark.asyncio

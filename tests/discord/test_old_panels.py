@@ -23,12 +23,17 @@ def _old_panel(fd, user, custom_id: str):
         [])
 
 
+async def _first_mover(tmp_path):
+    """A two-player table (seed 4) and the seat to move with its player."""
+    bot, fd, table, users = await seated_table(tmp_path, "two_player", 4)
+    seat = table.hand.pending_seats()[0]
+    return bot, fd, table, seat, users[seat]
+
+
 @pytest.mark.asyncio
 async def test_a_restart_replaces_an_old_format_panel_with_a_container(tmp_path):
-    bot, fd, table, users = await seated_table(tmp_path, "two_player", 4)
+    bot, fd, table, seat, user = await _first_mover(tmp_path)
     try:
-        seat = table.hand.pending_seats()[0]
-        user = users[seat]
         (new,) = panels_of(fd, user)
         old = _old_panel(fd, user, f"mj:{fd.channel_id}:{table.hand_id}:d1:discard:1m")
         # the memory of an earlier version: the seat's panel is the old message, format 1
@@ -50,10 +55,8 @@ async def test_a_restart_replaces_an_old_format_panel_with_a_container(tmp_path)
 
 @pytest.mark.asyncio
 async def test_a_click_on_an_old_format_panel_makes_its_move_and_says_it_was_replaced(tmp_path):
-    bot, fd, table, users = await seated_table(tmp_path, "two_player", 4)
+    bot, fd, table, seat, user = await _first_mover(tmp_path)
     try:
-        seat = table.hand.pending_seats()[0]
-        user = users[seat]
         action = timeout_policy(table.hand, seat)
         assert action.type == "discard"
         cid = f"mj:{fd.channel_id}:{table.hand_id}:d{table.decision(seat)}:discard:{kind_str(action.kind)}"

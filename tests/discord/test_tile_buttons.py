@@ -11,6 +11,7 @@ import re
 import pytest
 
 from discord_play import new_bot, press, private_messages, timeout_policy
+from panel_checks import emoji_bot, two_humans
 from engine.tiles import kind_str, parse_kind
 from engine.variants import all_variants
 from fakediscord import FakeDiscord
@@ -25,29 +26,11 @@ EMOJI_POST = "POST /applications/{application_id}/emojis"
 EMOJI_DELETE = "DELETE /applications/{application_id}/emojis/{emoji_id}"
 
 
-async def _started(tmp_path, game: str, seed: int | None = None, fd: FakeDiscord | None = None, **fake):
+async def _started(tmp_path, game: str):
     """A bot with tile emojis on a fresh store, its emoji upload finished, and a started table
     of two humans (the rest AI seats).  Returns ``(bot, fd, table, {seat: user})``."""
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), tile_emojis=True)
-    fd = fd or FakeDiscord(bot, **fake)
-    await fd.start()
-    await bot.emoji_task
-    info = next(v for v in all_variants() if v.id == game)
-    bot.service.lobby.seed_source = lambda: seed if seed is not None else SEEDS.get(game, 3)
-    return (bot, fd) + await _seated(fd, bot, info)
-
-
-async def _seated(fd, bot, info):
-    """``(table, {seat: user})`` of a started table of ``info``'s game: two humans, the rest AI."""
-    users = [fd.user(700 + j, f"p{j}") for j in range(2)]
-    await fd.slash(users[0], "mj table create", {"variant": info.id})
-    await fd.slash(users[1], "mj table join")
-    for _ in range(info.max_players - 2):
-        await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
-    await fd.slash(users[0], "mj table start")
-    await fd.settle()
-    table = bot.service.table_in(fd.channel_id)
-    return table, {table.seat_of(u.id): u for u in users}
+    bot, fd = await emoji_bot(f"sqlite:///{tmp_path}/bot.db")
+    return (bot, fd) + await two_humans(fd, bot, game, SEEDS.get(game, 3))
 
 
 def _tile_button(fd, user, act: str, tile: str):
@@ -113,9 +96,7 @@ async def test_a_second_start_uploads_no_emoji_and_a_changed_picture_replaces_th
     try:
         assert len(fd.calls_to(EMOJI_POST)) == len(EMOJI_NAMES)
         before = {e.name: e.id for e in fd.app_emojis.values()}
-        again = new_bot(f"sqlite:///{tmp_path}/bot.db", bot.service.clock, tile_emojis=True)
-        await fd.restart(again)
-        await again.emoji_task
+        again, _ = await emoji_bot(f"sqlite:///{tmp_path}/bot.db", bot.service.clock, fd)
         assert len(fd.calls_to(EMOJI_POST)) == len(EMOJI_NAMES) and fd.calls_to(EMOJI_DELETE) == []
         assert {e.name: e.id for e in fd.app_emojis.values()} == before
         assert again.tile_emojis.named("m5").id == before["m5"]
@@ -124,9 +105,7 @@ async def test_a_second_start_uploads_no_emoji_and_a_changed_picture_replaces_th
         changed = dict(emoji_pictures())
         changed["p7"] = emoji_png("p8")
         monkeypatch.setattr("render.emoji.emoji_pictures", lambda: changed)
-        third = new_bot(f"sqlite:///{tmp_path}/bot.db", bot.service.clock, tile_emojis=True)
-        await fd.restart(third)
-        await third.emoji_task
+        third, _ = await emoji_bot(f"sqlite:///{tmp_path}/bot.db", bot.service.clock, fd)
         (post,) = fd.calls_to(EMOJI_POST)[len(EMOJI_NAMES):]
         (delete,) = fd.calls_to(EMOJI_DELETE)
         assert post.json["name"] == "p7" and delete.path.endswith(f"/{before['p7']}")
@@ -150,9 +129,7 @@ async def test_with_emoji_uploads_refused_the_hand_plays_on_text_labels(tmp_path
         assert fd.app_emojis == {} and bot.tile_emojis.known == {}
         assert "30008" in (bot.tile_emojis.refused or "")
         assert sum("tile emojis" in r.getMessage() for r in caplog.records) == 1  # said once, why
-        info = next(v for v in all_variants() if v.id == game)
-        bot.service.lobby.seed_source = lambda: SEEDS.get(game, 3)
-        table, users = await _seated(fd, bot, info)
+        table, users = await two_humans(fd, bot, game, SEEDS.get(game, 3))
         assert await _play_by_tiles(fd, bot, table, users, emojis=False) >= 3
     finally:
         await fd.close()

@@ -33,6 +33,37 @@ async def seated_table(tmp_path, game: str, seed: int, humans: int = 2, ais: int
     return bot, fd, table, {table.seat_of(u.id): u for u in users}
 
 
+async def emoji_bot(url: str, clock=None, fd: FakeDiscord | None = None):
+    """``(bot, fd)``: the real bot on ``url`` with tile emojis, started on a new fake Discord (or
+    restarted on ``fd``), its emoji upload finished."""
+    bot = new_bot(url, clock or ManualClock(), tile_emojis=True)
+    if fd is None:
+        fd = FakeDiscord(bot)
+        await fd.start()
+    else:
+        await fd.restart(bot)
+    await bot.emoji_task
+    return bot, fd
+
+
+async def two_humans(fd, bot, game: str, seed: int, *, ais: int | None = None, names=("p0", "p1"), **user):
+    """``(table, {seat: user})`` of a started table of ``game`` (table seed ``seed``): two
+    humans named ``names`` (``user``: more of ``fd.user``'s keywords), then ``ais`` AI seats
+    (default: up to the game's most seats), settled."""
+    from engine.variants import find_variant
+
+    bot.service.lobby.seed_source = lambda: seed
+    users = [fd.user(700 + j, name, **user) for j, name in enumerate(names)]
+    await fd.slash(users[0], "mj table create", {"variant": game})
+    await fd.slash(users[1], "mj table join")
+    for _ in range(find_variant(game).max_players - 2 if ais is None else ais):
+        await fd.slash(users[0], "mj table add-ai", {"level": "normal"})
+    await fd.slash(users[0], "mj table start")
+    await fd.settle()
+    table = bot.service.table_in(fd.channel_id)
+    return table, {table.seat_of(u.id): u for u in users}
+
+
 def panel_now(bot, table, seat: int, lang: str | None = None):
     """The seat's panel as the bot draws it from the table's latest snapshot (``cogs.messages.
     panel_of``; ``lang``: the seat's language unless given)."""
