@@ -8,7 +8,8 @@ through the fake Discord — this tree and another revision side by side.
 
 Each game (from the registry) is played for one hand at a table of two humans (the rest AI
 seats, normal level), table seed ``--seed``; the humans press the button of their
-rule-defined move (the timeout choice) ``--think`` seconds (default 1.1) after the bot has
+rule-defined move (the timeout choice; ``--policy ai``: the AI's choice, hands that are won
+rather than mostly drawn) ``--think`` seconds (default 1.1) after the bot has
 sent everything of the move before (the fake settled), and the bot keeps its production pace
 (``--pace``: one edit of the table message a second, coalescing what came meanwhile).  With
 ``--think 0 --pace 0`` every change edits the table message: every move pays its full cost.
@@ -42,7 +43,8 @@ HARNESS = HERE / "tests" / "harness"
 EXEMPT = ("/interactions/", "/webhooks/")
 
 
-async def measure(game: str, seed: int, notice_delay: float | None, think: float, pace: float) -> dict:
+async def measure(game: str, seed: int, notice_delay: float | None, think: float, pace: float,
+                  policy: str = "timeout") -> dict:
     import inspect
 
     from bench_discord import _button
@@ -87,9 +89,13 @@ async def measure(game: str, seed: int, notice_delay: float | None, think: float
                 await fd.settle()
                 continue
             user = next(u for u in users if table.seat_of(u.id) == seat)
-            target = _button(fd, user, table.hand.timeout_action(seat))  # bench_discord's
+            action = table.hand.ai_action(seat) if policy == "ai" else table.hand.timeout_action(seat)
+            target = _button(fd, user, action)  # bench_discord's
+            if target is None and policy == "ai":  # a choice offered in a menu: the rule-defined move
+                action = table.hand.timeout_action(seat)
+                target = _button(fd, user, action)
             if target is None:
-                raise RuntimeError(f"{game}: no button for {table.hand.timeout_action(seat)} in {user.name}'s DMs")
+                raise RuntimeError(f"{game}: no button for {action} in {user.name}'s DMs")
             await fd.click(user, target[0], target[1], check=False)
             await fd.settle()
             moves += 1
@@ -122,15 +128,15 @@ def _is_notice(call) -> bool:
 
 def child(args) -> None:
     delay = None if args.delay == "default" else float(args.delay)
-    print(json.dumps(asyncio.run(measure(args.one, args.seed, delay, args.think, args.pace))))
+    print(json.dumps(asyncio.run(measure(args.one, args.seed, delay, args.think, args.pace, args.policy))))
 
 
-def run_tree(tree: Path, game: str, seed: int, delay: str, think: float, pace: float) -> dict:
+def run_tree(tree: Path, game: str, seed: int, delay: str, think: float, pace: float, policy: str) -> dict:
     env = dict(os.environ)
     env.pop("DISCORD_TOKEN", None)
     env["PYTHONPATH"] = os.pathsep.join([str(tree), str(HARNESS)])
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--one", game, "--seed", str(seed),
-                           "--delay", delay, "--think", str(think), "--pace", str(pace)], cwd=str(tree), env=env, capture_output=True, text=True)
+                           "--delay", delay, "--think", str(think), "--pace", str(pace), "--policy", policy], cwd=str(tree), env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{tree} {game}: {proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -150,6 +156,9 @@ def main() -> None:
     ap.add_argument("--against", default=None, help="a git revision whose bot is measured side by side")
     ap.add_argument("--think", type=float, default=1.1, help="seconds a human takes to press (default 1.1)")
     ap.add_argument("--pace", type=float, default=1.0, help="the bot's seconds between two table edits (default 1.0)")
+    ap.add_argument("--policy", choices=("timeout", "ai"), default="timeout",
+                    help="what the humans press: the rule-defined timeout move (long hands, mostly drawn) or "
+                         "the AI's choice (hands that are won)")
     ap.add_argument("--notice-at-once", action="store_true", help="also run this tree with notice_delay 0")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--delay", default="default", help=argparse.SUPPRESS)
@@ -163,16 +172,17 @@ def main() -> None:
     from bench_discord import worktree  # the other revision's tree, shared with that bench
 
     other = worktree(args.against) if args.against else None
-    print(f"one hand per game, two humans (the rest AI), table seed {args.seed}; humans press {args.think} s after "
+    print(f"one hand per game, two humans (the rest AI) pressing the {args.policy} move, table seed {args.seed}; "
+          f"humans press {args.think} s after "
           f"the bot sent the move before; the bot edits the table message at most every {args.pace} s")
     for game in games:
         print(game)
-        mine = run_tree(HERE, game, args.seed, "default", args.think, args.pace)
+        mine = run_tree(HERE, game, args.seed, "default", args.think, args.pace, args.policy)
         print(line("this", mine))
         if args.notice_at_once:
-            print(line("this, notice at once", run_tree(HERE, game, args.seed, "0", args.think, args.pace)))
+            print(line("this, notice at once", run_tree(HERE, game, args.seed, "0", args.think, args.pace, args.policy)))
         if other is not None:
-            theirs = run_tree(other, game, args.seed, "default", args.think, args.pace)
+            theirs = run_tree(other, game, args.seed, "default", args.think, args.pace, args.policy)
             print(line(args.against, theirs))
             print(f"  {'ratio':18s} bytes {mine['bytes'] / max(1, theirs['bytes']):.2f}   rate-limited calls/move "
                   f"{(mine['limited'] / max(1, mine['moves'])) / max(1e-9, theirs['limited'] / max(1, theirs['moves'])):.2f}")
