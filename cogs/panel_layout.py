@@ -4,7 +4,8 @@ buttons.
 
 * **The hand**: one button per tile in hand order, the drawn tile last and blue; each shows
   the tile's emoji (``cogs/emojis.py``; its text label when the tile has none) and discards it
-  when pressed; tiles that may not be discarded now are shown disabled.  In the 听 menu the
+  when pressed; tiles that may not be discarded now are shown disabled; a wild tile is marked
+  ★, the 宝牌 ◆, 金湖's 贼 tiles with their word (:func:`tile_marks`).  In the 听 menu the
   same buttons declare ready with that discard (a declaration none of whose waits can win is
   grey and marked ✗).
 * **The decision**: claims, 听, wins and each game's own actions as labelled buttons; when
@@ -46,6 +47,25 @@ def _cost(rows: list[list]) -> int:
     return len(rows) + sum(len(r) for r in rows)
 
 
+#: the marks of the tiles a game singles out, on their buttons: a wild tile (财神, 百搭), the
+#: 宝牌; 金湖's 贼 tiles carry the game's own word for them (the view's ``marked.label``)
+WILD_MARK, TREASURE_MARK = "★", "◆"
+
+
+def tile_marks(view: dict) -> dict[str, str]:
+    """Tile (notation) → the mark its button carries, from a seat part's view (``wild.kinds``,
+    ``treasure``, ``marked``)."""
+    marks: dict[str, str] = {}
+    marked = view.get("marked") or {}
+    for tile in marked.get("kinds") or ():
+        marks[tile] = str(marked.get("label") or TREASURE_MARK)
+    if view.get("treasure"):
+        marks[view["treasure"]] = TREASURE_MARK
+    for tile in (view.get("wild") or {}).get("kinds") or ():
+        marks[tile] = WILD_MARK
+    return marks
+
+
 def panel_rows(snap, part, lang: str, emojis: TileEmojis, *, used: int, ting_menu: bool = False,
                confirm_wild: Optional[str] = None) -> list[list[Item]]:
     """The panel's rows of components for ``part`` (a seat's part of ``snap``): the hand's
@@ -79,6 +99,7 @@ def panel_rows(snap, part, lang: str, emojis: TileEmojis, *, used: int, ting_men
     drawn_at = len(me.get("hand") or []) if drawn else -1
     tiles = list(me.get("hand") or []) + ([drawn] if drawn else [])
     tiles += sorted(playable - set(tiles))  # a playable tile the hand does not list (never, but shown)
+    marks = tile_marks(part.view)
     copies: Counter = Counter()
     hand: list[Item] = []
     for i, tile in enumerate(tiles):
@@ -86,6 +107,8 @@ def panel_rows(snap, part, lang: str, emojis: TileEmojis, *, used: int, ting_men
         copies[tile] += 1
         emoji = emojis.of(tile)
         label = None if emoji is not None else prompts.button("discard", lang, snap.game, tile)
+        if tile in marks:
+            label = (label + " " if label else "") + marks[tile]
         style = discord.ButtonStyle.primary if i == drawn_at else discord.ButtonStyle.secondary
         if ting_menu and tile in playable:
             style = discord.ButtonStyle.secondary if tile in hopeless else discord.ButtonStyle.success

@@ -116,3 +116,29 @@ def _walk(components: list) -> list:
         out.append(c)
         out += _walk(c.get("components") or [])
     return out
+
+
+@pytest.mark.parametrize("info", all_variants(), ids=[v.id for v in all_variants()])
+def test_the_tiles_a_game_singles_out_are_marked_on_their_buttons(info):
+    """A wild tile ★ (财神麻将's 财神, 老五对's 百搭), the 宝牌 ◆ (二人麻将), 金湖's 贼 tiles their
+    word: found in the seat's view of a seeded hand of each game, and on its hand's buttons."""
+    hand = Match(info, info.resolve_options({}), 3, info.max_players).new_hand()
+    seat = hand.pending_seats()[0]
+    view = hand.view(seat)
+    want = {}
+    if view.get("treasure"):
+        want[view["treasure"]] = "◆"
+    for tile in (view.get("marked") or {}).get("kinds") or ():
+        want[tile] = view["marked"]["label"]
+    for tile in (view.get("wild") or {}).get("kinds") or ():
+        want[tile] = "★"
+    part = SimpleNamespace(view=dict(view, me=dict(view["me"], hand=sorted(want) + view["me"]["hand"])),
+                           moves=[], decision=None)
+    snap = SimpleNamespace(channel_id=1300000000000000002, hand_id=7, game=info.facts)
+    rows = panel_rows(snap, part, "en", TileEmojis(), used=3)
+    labels = {b.item.custom_id.split(":")[5]: b.item.label for row in rows for b in row}
+    for tile, mark in want.items():
+        assert labels[tile].endswith(" " + mark), (tile, labels[tile])
+    assert sum(1 for label in labels.values() if label.endswith(("★", "◆", "贼"))) == len(want)
+    expected = {"two_player": 1, "caishen": 1, "jinhu": 4, "laowudui": 2}.get(info.id, 0)  # from the views above
+    assert len(want) == expected
