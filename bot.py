@@ -3,7 +3,7 @@
     python bot.py                      # DISCORD_TOKEN set (environment or .env): the Discord bot
     python bot.py                      # no token: play in the terminal against AI seats
     python bot.py --auto               # AI against AI, a whole game, prints the settlement
-    python bot.py --ai-level easy      # the AI seats play at a level: easy, normal, strong (default)
+    python bot.py --ai-level easy      # the AI seats play at a level: easy, normal, strong (default: the game's strongest)
     python bot.py --variant two_player --seed 7 --hands 4 --out table_images
 
 Configuration comes from the environment (or a ``.env`` file): ``DISCORD_TOKEN``,
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
 
     levels = offered_levels(all_variants())
     parser.add_argument("--ai-level", default=None, choices=list(levels),
-                        help=f"how well the AI seats play: {', '.join(levels)} (default: {levels[-1]})")
+                        help=f"how well the AI seats play: {', '.join(levels)} (default: the game's strongest)")
     parser.add_argument("--hands", type=positive_int, default=4, help="hands in a local game (default: 4)")
     parser.add_argument("--players", type=int, default=None,
                         help="seats at the local table (default: the game's maximum)")
