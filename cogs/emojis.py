@@ -24,7 +24,7 @@ from typing import Awaitable, Callable, Mapping, Optional, TypeVar
 
 import discord
 
-from engine.tiles import kind_str, parse_kind
+from engine.tiles import parse_kind
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +69,6 @@ class TileEmojis:
             return self.known.get(name_of(parse_kind(tile)))
         except ValueError:
             return None
-
-    def text(self, tile: Optional[str]) -> str:
-        """A tile as message text: its emoji (``<:m5:id>``) or, without one, its notation; a
-        face-down tile (``None``) as :data:`FACE_DOWN`."""
-        if not tile:
-            return FACE_DOWN
-        e = self.of(tile)
-        return str(e) if e is not None else tile
 
     def set(self, name: str, emoji_id: int) -> None:
         self.known[name] = discord.PartialEmoji(name=name, id=int(emoji_id))
@@ -214,27 +206,19 @@ def refused_emoji(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and exc.status == 400 and "emoji" in (exc.text or "").lower()
 
 
-async def sending_panel(bot, send: Callable[[], Awaitable[T]]) -> T:
-    """``await send()`` — a message showing tiles, its payload drawn anew at each call; when
-    Discord refuses it for an emoji the bot's bank shows (:func:`refused_emoji`), the bank is
-    checked against Discord (``bot.emoji_refused``) and the message sent once more, drawn with
-    what is left (those tiles as text)."""
+async def sending_panel(bot, send: Callable[[bool], Awaitable[T]]) -> T:
+    """``await send(False)`` — a message showing tiles; when Discord refuses it for an emoji the
+    bot's bank shows (:func:`refused_emoji`), the bank is checked against Discord
+    (``bot.emoji_refused``) and ``await send(True)`` sends it once more, drawn anew with what is
+    left (those tiles as text)."""
     try:
-        return await send()
+        return await send(False)
     except discord.HTTPException as exc:
         if not refused_emoji(exc) or not bot.tile_emojis.known:
             raise
         await bot.emoji_refused()
-        return await send()
-
-
-def tile_of(name: str) -> Optional[str]:
-    """The tile (notation) an emoji name shows, ``None`` for the backs."""
-    from render.emoji import kind_of_name
-
-    k = kind_of_name(name)
-    return None if k is None else kind_str(k)
+        return await send(True)
 
 
 __all__ = ["FACE_DOWN", "SyncReport", "TileEmojis", "digest", "follow_uploads", "load_emojis", "refused_emoji",
-           "sending_panel", "state_key", "sync_emojis", "tile_of"]
+           "sending_panel", "state_key", "sync_emojis"]

@@ -180,7 +180,7 @@ class TableFeed:
         p = memo.panel
         if p is None or p.message_id != message_id or p.hand_id != self.latest.hand_id:
             return
-        p = replace(p, version=max(p.version, panel.version), picture=max(p.picture, panel.picture))
+        p = replace(p, version=max(p.version, panel.version))
         self._set(seat, replace(memo, panel=p, menu=panel.decision if panel.menu else None))
 
     def lost(self, seat: int) -> None:
@@ -188,7 +188,7 @@ class TableFeed:
         if self.memory is not None:
             memo = self.memory.seat(seat)
             if memo.panel is not None:
-                self._set(seat, replace(memo, panel=replace(memo.panel, version=-1, picture=-1), menu=None))
+                self._set(seat, replace(memo, panel=replace(memo.panel, version=-1), menu=None))
         self.lane(seat).poke(urgent=True)
 
     # ------------------------------------------------------------------ the public message
@@ -336,8 +336,8 @@ class TableFeed:
         await fan.answers_sent(self.channel_id)
         self.lane(seat).sending()
 
-        async def send():  # drawn anew if Discord refuses one of its emojis (``sending_panel``)
-            payload = await messages.panel_payload(messages.panel_of(snap, seat, emojis=fan.bot.tile_emojis),
+        async def send(again: bool):  # drawn anew if Discord refuses one of its emojis (``sending_panel``)
+            payload = messages.panel_payload(messages.panel_of(snap, seat, emojis=fan.bot.tile_emojis),
                                                    buttons=not final)
             if panel is not None:
                 try:
@@ -357,8 +357,8 @@ class TableFeed:
         except discord.HTTPException:
             log.warning("panel of %s failed", part.user_id)
             return False, memo
-        return True, replace(memo, panel=PanelMemo(snap.hand_id, msg.channel.id, msg.id, part.version, part.picture,
-                                                   None, PANEL_LAYOUT), menu=None)
+        return True, replace(memo, panel=PanelMemo(snap.hand_id, msg.channel.id, msg.id, part.version,
+                                                   layout=PANEL_LAYOUT), menu=None)
 
     # ------------------------------------------------------------------ closing
     async def _close(self) -> None:
@@ -381,10 +381,10 @@ class TableFeed:
                 if snap.final:
                     _, memo = await self._show_panel(snap, seat, memo, final=True)
                 else:
-                    async def bare(panel=panel, seat=seat):  # a container cannot be emptied: its words stay
+                    async def bare(again: bool, panel=panel, seat=seat):  # a container keeps its words
                         edit = {"view": None}
                         if panel.layout == PANEL_LAYOUT:
-                            edit = await messages.panel_payload(messages.panel_of(
+                            edit = messages.panel_payload(messages.panel_of(
                                 snap, seat, emojis=self.fanout.bot.tile_emojis), buttons=False)
                         await self.fanout.dm_message(panel.channel_id, panel.message_id).edit(**edit)
 

@@ -3,7 +3,7 @@ through the table service in one stored value per table (``service.front_memory`
 restarted bot edits the same panel and deletes the same notice.
 
 * :class:`PanelMemo` — a seat's panel of one hand (one DM per player per hand, edited in
-  place): where it is, and which version of the seat's part (and of its picture) it shows;
+  place): where it is, which version of the seat's part it shows, and its format;
 * :class:`NoticeMemo` — the short DM that pinged the player for a decision;
 * :class:`SeatMemory` — per seat: its player, panel, notice, notices still to delete, the hand
   whose closed-DM channel note was posted, the decision last prompted;
@@ -24,9 +24,9 @@ class PanelMemo:
     channel_id: int
     message_id: int
     version: int = -1  #: the seat part's version it shows (-1: unknown, drawn again)
-    picture: int = -1  #: the seat part's picture version its image shows
-    #: SHA-1 of the image's bytes (after a restart the versions are new: an image drawn anew
-    #: that is byte for byte the one shown is not uploaded again)
+    #: the picture version and SHA-1 of the image a panel of format 1 showed (read from stored
+    #: memories; a container has no image)
+    picture: int = -1
     png: Optional[str] = None
     #: the message's format: 1 text, image and buttons (before the tiles were buttons), 2 one
     #: Components V2 container (:data:`PANEL_LAYOUT`); a panel of an older format is replaced

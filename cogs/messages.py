@@ -24,7 +24,7 @@ from render.text import alt, panel, prompts, table_message
 from render.text.events import with_log
 
 from .components import TableButton
-from .emojis import TileEmojis
+from .emojis import FACE_DOWN, TileEmojis
 from .markup import shown, shown_names, shown_result, shown_view
 from .panel_layout import PanelLayout, panel_rows
 
@@ -137,7 +137,6 @@ class Panel:
     rows: list
     decision: Optional[tuple]
     version: int
-    picture: int
     game: object
     lang: str
     menu: bool = False
@@ -186,9 +185,10 @@ def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | No
     back = emojis.named(CARD_BACK if getattr(snap.game, "paper", False) else BACK)
 
     def tile_text(tile: str | None) -> str:  # its emoji, else its short name in the player's language
-        if not tile:  # face down
-            return str(back) if back is not None else emojis.text(None)
-        return emojis.text(tile) if emojis.of(tile) is not None else prompts.short_tile(tile, lang)
+        emoji = emojis.of(tile) if tile else back  # face down: the back
+        if emoji is not None:
+            return str(emoji)
+        return prompts.short_tile(tile, lang) if tile else FACE_DOWN
 
     hand_text = panel.table_tiles({"me": part.view.get("me")}, names, lang, tile_text, hand=True)
     # the words, the table of tiles and (without buttons) the hand share Discord's 4,000 characters
@@ -197,7 +197,7 @@ def panel_of(snap, seat: int, *, ting_menu: bool = False, confirm_wild: str | No
     used = 1 + (1 if content else 0) + (1 if tiles else 0)
     rows = panel_rows(snap, part, lang, emojis, used=used, ting_menu=ting_menu, confirm_wild=confirm_wild)
     how = {"ting_menu": ting_menu, "confirm_wild": confirm_wild, "notices": notices, "head": head, "lang": lang}
-    return Panel(content, tiles, rows, part.decision, part.version, part.picture, snap.game, lang,
+    return Panel(content, tiles, rows, part.decision, part.version, snap.game, lang,
                  menu=ting_menu or confirm_wild is not None, hand_text=hand_text, how=how)
 
 
@@ -209,7 +209,7 @@ def panel_layout(p: Panel, buttons: bool = True) -> PanelLayout:
     return PanelLayout([p.content, p.tiles], p.rows, DECIDE if p.decision is not None and not p.menu else WAIT)
 
 
-async def panel_payload(p: Panel, buttons: bool = True) -> dict:
+def panel_payload(p: Panel, buttons: bool = True) -> dict:
     """Keyword arguments for send/edit: the panel's layout as ``view`` (no content, no file)."""
     return {"view": panel_layout(p, buttons)}
 

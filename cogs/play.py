@@ -51,14 +51,9 @@ async def answer_panel(bot, interaction: discord.Interaction, snap, seat: int, p
         await answer(edit_clicked(interaction, content=replaced, embeds=[], attachments=[], view=None))
         bot.fanout.panel_lost(snap.channel_id, seat)
         return False
-    shown = [panel]
-
-    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
-        if shown[0] is None:
-            shown[0] = messages.panel_of(snap, seat, emojis=bot.tile_emojis, **panel.how)
-        payload = await messages.panel_payload(shown[0])
-        shown[0] = None
-        await edit_clicked(interaction, **payload)
+    async def send(again: bool) -> None:  # drawn anew if Discord refuses one of its emojis
+        drawn = messages.panel_of(snap, seat, emojis=bot.tile_emojis, **panel.how) if again else panel
+        await edit_clicked(interaction, **messages.panel_payload(drawn))
 
     if await answer(sending_panel(bot, send)):
         bot.fanout.panel_answered(snap.channel_id, seat, clicked, panel)
@@ -82,8 +77,8 @@ async def send_hand(bot, interaction: discord.Interaction, channel_id: int | Non
             raise ServiceError("hand_at_next_deal", seat=seat + 1)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
-        payload = await messages.panel_payload(messages.panel_of(snap, seat, lang=lang, emojis=bot.tile_emojis))
+    async def send(again: bool) -> None:  # drawn anew each time: Discord may refuse one of its emojis
+        payload = messages.panel_payload(messages.panel_of(snap, seat, lang=lang, emojis=bot.tile_emojis))
         await reply(interaction, ephemeral=True, **payload)
 
     await sending_panel(bot, send)
@@ -261,8 +256,8 @@ class Play(commands.Cog):
                     seq=part.decision[1] if part.decision else None))
             except (ServiceError, IllegalAction) as e:
                 return await reply_error(interaction, e)
-            async def send() -> None:  # drawn anew if Discord refuses one of its emojis
-                payload = await messages.panel_payload(messages.panel_of(
+            async def send(again: bool) -> None:  # drawn anew each time: Discord may refuse one of its emojis
+                payload = messages.panel_payload(messages.panel_of(
                     change.snapshot, seat, notices=change.notices.get(seat, ()), lang=lang,
                     emojis=self.bot.tile_emojis))
                 await reply(interaction, ephemeral=True, **payload)

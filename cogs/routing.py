@@ -65,12 +65,10 @@ async def apply_routed(bot, row) -> None:
         return
     if row.message_id is None:
         return
-    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
-        drawn = panel if not tried else messages.panel_of(snap, seat, emojis=bot.tile_emojis, **panel.how)
-        tried.append(True)
-        await hook.edit_message(row.message_id, **await messages.panel_payload(drawn))
+    async def send(again: bool) -> None:  # drawn anew if Discord refuses one of its emojis
+        drawn = messages.panel_of(snap, seat, emojis=bot.tile_emojis, **panel.how) if again else panel
+        await hook.edit_message(row.message_id, **messages.panel_payload(drawn))
 
-    tried: list = []
     try:
         await sending_panel(bot, send)
     except discord.HTTPException:  # e.g. a panel of an older format: the fan-out draws a new one

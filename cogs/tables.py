@@ -283,8 +283,8 @@ async def _taken_over(bot, interaction: discord.Interaction, channel_id: int, la
     seat = snap.seat_of(interaction.user.id) if snap is not None else None
     if snap is None or seat is None or snap.hand_id is None or not snap.parts[seat].dealt:
         return await answer(reply(interaction, prompts.taken_over(lang)))
-    async def send() -> None:  # drawn anew if Discord refuses one of its emojis
-        payload = await messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang,
+    async def send(again: bool) -> None:  # drawn anew each time: Discord may refuse one of its emojis
+        payload = messages.panel_payload(messages.panel_of(snap, seat, head=prompts.taken_over(lang), lang=lang,
                                                                  emojis=bot.tile_emojis))
         await reply(interaction, ephemeral=True, **payload)
 

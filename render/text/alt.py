@@ -109,19 +109,6 @@ def table_alt(view: dict, game, lang: str) -> str:
     return _fit(lambda names: _join([head] + _sentences(view, names, lang, last), lang), _names(view))
 
 
-def panel_alt(view: dict, game, lang: str) -> str:
-    """The description of a player's panel image (a snapshot's seat part): the public
-    sentence of :func:`table_alt` and how many tiles or cards the viewer holds."""
-    head = t("alt.table", lang, game=game_name(game, lang), no=max(view.get("hand_no") or 1, 1))
-    viewer = view.get("viewer")
-    mine = next((s for s in view.get("seats") or [] if s.get("seat") == viewer), None)
-    held = []
-    if mine is not None and mine.get("hand_count") is not None and view.get("result") is None:
-        held = [t("alt.held", lang, n=mine["hand_count"])]
-    last = _last(view)
-    return _fit(lambda names: _join([head] + held + _sentences(view, names, lang, last), lang), _names(view))
-
-
 def replay_alt(view: dict, game, lang: str, hand_id: int, step: int, total: int,
                events: list[dict]) -> str:
     """The description of a replay step's image (``service.records.Replay``): the hand and

@@ -72,13 +72,6 @@ def panel_now(bot, table, seat: int, lang: str | None = None):
     return messages.panel_of(bot.service.snapshot(table.channel_id), seat, lang=lang, emojis=bot.tile_emojis)
 
 
-def panel_text(message) -> str:
-    """What a panel message reads: its text displays, in order (a classic message: its
-    content)."""
-    texts = [c.get("content") or "" for c in message.walk_components() if c.get("type") == 10]
-    return "\n".join(texts) if message.flags & V2 else message.content
-
-
 def plain(value):
     """A snapshot's frozen value as plain JSON data (tuples as lists, mappings as dicts), to
     compare with the engine's views."""
