@@ -22,6 +22,8 @@ class GameFacts:
     :ivar words_dir: the folder of its own words (``<id>.<lang>.json``, in the game's package:
         ``VariantInfo.data_dir``), ``None`` when it says everything in the shared words.
     :ivar tile_style: ``"mahjong"`` or ``"paper"`` (字牌's long cards).
+    :ivar claimed_discards: ``"dimmed"`` or ``"moved"``: how a discard another seat claimed
+        shows in the discarder's pond (``engine.variant.VariantInfo.claimed_discards``).
     :ivar wild_name: the label key shown beside the wild tiles (``"wild"``, ``"wild_caishen"``),
         ``None`` without wild tiles.
     :ivar confirms_wild_discard: the front end asks before a wild tile is discarded.
@@ -36,6 +38,7 @@ class GameFacts:
     min_players: int
     max_players: int
     tile_style: str = "mahjong"
+    claimed_discards: str = "dimmed"
     wild_name: Optional[str] = None
     confirms_wild_discard: bool = False
     action_labels: tuple[tuple[str, str], ...] = ()

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 #: renderer styles of a game's pieces (:attr:`VariantInfo.tile_style`)
 TILE_STYLES = ("mahjong", "paper")
+#: where a discard another seat claimed is shown (:attr:`VariantInfo.claimed_discards`)
+CLAIMED_DISCARDS = ("dimmed", "moved")
 #: who deals a table's first hand (:attr:`VariantInfo.first_dealer`)
 FIRST_DEALERS = ("random", "creator")
 
@@ -68,6 +70,12 @@ class VariantInfo:
     tile_style: str = "mahjong"
     """Which renderer style draws the game's pieces: ``"mahjong"`` (mahjong tiles) or
     ``"paper"`` (字牌's long paper cards).  One of :data:`TILE_STYLES`."""
+    claimed_discards: str = "dimmed"
+    """How the table shows a discard another seat claimed (the view lists it in the
+    discarder's ``claimed_discards``): ``"dimmed"`` — it keeps its place in the discarder's
+    pond, dimmed, so the pond still reads in the order discarded, while the claimer's meld shows
+    it too (lying sideways); ``"moved"`` — only in the claimer's group (a card nobody took is
+    the only one laid in a pond).  One of :data:`CLAIMED_DISCARDS`."""
     wild_name: str | None = None
     """What the game's wild tiles are called, as the key of the label shown beside them
     (``"wild"``: 百搭 / Wild; ``"wild_caishen"``: 财神 / Wild); ``None``: the game has no
@@ -113,6 +121,8 @@ class VariantInfo:
     def __post_init__(self) -> None:
         if self.tile_style not in TILE_STYLES:
             raise ValueError(f"{self.id}: tile_style {self.tile_style!r} is not one of {TILE_STYLES}")
+        if self.claimed_discards not in CLAIMED_DISCARDS:
+            raise ValueError(f"{self.id}: claimed_discards {self.claimed_discards!r} is not one of {CLAIMED_DISCARDS}")
         if self.first_dealer not in FIRST_DEALERS:
             raise ValueError(f"{self.id}: first_dealer {self.first_dealer!r} is not one of {FIRST_DEALERS}")
         if not 1 <= self.min_players <= self.max_players:
@@ -153,7 +163,8 @@ class VariantInfo:
 def facts_of(info: VariantInfo) -> GameFacts:
     """The :class:`GameFacts` of a ``VariantInfo``."""
     return GameFacts(id=info.id, name_zh=info.name_zh, name_en=info.name_en, min_players=info.min_players,
-                     max_players=info.max_players, tile_style=info.tile_style, wild_name=info.wild_name,
+                     max_players=info.max_players, tile_style=info.tile_style,
+                     claimed_discards=info.claimed_discards, wild_name=info.wild_name,
                      confirms_wild_discard=info.front_end_confirms_wild_discard,
                      action_labels=tuple(sorted(info.action_labels.items())), options=tuple(info.options),
                      fan_table=tuple(info.fan_table),

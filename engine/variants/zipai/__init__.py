@@ -25,6 +25,8 @@ INFO = VariantInfo(
     listing=60,
     aliases=("paohuzi", "跑胡子", "zi_pai"),
     tile_style="paper",
+    # 跑胡子: a card another seat takes goes into its group; only cards nobody took are laid out
+    claimed_discards="moved",
     ai=ai.choose_action,
     ai_levels=ai_levels(easy=ai.easy_action, normal=ai.choose_action, strong=strong.choose_action),
     action_labels=ACTION_LABELS,
