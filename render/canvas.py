@@ -45,9 +45,12 @@ class Layer:
         self.width, self.height = int(width), int(height)
         self.ops: list[tuple] = []
 
-    def image(self, im: Image.Image, x: float, y: float) -> None:
-        """Paste an RGBA image (its alpha is the mask) with its top-left at ``(x, y)``."""
-        self.ops.append(("img", im, int(x), int(y)))
+    def image(self, im: Image.Image, x: float, y: float, tag: tuple | None = None) -> None:
+        """Paste an RGBA image (its alpha is the mask) with its top-left at ``(x, y)``.
+
+        ``tag`` names what the image shows, for :meth:`render`'s ``record`` (a tile:
+        ``(role, seat, kind, mark)``, see :mod:`render.table`)."""
+        self.ops.append(("img", im, int(x), int(y), tag))
 
     def rrect(self, box, radius: int = 0, fill=None, outline=None, width: int = 1) -> None:
         self.ops.append(("rrect", tuple(int(v) for v in box), radius, fill, outline, width))
@@ -56,12 +59,13 @@ class Layer:
         self.ops.append(("ellipse", tuple(box), fill, outline, width))
 
     def text(self, xy, text: str, size: int, fill=(255, 255, 255), bold: bool = False,
-             anchor: str = "la") -> float:
-        """Queue ``text`` at ``xy`` (PIL anchor semantics); return its advance width."""
+             anchor: str = "la", tag: tuple | None = None) -> float:
+        """Queue ``text`` at ``xy`` (PIL anchor semantics); return its advance width.
+        ``tag`` names it for :meth:`render`'s ``record``."""
         mask, dx, dy, adv = text_mask(str(text), int(size), bool(bold), anchor)
         if mask is not None:
             self.ops.append(("mask", mask, int(round(xy[0] + dx)), int(round(xy[1] + dy)),
-                             tuple(fill)))
+                             tuple(fill), tag))
         return adv
 
     def add(self, layer: "Layer", x: float, y: float) -> None:
@@ -72,21 +76,30 @@ class Layer:
         """Queue ``fn(draw, ox, oy)`` for free drawing, with the layer's offset."""
         self.ops.append(("call", fn, int(x), int(y)))
 
-    def render(self, background=(0, 0, 0)) -> Image.Image:
-        """Replay the operations onto a new RGB image of the layer's size."""
+    def render(self, background=(0, 0, 0), record: list | None = None) -> Image.Image:
+        """Replay the operations onto a new RGB image of the layer's size.
+
+        With ``record``, every tagged image appends ``(tag, box)`` to it as it is pasted:
+        ``box`` is ``(x0, y0, x1, y1)`` in px of the canvas, the part of the image that is not
+        transparent (what a viewer sees of the tile), cut to the canvas."""
         canvas = Image.new("RGB", (self.width, self.height), background)
-        self._replay(canvas, ImageDraw.Draw(canvas), 0, 0)
+        self._replay(canvas, ImageDraw.Draw(canvas), 0, 0, record)
         return canvas
 
-    def _replay(self, canvas: Image.Image, draw: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+    def _replay(self, canvas: Image.Image, draw: ImageDraw.ImageDraw, ox: int, oy: int,
+                record: list | None = None) -> None:
         for op in self.ops:
             kind = op[0]
             if kind == "img":
-                im = op[1]
-                canvas.paste(im, (ox + op[2], oy + op[3]), im if im.mode == "RGBA" else None)
+                im, x, y = op[1], ox + op[2], oy + op[3]
+                canvas.paste(im, (x, y), im if im.mode == "RGBA" else None)
+                if record is not None and op[4] is not None:
+                    record.append((op[4], _seen_box(im, x, y, canvas.size)))
             elif kind == "mask":
                 mask, x, y, fill = op[1], ox + op[2], oy + op[3], op[4]
                 canvas.paste(fill[:3], (x, y, x + mask.width, y + mask.height), mask)
+                if record is not None and op[5] is not None:
+                    record.append((op[5], _seen_box(mask, x, y, canvas.size)))
             elif kind == "rrect":
                 x0, y0, x1, y1 = op[1]
                 draw.rounded_rectangle((ox + x0, oy + y0, ox + x1, oy + y1), radius=op[2],
@@ -96,6 +109,14 @@ class Layer:
                 draw.ellipse((ox + x0, oy + y0, ox + x1, oy + y1), fill=op[2], outline=op[3],
                              width=op[4])
             elif kind == "layer":
-                op[1]._replay(canvas, draw, ox + op[2], oy + op[3])
+                op[1]._replay(canvas, draw, ox + op[2], oy + op[3], record)
             elif kind == "call":
                 op[1](draw, ox + op[2], oy + op[3])
+
+
+def _seen_box(im: Image.Image, x: int, y: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The box of ``im``'s opaque pixels pasted at ``(x, y)``, cut to a canvas of ``size``."""
+    box = (im.getchannel("A") if im.mode == "RGBA" else im).getbbox() if im.mode in ("RGBA", "L") \
+        else (0, 0, im.width, im.height)
+    x0, y0, x1, y1 = box or (0, 0, 0, 0)
+    return (max(0, x + x0), max(0, y + y0), min(size[0], x + x1), min(size[1], y + y1))

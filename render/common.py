@@ -15,6 +15,7 @@ from PIL import Image
 from engine.tiles import parse_kind
 
 from .canvas import Layer, text_advance
+from .emoji import compact_card_image
 from .tiles import (
     back_image,
     card_back_image,
@@ -160,6 +161,7 @@ class Group:
 
     images: list[Image.Image] = field(default_factory=list)
     gap: int = 1
+    tags: list | None = None  #: per image, what it shows (see :meth:`render.canvas.Layer.image`)
 
     @property
     def width(self) -> int:
@@ -174,8 +176,8 @@ class Group:
     def place(self, layer: Layer, x: float, y: float, height: int | None = None) -> None:
         """Queue the group with its top-left at ``(x, y)``, bottom-aligned in ``height``."""
         h = height or self.height
-        for im in self.images:
-            layer.image(im, x, y + h - im.height)
+        for i, im in enumerate(self.images):
+            layer.image(im, x, y + h - im.height, self.tags[i] if self.tags else None)
             x += im.width + self.gap
 
 
@@ -187,12 +189,42 @@ def piece_image(view: dict, k: int, width: int, badge: object = _VIEW_BADGE) -> 
     game of paper cards (:func:`paper_cards`); with the view's badge for ``k`` (wild,
     宝牌, 贼 …, :func:`tile_badge`) unless ``badge`` is given (``None``: none)."""
     mark = tile_badge(view, k) if badge is _VIEW_BADGE else badge
+    if compact_cards(view):
+        card = compact_card_image(k, width)
+        if card is not None:
+            return card
     return tile_image(k, width, mark if isinstance(mark, str) else None, paper_cards(view))
 
 
-def tiles_group(view: dict, tiles, width: int, gap: int = 1) -> Group:
-    """Face-up tiles (with wild/treasure badges) as one group."""
-    return Group([piece_image(view, kind(t), width) for t in tiles], gap)
+def compact_cards(view: dict) -> bool:
+    """Whether the view draws its paper cards compact (``view["card_shape"] == "compact"``,
+    set by the table image: :func:`render.emoji.compact_card_image`) rather than long."""
+    return view.get("card_shape") == "compact" and paper_cards(view)
+
+
+def face_down_image(view: dict, width: int) -> Image.Image:
+    """A face-down piece of the view's game ``width`` px wide: a tile's back, a long card's,
+    or a compact card's (:func:`compact_cards`)."""
+    if compact_cards(view):
+        return compact_card_image(None, width)
+    return (card_back_image if paper_cards(view) else back_image)(width)
+
+
+def tile_tag(role: str, seat: int | None, k: int | None, mark: str | None = None) -> tuple:
+    """What a placed tile shows, as the table image tags it: ``(role, seat, kind, mark)`` —
+    ``role`` one of ``"hand"``, ``"drawn"``, ``"back"``, ``"meld"``, ``"flower"``,
+    ``"pond"``, ``"last"``, ``"special"``, ``"win"`` (the result's winning tile); ``kind`` ``None`` for a face-down tile; ``mark``
+    ``"claimed"`` for a pond tile another seat took (drawn dimmed) or a meld's claimed tile
+    (sideways), ``"last"`` for the latest discard, else ``None``."""
+    return (role, seat, k, mark)
+
+
+def tiles_group(view: dict, tiles, width: int, gap: int = 1, role: tuple | None = None) -> Group:
+    """Face-up tiles (with wild/treasure badges) as one group; ``role`` ``(role, seat)``
+    tags them (:func:`tile_tag`)."""
+    kinds = [kind(t) for t in tiles]
+    tags = [tile_tag(role[0], role[1], k) for k in kinds] if role else None
+    return Group([piece_image(view, k, width) for k in kinds], gap, tags)
 
 
 @dataclass
@@ -203,6 +235,7 @@ class Column:
 
     images: list[Image.Image] = field(default_factory=list)
     step: int = 0
+    tags: list | None = None
 
     @property
     def width(self) -> int:
@@ -218,43 +251,54 @@ class Column:
         """Queue the column with its top-left at ``(x, y)``, bottom-aligned in ``height``."""
         y += (height or self.height) - self.height
         for i, im in enumerate(self.images):
-            layer.image(im, x, y + i * self.step)
+            layer.image(im, x, y + i * self.step, self.tags[i] if self.tags else None)
 
 
-def column_step(width: int) -> int:
+def column_step(width: int, height: int | None = None) -> int:
     """How far each card of a :class:`Column` of cards ``width`` px wide lies below the one
-    before: the top end with the card's character (one card width) stays in sight."""
-    return width
+    before: a long card's top end with its character (one card width) stays in sight; a
+    compact card (``height`` px high, its character in the middle) shows all but its lowest
+    2 px."""
+    return width if height is None else max(width, height - 2)
 
 
-def backs_group(n: int, width: int, gap: int = 1, paper: bool = False) -> Group:
-    """``n`` face-down tiles ``width`` px wide (long card backs when ``paper``)."""
-    return Group([(card_back_image if paper else back_image)(width)] * max(0, n), gap)
+def backs_group(view: dict, n: int, width: int, gap: int = 1, seat: int | None = None) -> Group:
+    """``n`` face-down pieces of the view's game ``width`` px wide (:func:`face_down_image`),
+    tagged ``"back"`` of ``seat``."""
+    n = max(0, n)
+    return Group([face_down_image(view, width)] * n, gap, [tile_tag("back", seat, None)] * n)
 
 
-def meld_group(view: dict, meld: dict, width: int) -> Group | Column:
-    """One meld: the claimed tile (``claimed_index``) lies sideways; a concealed kong shows
-    its two end tiles face down.  Tiles missing from the view (``None``) are drawn as backs.
-    In a game of paper cards (:func:`paper_cards`) the group is a :class:`Column` of upright
-    cards, none sideways, face-down ones as card backs."""
+def meld_group(view: dict, meld: dict, width: int, seat: int | None = None) -> Group | Column:
+    """One meld of ``seat``: the claimed tile (``claimed_index``) lies sideways; a concealed
+    kong shows its two end tiles face down.  Tiles missing from the view (``None``) are drawn
+    as backs.  In a game of paper cards (:func:`paper_cards`) the group is a :class:`Column`
+    of upright cards, none sideways, face-down ones as card backs."""
     tiles = list(meld.get("tiles") or [])
-    if paper_cards(view):
-        imgs = [card_back_image(width) if t is None else piece_image(view, kind(t), width) for t in tiles]
-        return Column(imgs, column_step(width))
     ci = meld.get("claimed_index")
+    if paper_cards(view):
+        imgs = [face_down_image(view, width) if t is None else piece_image(view, kind(t), width) for t in tiles]
+        tags = [tile_tag("back", seat, None) if t is None else
+                tile_tag("meld", seat, kind(t), "claimed" if i == ci else None) for i, t in enumerate(tiles)]
+        return Column(imgs, column_step(width, imgs[0].height if compact_cards(view) and imgs else None), tags)
     concealed = bool(meld.get("concealed"))
-    imgs = []
+    if seat is not None and meld.get("from_seat") == seat:
+        ci = None  # made with a tile of its own (老五对's pair of a drawn tile): none lies sideways
+    imgs, tags = [], []
     for i, t in enumerate(tiles):
         if t is None or (concealed and len(tiles) == 4 and i in (0, 3)):
             imgs.append(back_image(width))
+            tags.append(tile_tag("back", seat, None))
             continue
         k = kind(t)
         badge = tile_badge(view, k)
         if ci is not None and i == ci and not concealed:
             imgs.append(claimed_tile_image(k, width, badge, paper_cards(view)))
+            tags.append(tile_tag("meld", seat, k, "claimed"))
         else:
             imgs.append(piece_image(view, k, width, badge))
-    return Group(imgs, 1)
+            tags.append(tile_tag("meld", seat, k))
+    return Group(imgs, 1, tags)
 
 
 def flow(groups: list, max_width: int, gap: int, row_gap: int = 4
@@ -295,7 +339,8 @@ def place_rows(layer: Layer, rows, x0: int, y0: int, row_gap: int = 4) -> int:
 
 def split_group(g: Group, per_row: int) -> list[Group]:
     """Cut a group into chunks of ``per_row`` images (for long concealed hands)."""
-    return [Group(g.images[i:i + per_row], g.gap) for i in range(0, len(g.images), per_row)]
+    return [Group(g.images[i:i + per_row], g.gap, g.tags[i:i + per_row] if g.tags else None)
+            for i in range(0, len(g.images), per_row)]
 
 
 # --------------------------------------------------------------------------- badges, dice
@@ -365,18 +410,20 @@ def shared_palette() -> Image.Image | None:
 
 
 def warm_up() -> None:
-    """Load the PNG palette and draw the tiles of every kind at the table's sizes ahead of
-    the first image (call it once at start-up, e.g. in a thread), so the first answer of a
-    new process is drawn as fast as the others."""
+    """Load the PNG palette and draw the pieces of every kind at the table image's sizes
+    (``render.table``'s styles) ahead of the first image (call it once at start-up, e.g. in a
+    thread), so the first answer of a new process is drawn as fast as the others."""
+    from .table import LAST_W, SPECIAL_W, STYLES
+
     shared_palette()
-    for w in (18, 20, 24, 30, 33):  # the table's tile sizes (render.table.SMALL, BIG)
+    for w in sorted({w for st in STYLES for w in (st.hand_w, st.meld_w, st.disc_w, st.flower_w)}
+                    | {SPECIAL_W, LAST_W}):
         for k in range(50):
             tile_image(k, w, None)
-    for w in (14, 16, 20):  # its 字牌 card sizes
-        for k in range(50, 70):
-            tile_image(k, w, None)
-        card_back_image(w)
-    for w in (18, 24, 26, 60):
+    for w in sorted({w for st in STYLES for w in (st.card_w, st.card_disc_w)} | {LAST_W}):
+        for k in [None, *range(50, 70)]:
+            compact_card_image(k, w)
+    for w in sorted({st.back_w for st in STYLES}):
         back_image(w)
 
 
@@ -384,8 +431,10 @@ def to_png(img: Image.Image, palette: bool = True) -> bytes:
     """Encode an image as PNG bytes.
 
     With ``palette`` (default) the image is mapped onto :func:`shared_palette` (no dither):
-    about a third of the bytes of an RGB PNG and several times faster to encode.  zlib level 1
-    (speed over a few per cent of size).
+    about a third of the bytes of an RGB PNG and several times faster to encode.  zlib level 6:
+    about 15 % fewer bytes than level 1 for 2–6 ms more (in a worker thread), which pays for
+    the table's larger tiles (``bench/bench_table_bytes.py``); level 9 saves 3 % more for
+    15–30 ms.
     """
     if img.mode != "RGB":
         img = img.convert("RGB")
@@ -394,7 +443,7 @@ def to_png(img: Image.Image, palette: bool = True) -> bytes:
         img = (img.quantize(palette=shared, dither=Image.Dither.NONE) if shared is not None
                else img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
     buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=1)
+    img.save(buf, "PNG", compress_level=6)
     return buf.getvalue()
 
 

@@ -301,6 +301,20 @@ def emoji_image(name: str) -> Image.Image:
         return _card_picture(kind) if suit_of(kind) in "xX" else _tile_picture(kind)
 
 
+@lru_cache(maxsize=512)
+def compact_card_image(kind: int, width: int) -> Image.Image | None:
+    """A 字牌 card (kinds 50..69) as the compact picture of its emoji, ``width`` px wide and
+    about 1.14 × ``width`` high (RGBA, cached): what the table image draws where long cards
+    would not fit the height (``render.table``).  ``kind`` ``None``: the face-down card.
+    ``None`` for a kind that has no card picture."""
+    name = CARD_BACK if kind is None else (name_of(kind) if suit_of(kind) in "xX" else None)
+    if name is None:
+        return None
+    im = emoji_image(name)
+    im = im.crop(im.getchannel("A").getbbox())
+    return im.resize((int(width), round(im.height * width / im.width)), Image.Resampling.LANCZOS)
+
+
 def build_emoji_png(name: str) -> bytes:
     """The PNG bytes of the emoji ``name`` (uncached; see :func:`emoji_png`): the picture's
     colours reduced by Pillow's fast octree (no dither; alpha kept), saved as an RGBA PNG with

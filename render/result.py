@@ -13,8 +13,8 @@ from __future__ import annotations
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
 from .canvas import Layer, text_advance
-from .common import (GOLD, GREY, MUTED, RED, WHITE, game_of, kind, label, paper_cards, piece_image, pill, pill_height,
-                     pill_width)
+from .common import (GOLD, GREY, MUTED, RED, WHITE, compact_cards, game_of, kind, label, paper_cards, piece_image,
+                     pill, pill_height, pill_width, tile_tag)
 from .text.results import (calc_text, cap_lines, count_items, count_title, fan_items, headline_total,
                            liability_line, multiplier_items, payment_items, summary_items)
 from .text import t
@@ -23,7 +23,7 @@ PAD = 10
 TITLE, PILL, LINE = 26, 16, 18  #: font sizes: winner, pills, text lines
 LINE_H = 24  #: height of a text line
 WIN_TILE_W = 30  #: width of the winning tile (a 字牌 card is drawn narrower: it is long)
-WIN_CARD_W = 18
+WIN_CARD_W = 18  #: … a long 字牌 card (a compact one is as wide as a tile)
 GAIN, LOSS = (120, 230, 140), (255, 130, 120)
 COUNT_TITLE_BG, COUNT_BG, FAN_BG, PAY_BG = (150, 112, 20), (92, 74, 30), (60, 70, 65), (52, 58, 70)
 
@@ -74,7 +74,8 @@ def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: fl
     tile = None
     if w.get("tile") is not None:
         k = kind(w["tile"])
-        tile = piece_image(view, k, WIN_CARD_W if paper_cards(view) else WIN_TILE_W)
+        long_card = paper_cards(view) and not compact_cards(view)
+        tile = piece_image(view, k, WIN_CARD_W if long_card else WIN_TILE_W)
     h = max(40, tile.height + 6 if tile is not None else 0)
     cy = y + h / 2
     x = PAD
@@ -83,7 +84,7 @@ def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: fl
     text, colour = how[w["how"]]
     x += pill(body, x, cy - pill_height(PILL) / 2, text, PILL, colour) + 8
     if tile is not None:
-        body.image(tile, x + 4, cy - tile.height / 2)
+        body.image(tile, x + 4, cy - tile.height / 2, tile_tag("win", w["seat"], kind(w["tile"])))
         x += tile.width + 16
     total = headline_total(res, lang, game, w["seat"] if several else None) \
         or label(view, "fan_total", n=w["fan"])

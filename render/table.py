@@ -1,15 +1,32 @@
 """The public (or per-seat) table image: every seat's hand, melds, flowers and discards.
 
-Laid out for the size Discord shows it (about 450 px wide): ``WIDTH`` px wide, one full-width
-band per seat, stacked in turn order so that play runs down the image — the seats after the
-bottom seat (下家, 对家, 上家), then a line of table information (name, hand, dice, wall,
-宝牌/wild, the last discard, whose turn), then the bottom seat: the viewer's (``view["viewer"]``,
-else seat 0).  Each band has the seat's name, score and marks in a column at the left, its tiles
-in a row and its discards beside them when they fit, else under them.  The seat on turn (in a
-claim window: the seat whose discard is being claimed), the winners and the viewer are drawn
-with larger tiles (:data:`BIG`) than the other seats (:data:`SMALL`); the sizes keep every tile
-at least 12 px tall at 450 px and those seats' at least 20 px (:func:`shown_px`).  All text is
-drawn upright.  The result box and the last lines of the table log follow.
+Laid out for where Discord shows it — about 450 px wide on a laptop, 300 px on a phone —
+``WIDTH`` px wide, one full-width band per seat, stacked in turn order so that play runs down
+the image: the seats after the bottom seat (下家, 对家, 上家), then a line of table information
+(name, hand, dice, wall, 宝牌/wild/贼 tiles, the last discard, whose turn), then the bottom
+seat: the viewer's (``view["viewer"]``, else seat 0), then the result box.  Each band has the
+seat's name, score and marks in a column at the left, its tiles in a row and its pond beside
+them when it fits, else under them.
+
+Sizes, so that every tile a player reads is readable (at least :data:`READABLE_PX` wide as
+shown, checked on the drawn image by ``tests/render/test_render_legible.py``):
+
+* every face-up tile — hands shown, melds, flowers, ponds, the 宝牌/wild/贼 tiles — is at
+  least 24 px wide (15 px on a laptop); the seat on turn and the winners are drawn larger
+  (:data:`BIG`), the viewer's own hand larger still (:data:`OWN`, 14 px on a phone);
+* the backs of a hidden hand, which nobody reads (their number is what counts), are narrow:
+  that pays for the larger faces, so the image is no taller than before;
+* on a phone only the information line is meant to be read: whose turn it is at
+  :data:`TURN_SIZE` px and the last discard :data:`LAST_W` px wide (12 and 15 px at 300 px);
+  the own hand is read on the panel's tile buttons.
+* 字牌's cards are drawn compact (the character as large as the card allows, as on the
+  tile buttons): long cards at a readable width would make four seats' groups taller than
+  the image is wide;
+* the table log is in the message's text, readable at any width, not in the image.
+
+A discard another seat claimed stays in its pond dimmed, or is left out, as the game says
+(``GameFacts.claimed_discards``).  Every tile is placed with a tag (``render.common.tile_tag``),
+so a test can record where each one lands (``Layer.render(record=…)``).
 """
 
 from __future__ import annotations
@@ -37,8 +54,11 @@ from .common import (
     Group,
     backs_group,
     die_image,
+    face_down_image,
     flow,
+    game_of,
     kind,
+    lang_of,
     label,
     paper_cards,
     wild_label,
@@ -51,22 +71,25 @@ from .common import (
     rows_size,
     sort_tiles,
     split_group,
+    tile_badge,
+    tile_tag,
     tiles_group,
     to_png,
     wind_text,
 )
 from .result import result_panel
-from .tiles import card_height, drawable_text, tile_height
+from .tiles import claimed_discard_image, drawable_text
 from . import zipai
 
 WIDTH = 720  #: table image width in px (Discord shows it about 450 px wide)
-SHOWN_WIDTH = 450  #: the width Discord shows the image at, for :func:`shown_px`
+SHOWN_WIDTH = 450  #: the width Discord shows the image at on a laptop, for :func:`shown_px`
+PHONE_WIDTH = 300  #: … and on a phone
+READABLE_PX = 14  #: the narrowest a tile may be shown and still be read, px
 MARGIN = 5
 GAP = 5
 PAD = 6
 INFO_W = 136  #: the name column at the left of each seat's band
 NAME_SIZE, PILL_SIZE, SCORE_SIZE, SMALL_TEXT = 20, 14, 17, 15
-LOG_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -91,10 +114,16 @@ class Style:
         return self.hand_w, self.back_w, self.meld_w, self.disc_w
 
 
-#: the seats on turn, the winners and the viewer: tiles 35–40 px tall (22–25 px at 450 px)
-BIG = Style("big", hand_w=30, back_w=26, meld_w=33, disc_w=24, flower_w=24, card_w=20, card_disc_w=16)
-#: every other seat: tiles 26 px tall (16 px at 450 px), cards 42 px
-SMALL = Style("small", hand_w=20, back_w=18, meld_w=20, disc_w=18, flower_w=18, card_w=14, card_disc_w=14)
+#: the viewer's own seat (the local table's image): face-up tiles and cards 34 px wide, 14 px
+#: even on a phone (300 px)
+OWN = Style("own", hand_w=34, back_w=18, meld_w=30, disc_w=26, flower_w=24, card_w=34, card_disc_w=26)
+#: the seat on turn and the winners: hand tiles 30 px wide (19 px on a laptop), melds 30,
+#: discards 26
+BIG = Style("big", hand_w=30, back_w=18, meld_w=30, disc_w=26, flower_w=24, card_w=28, card_disc_w=26)
+#: every other seat: every face-up tile 24 px wide (15 px on a laptop); the backs of a hidden
+#: hand, which nobody reads, 14 px
+SMALL = Style("small", hand_w=24, back_w=14, meld_w=24, disc_w=24, flower_w=24, card_w=24, card_disc_w=24)
+STYLES = (OWN, BIG, SMALL)
 #: kept for callers that place seats by compass point (see :func:`seat_positions`)
 POSITIONS = {
     1: ["bottom"],
@@ -170,16 +199,17 @@ def _hand_groups(view: dict, seat: dict, style: Style, inner_w: int) -> list:
     drawn = seat.get("drawn")
     if concealed is None and me.get("seat") == seat.get("seat") and me.get("hand") is not None:
         concealed, drawn = me.get("hand"), me.get("drawn")
+    s = seat.get("seat")
     if concealed is not None:
         w = hand_w
-        main = tiles_group(view, sort_tiles(view, concealed), w)
+        main = tiles_group(view, sort_tiles(view, concealed), w, role=("hand", s))
     else:
         w = back_w
-        main = backs_group(int(seat.get("hand_count") or 0), w, paper=paper)
+        main = backs_group(view, int(seat.get("hand_count") or 0), w, seat=s)
     if drawn:
-        extra = tiles_group(view, [drawn], hand_w)
+        extra = tiles_group(view, [drawn], hand_w, role=("drawn", s))
     elif seat.get("has_drawn"):
-        extra = backs_group(1, w, paper=paper)
+        extra = backs_group(view, 1, w, seat=s)
     else:
         extra = Group()
     groups: list = []
@@ -188,18 +218,26 @@ def _hand_groups(view: dict, seat: dict, style: Style, inner_w: int) -> list:
     if extra.images:
         groups.append(extra)
     for m in seat.get("melds") or []:
-        groups.append(meld_group(view, m, meld_w))
-    flowers = tiles_group(view, seat.get("flowers") or [], style.flower_w)
+        groups.append(meld_group(view, m, meld_w, s))
+    flowers = tiles_group(view, seat.get("flowers") or [], style.flower_w, role=("flower", s))
     if flowers.images:
         groups.append(flowers)
     return groups
 
 
 def _discards(view: dict, seat: dict, style: Style, max_w: int) -> Layer:
-    """The seat's discards in rows of as many as fit ``max_w`` (at least one row high)."""
+    """The seat's discards (its pond) in rows of as many as fit ``max_w`` (at least one row
+    high), in the order discarded.  A discard another seat claimed (``claimed_discards``)
+    shows as the game says (``GameFacts.claimed_discards``): in its place, dimmed (the same
+    tile lies sideways in the claimer's meld), or not at all.  The latest discard, while it
+    may still be claimed, is framed."""
     w = style.widths(paper_cards(view))[3]
     tiles = list(seat.get("discards") or [])
-    th = card_height(w) if paper_cards(view) else tile_height(w)
+    claimed = set(seat.get("claimed_discards") or ())
+    game = game_of(view)
+    if game is not None and game.claimed_discards == "moved":
+        tiles, claimed = [t for i, t in enumerate(tiles) if i not in claimed], set()
+    th = piece_image(view, kind(tiles[0]), w).height if tiles else 0
     gap = 1
     per_row = max(1, (max_w + gap) // (w + gap))
     n_rows = max(1, -(-len(tiles) // per_row))
@@ -207,10 +245,15 @@ def _discards(view: dict, seat: dict, style: Style, max_w: int) -> Layer:
     layer = Layer(max(0, cols * (w + gap) - gap), n_rows * (th + 2) - 2)
     last = view.get("last_discard") or {}
     highlight = last.get("seat") == seat.get("seat") and view.get("phase") != "over"
+    paper = paper_cards(view)
     for i, t in enumerate(tiles):
         k = kind(t)
         x, y = (i % per_row) * (w + gap), (i // per_row) * (th + 2)
-        layer.image(piece_image(view, k, w), x, y)
+        if i in claimed:
+            im, mark = claimed_discard_image(k, w, tile_badge(view, k), paper), "claimed"
+        else:
+            im, mark = piece_image(view, k, w), ("last" if highlight and i == len(tiles) - 1 else None)
+        layer.image(im, x, y, tile_tag("pond", seat.get("seat"), k, mark))
         if highlight and i == len(tiles) - 1:
             layer.rrect((x - 1, y - 1, x + w, y + th), radius=max(3, w // 7),
                         outline=(255, 140, 0), width=2)
@@ -228,8 +271,7 @@ def seat_panel(view: dict, seat: dict, width: int, style: Style, frame=None) -> 
     paper = paper_cards(view)
     rows = flow(_hand_groups(view, seat, style, area), area, gap=10 if paper else 8)
     hand_w, hand_h = rows_size(rows)
-    base_w = style.widths(paper)[1]
-    hand_h = max(hand_h, card_height(base_w) if paper else tile_height(base_w))
+    hand_h = max(hand_h, face_down_image(view, style.widths(paper)[1]).height)
     disc = _discards(view, seat, style, area)
     beside = len(rows) <= 1 and hand_w + 16 + disc.width <= area
     content_h = max(hand_h, disc.height) if beside else hand_h + 4 + disc.height
@@ -253,24 +295,38 @@ def _dice(layer: Layer, x: float, y: float, dice, size: int = 24) -> float:
     return len(dice or []) * (size + 4)
 
 
-def _centre_tile_w(view: dict) -> int:
-    return 16 if paper_cards(view) else 22
+#: the tiles of the information line: the 宝牌 and wild tiles (readable on a laptop), the last
+#: discard (readable on a phone: 15 px at 300 px)
+SPECIAL_W, LAST_W = 26, 36
+#: its text: the turn readable on a phone (12 px at 300 px), the rest on a laptop
+TURN_SIZE, INFO_SIZE = 28, 20
 
 
-def _special_tiles(view: dict) -> list[tuple[str, list[Image.Image]]]:
-    """(label, tile images) for the 宝牌 and the wild indicator/kinds."""
+def _special_tiles(view: dict) -> list[tuple[str, list[tuple[Image.Image, tuple]]]]:
+    """(label, [(tile image, tag)]) for the 宝牌 and the wild indicator/kinds."""
     out = []
-    w = _centre_tile_w(view)
+    w = SPECIAL_W
     if view.get("treasure") is not None:
-        out.append((label(view, "treasure"), [piece_image(view, kind(view["treasure"]), w, "treasure")]))
+        k = kind(view["treasure"])
+        out.append((label(view, "treasure"), [(piece_image(view, k, w, "treasure"), tile_tag("special", None, k))]))
     wild = view.get("wild")
     if wild:
         name = wild_label(view)
         imgs = []
         if wild.get("indicator"):
-            imgs.append(piece_image(view, kind(wild["indicator"]), w - 4, None))
-        imgs += [piece_image(view, kind(k), w, "wild") for k in wild.get("kinds") or []]
+            k = kind(wild["indicator"])
+            imgs.append((piece_image(view, k, w, None), tile_tag("special", None, k)))
+        imgs += [(piece_image(view, kind(k), w, "wild"), tile_tag("special", None, kind(k)))
+                 for k in wild.get("kinds") or []]
         out.append((name, imgs))
+    marked = view.get("marked") or {}
+    if marked.get("kinds"):  # 金湖's 贼 tiles, named in the game's own words
+        from .text.catalogue import tv
+
+        game = game_of(view)
+        name = tv(game, "marked", lang_of(view)) if game is not None else str(marked.get("label") or "")
+        out.append((name, [(piece_image(view, kind(k), w, "marked"), tile_tag("special", None, kind(k)))
+                           for k in marked["kinds"]]))
     return out
 
 
@@ -297,11 +353,12 @@ def _centre_items(view: dict) -> list[tuple[str, object]]:
     last = view.get("last_discard")
     if last and last.get("tile") is not None and view.get("phase") != "over":
         name = zipai.shown_label(view) if paper_cards(view) else label(view, "last")
-        items.append(("tiles", (name, [piece_image(view, kind(last["tile"]), _centre_tile_w(view), None)])))
+        k = kind(last["tile"])
+        items.append(("tiles", (name, [(piece_image(view, k, LAST_W, None), tile_tag("last", last.get("seat"), k))])))
     if view.get("phase") == "over":
         items.append(("turn", label(view, "phase_over")))
     elif view.get("turn") is not None:
-        t = label(view, "turn", name=_truncate(str(names.get(view["turn"], "?")), 18, 200))
+        t = label(view, "turn", name=_truncate(str(names.get(view["turn"], "?")), TURN_SIZE, 300))
         if view.get("phase") == "claim":
             t += " · " + label(view, "phase_claim")
         items.append(("turn", t))
@@ -313,27 +370,27 @@ def _centre_items(view: dict) -> list[tuple[str, object]]:
 def _item_size(item) -> tuple[int, int]:
     k, p = item
     if k in ("text", "turn"):
-        return int(text_advance(p, 16 if k == "text" else 18, True)), 24
+        return int(text_advance(p, INFO_SIZE if k == "text" else TURN_SIZE, True)), 32
     if k == "dice":
         return len(p) * 28, 24
     name, imgs = p
-    return int(text_advance(name, SMALL_TEXT, True)) + 6 + sum(i.width + 2 for i in imgs), \
-        max(i.height for i in imgs)
+    return int(text_advance(name, INFO_SIZE, True)) + 6 + sum(i.width + 2 for i, _ in imgs), \
+        max(i.height for i, _ in imgs)
 
 
 def _draw_item(layer: Layer, x: float, cy: float, item) -> None:
     k, p = item
     if k == "text":
-        layer.text((x, cy), p, 16, fill=MUTED, bold=True, anchor="lm")
+        layer.text((x, cy), p, INFO_SIZE, fill=MUTED, bold=True, anchor="lm")
     elif k == "turn":
-        layer.text((x, cy), p, 18, fill=TURN_BORDER, bold=True, anchor="lm")
+        layer.text((x, cy), p, TURN_SIZE, fill=TURN_BORDER, bold=True, anchor="lm", tag=("turn",))
     elif k == "dice":
         _dice(layer, x, cy - 12, p)
     else:
         name, imgs = p
-        x += layer.text((x, cy), name, SMALL_TEXT, fill=WHITE, bold=True, anchor="lm") + 6
-        for i in imgs:
-            layer.image(i, x, cy - i.height / 2)
+        x += layer.text((x, cy), name, INFO_SIZE, fill=WHITE, bold=True, anchor="lm") + 6
+        for i, tag in imgs:
+            layer.image(i, x, cy - i.height / 2, tag)
             x += i.width + 2
 
 
@@ -362,18 +419,6 @@ def centre_panel(view: dict, width: int) -> Layer:
             _draw_item(layer, x, y + lh / 2, items[i])
             x += sizes[i][0] + 18
         y += lh + 6
-    return layer
-
-
-def log_panel(view: dict, width: int, lines: int = LOG_LINES) -> Layer | None:
-    log = [str(x) for x in (view.get("log") or [])][-lines:]
-    if not log:
-        return None
-    lh = SMALL_TEXT + 6
-    layer = Layer(width, lh * len(log) + 4)
-    for i, line in enumerate(log):
-        layer.text((PAD, 2 + i * lh), _truncate(line, SMALL_TEXT, width - 2 * PAD, False), SMALL_TEXT,
-                   fill=MUTED if i < len(log) - 1 else WHITE)
     return layer
 
 
@@ -442,8 +487,8 @@ class TableLayout:
 def table_layout(view: dict) -> TableLayout:
     """Lay the table out (see the module docstring) without drawing it."""
     view = with_drawable_names(view)
-    if paper_cards(view):  # long paper cards (字牌): render/zipai.py
-        view = zipai.adapt(view)
+    if paper_cards(view):  # paper cards (字牌), drawn compact: render/zipai.py
+        view = {**zipai.adapt(view), "card_shape": "compact"}
     by_seat = {s.get("seat", i): s for i, s in enumerate(view.get("seats") or [])}
     inner_w = WIDTH - 2 * MARGIN
     big = big_seats(view)
@@ -454,7 +499,7 @@ def table_layout(view: dict) -> TableLayout:
     for i, s in enumerate(order):
         if i == len(order) - 1 or not order:
             blocks.append((centre_panel(view, inner_w), None, None))
-        style = BIG if s in big else SMALL
+        style = OWN if s == view.get("viewer") else BIG if s in big else SMALL
         frame = GOLD if s in won else (TURN_BORDER if s == on_turn else None)
         blocks.append((seat_panel(view, by_seat[s], inner_w, style, frame), s, style))
     if not order:
@@ -462,9 +507,6 @@ def table_layout(view: dict) -> TableLayout:
     res = result_panel(view, inner_w)
     if res is not None:
         blocks.append((res, None, None))
-    log = log_panel(view, inner_w) if res is None else None  # the result box tells the end
-    if log is not None:
-        blocks.append((log, None, None))
     h = 2 * MARGIN + sum(b.height for b, _, _ in blocks) + GAP * (len(blocks) - 1)
     # never taller than wide: a table that outgrows the width (many rows of tiles, several
     # winners) gets side margins rather than being shown narrower than it is tall

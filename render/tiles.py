@@ -362,6 +362,13 @@ def claimed_tile_image(kind: int, width: int, badge: str | None = None, paper: b
     return rotated(tile_image(kind, width, badge, paper))
 
 
+@lru_cache(maxsize=256)
+def claimed_discard_image(kind: int, width: int, badge: str | None = None, paper: bool = False) -> Image.Image:
+    """:func:`tile_image` of ``kind`` dimmed: a discard another seat claimed, left in the
+    pond in its place (cached)."""
+    return dimmed(tile_image(kind, width, badge, paper), 0.6)
+
+
 def outlined(img: Image.Image, color=HIGHLIGHT, width: int = 3) -> Image.Image:
     """A copy of ``img`` with a coloured frame of ``width`` px around it (e.g. last discard)."""
     w, h = img.size
