@@ -92,6 +92,51 @@ def mid_hand(game: str, n: int | None = None, seed_from: int = 1, min_moves: int
     raise LookupError(f"no mid-hand view for {game}")
 
 
+def crowded(game: str, n: int | None = None, seed_from: int = 1, pond: int = 24):
+    """``(hand, public view)``: a hand in progress with a side seat on turn and melds claimed
+    from several seats (from every other seat where there is one other, else from at least
+    two), every seat's pond then made ``pond`` tiles long by repeating its own discards — more
+    than any hand lays (a 4-seat hand's ponds end near 20, 二人麻将's near 24): the most
+    crowded table each game can draw."""
+    n = n or most_seats(game)
+    for seed in range(seed_from, seed_from + 400):
+        hand = _deal(game, n, seed)
+        moves = 0
+        while not hand.is_over() and moves < 300:
+            _step(hand)
+            moves += 1
+            if hand.is_over():
+                break
+            v = public(hand, n)
+            sources = {m.get("from_seat") for s in v["seats"] for m in s.get("melds") or []} - {None}
+            if v.get("turn") in side_seats(n) and len(sources) >= min(2, n - 1) \
+                    and all(s.get("discards") for s in v["seats"]):
+                for s in v["seats"]:
+                    own = list(s["discards"])
+                    s["discards"] = (own * pond)[:max(pond, len(own))]
+                return hand, v
+    raise LookupError(f"no crowded view for {game}")
+
+
+def claim_window(game: str, n: int | None = None, seed_from: int = 1, min_moves: int = 6):
+    """``(hand, public view)`` of the first seed from ``seed_from`` whose hand, after at least
+    ``min_moves`` rounds of AI moves, stops on a discard (字牌: a shown card) that a side seat
+    put out and others may claim: the public view's ``last_discard``."""
+    n = n or most_seats(game)
+    for seed in range(seed_from, seed_from + 400):
+        hand = _deal(game, n, seed)
+        moves = 0
+        while not hand.is_over() and moves < 300:
+            _step(hand)
+            moves += 1
+            if moves < min_moves or hand.is_over():
+                continue
+            v = public(hand, n)
+            if (v.get("last_discard") or {}).get("seat") in side_seats(n) and v.get("phase") != "over":
+                return hand, v
+    raise LookupError(f"no claim window for {game}")
+
+
 def finished(game: str, n: int | None = None, seed_from: int = 1):
     """``(hand, public view)`` of the first seed from ``seed_from`` whose hand the AI finishes
     with a single win by a side seat."""
@@ -117,3 +162,18 @@ def flat(layer, ox: int = 0, oy: int = 0) -> list:
         elif op[0] == "layer":
             out += flat(op[1], ox + op[2], oy + op[3])
     return out
+
+
+def drawn_tiles(view: dict) -> tuple[list[tuple[tuple, tuple[int, int, int, int]]], tuple[int, int]]:
+    """Every tile the table image of ``view`` draws, as it lands on the drawn image:
+    ``[(tag, box)]`` (``render.common.tile_tag``; box in px of the image, its opaque part) and
+    the image's size — recorded while the image is drawn (``Layer.render(record=…)``), which
+    must be the size its layout says."""
+    from render.common import FELT
+    from render.table import table_layout
+
+    layout = table_layout(view)
+    record: list = []
+    image = layout.root.render(FELT, record)
+    assert image.size == (layout.root.width, layout.root.height)
+    return record, image.size

@@ -1,6 +1,7 @@
 """A game whose pieces are paper cards (``tile_style == "paper"``) has every piece drawn as a
-long card: 字牌's own cards, and any other kind as a paper card bearing its name (纸牌麻将) — so
-a new game may play the mahjong tiles as paper cards without a drawer of its own."""
+card: 字牌's own cards (long, or compact on the table image), and any other kind as a long paper
+card bearing its name (纸牌麻将) — so a new game may play the mahjong tiles as paper cards
+without a drawer of its own."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from table_views import flat, mid_hand
 from engine.variants import find_variant
 from render.common import kind, tile_badge
 from render.hand import hand_image
-from render.table import BIG, table_image, table_layout
+from render.emoji import compact_card_image
+from render.table import OWN, table_image, table_layout
 from render.tiles import card_height, tile_height, tile_image
 
 
@@ -38,10 +40,12 @@ def test_a_mahjong_hand_in_a_paper_game_is_drawn_in_cards_only():
     view["game"] = dataclasses.replace(find_variant("two_player").facts, tile_style="paper")
     layout = table_layout(view)
     pieces = [im for _, _, band, _ in layout.seats.values() for im, _, _ in flat(band)]
-    assert pieces and all(im.height == card_height(im.width) for im in pieces)
+    # every piece a card: a long one bearing a tile's name, or (face down) a compact card back
+    assert pieces and all(im.height == card_height(im.width) or im is compact_card_image(None, im.width)
+                          for im in pieces)
     band = layout.seats[viewer][2]
     shown = [im for im, _, _ in flat(band)]
-    for t in view["me"]["hand"]:  # the player's own cards face up, at the big card size
+    for t in view["me"]["hand"]:  # the player's own cards face up, at the own seat's card size
         k = kind(t)
-        assert any(im is tile_image(k, BIG.card_w, tile_badge(view, k), True) for im in shown), t
+        assert any(im is tile_image(k, OWN.card_w, tile_badge(view, k), True) for im in shown), t
     assert table_image(view).width > 0 and hand_image(view).width > 0
