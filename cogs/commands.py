@@ -68,13 +68,14 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
                            preset="A saved or shipped preset of options",
                            options="House options, e.g. base_points=2 min_fan=10",
                            hands="Hands in the match (1–100; the table closes with the final standings). "
-                                 "Default: until /mj table end")
+                                 "Default: until /mj table end",
+                           rules="Set the game's rules in a form before the table opens")
     @app_commands.choices(pace=[app_commands.Choice(name=PACE_NAMES[p], value=p) for p in PACES])
     @app_commands.autocomplete(variant=game_autocomplete, preset=preset_autocomplete, options=options_autocomplete)
     async def table_create(self, interaction: discord.Interaction, variant: str = DEFAULT_GAME,
                            pace: str = "normal", preset: str | None = None, options: str | None = None,
-                           hands: app_commands.Range[int, 1, 100] | None = None) -> None:
-        await tables.create(self.bot, interaction, variant, preset, options, pace, hands)
+                           hands: app_commands.Range[int, 1, 100] | None = None, rules: bool = False) -> None:
+        await tables.create(self.bot, interaction, variant, preset, options, pace, hands, rules)
 
     @table.command(name="join", description="Sit down at this channel's table")
     @app_commands.describe(seat="Once the game runs: the seat to take (default: a free one)")
@@ -201,13 +202,14 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
 
     # ------------------------------------------------------------------ server settings
     @config.command(name="default", description="Set this server's default options of a game")
-    @app_commands.describe(variant="The game", options="key=value … (empty: back to the rule file's defaults)")
+    @app_commands.describe(variant="The game",
+                           options="key=value … (empty: a form of the game's rules, filled with the current defaults)")
     @app_commands.autocomplete(variant=game_autocomplete, options=options_autocomplete)
     async def config_default(self, interaction: discord.Interaction, variant: str, options: str | None = None) -> None:
         await settings.default(self.bot, interaction, variant, options)
 
     @config.command(name="preset", description="Save a named preset of options")
-    @app_commands.describe(name="Preset name", variant="The game", options="key=value …")
+    @app_commands.describe(name="Preset name", variant="The game", options="key=value … (empty: a form of the game's rules)")
     @app_commands.autocomplete(variant=game_autocomplete, options=options_autocomplete)
     async def config_preset(self, interaction: discord.Interaction, name: str, variant: str,
                             options: str | None = None) -> None:

@@ -17,7 +17,11 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
 * ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭);
 * ``mjm:<match>:<page>`` — the replay menu of a match's final standings (values: hand ids,
   at most 25 a page);
-* ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu.
+* ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu;
+* ``mjo:<channel>:<pace|hands|auto>`` — a settings menu of a lobby's table message
+  (``cogs/lobby_settings.py``);
+* ``mjf:<d|p>:<game>:<form>[:<preset>]`` — the button that opens the next rules form of a game
+  with several, for a server's defaults (``d``) or a preset (``p``) (``cogs/config.py``).
 
 Any other id (an older format, with the prefix or without, a tampered one) matches
 :class:`Outdated`, which answers privately that the button is out of date.  Each class answers through the one
@@ -41,10 +45,12 @@ TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
 REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
 PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
+MENU_ID = r"mjo:(?P<ch>\d+):(?P<key>pace|hands|auto)"
+FORM_ID = r"mjf:(?P<kind>[dp]):(?P<game>[a-z0-9_]{1,40}):(?P<part>\d)(?::(?P<name>[^\n]{1,40}))?"
 #: every other id: an older format (with the bot's prefix or from before it had one) or a
 #: tampered id.  Every component the bot sends is one of the dynamic items below, so no other
 #: handler answers such an id.
-OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID, MATCH_ID, PAGE_ID))) + r")\Z).+"
+OUTDATED_ID = r"(?s)(?!(?:" + re.sub(r"\(\?P<\w+>", "(?:", "|".join((ACTION_ID, SELECT_ID, TABLE_ID, REPLAY_ID, MATCH_ID, PAGE_ID, MENU_ID, FORM_ID))) + r")\Z).+"
 REPLAY_LABELS = ("⏮", "◀", "▶", "⏭")
 
 
@@ -178,6 +184,48 @@ class PageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=PA
         await interaction.client.get_cog("Mj").show_standings_page(interaction, self.match_id, self.page)
 
 
+class LobbySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=MENU_ID):
+    """A settings menu of a lobby's table message (``key``: ``pace``, ``hands``, ``auto``;
+    ``cogs/lobby_settings.py``)."""
+
+    def __init__(self, ch: int, key: str, options: list | None = None, placeholder: str = "…",
+                 row: int | None = None):
+        super().__init__(discord.ui.Select(custom_id=f"mjo:{ch}:{key}", placeholder=placeholder[:150], row=row,
+                                           options=options or [discord.SelectOption(label="-", value="-")]))
+        self.ch, self.key = ch, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        options = list(getattr(item, "options", None) or []) or None
+        return cls(int(match["ch"]), match["key"], options, getattr(item, "placeholder", None) or "…")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        from . import lobby_settings
+
+        values = list(self.item.values or [])
+        await lobby_settings.on_menu(interaction.client, interaction, self.ch, self.key, values[0] if values else "")
+
+
+class FormButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=FORM_ID):
+    """Opens form ``part`` of a game's rules for the server's defaults (``kind`` ``d``) or
+    preset ``name`` (``kind`` ``p``), after the form before it was saved (``cogs/config.py``)."""
+
+    def __init__(self, kind: str, game: str, part: int, name: str | None = None, label: str = "?"):
+        cid = f"mjf:{kind}:{game}:{part}" + (f":{name}" if name else "")
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary, custom_id=cid[:100]))
+        self.kind, self.game, self.part, self.name = kind, game, part, name
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["kind"], match["game"], int(match["part"]), match["name"],
+                   label=getattr(item, "label", None) or "?")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        from . import config
+
+        await config.open_form(interaction.client, interaction, self.kind, self.game, self.name, self.part)
+
+
 class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTDATED_ID):
     """Any component whose id has no current format: a message drawn by an older version of
     the bot (with the prefix or without), or a tampered id.  Answers privately that it is out of
@@ -195,4 +243,5 @@ class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTD
 
 
 #: the bot's persistent components, registered at start-up (``Client.add_dynamic_items``)
-ITEMS = (ActionButton, ActionSelect, TableButton, ReplayButton, MatchSelect, PageButton, Outdated)
+ITEMS = (ActionButton, ActionSelect, TableButton, ReplayButton, MatchSelect, PageButton, LobbySelect, FormButton,
+         Outdated)

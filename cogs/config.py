@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import discord
 
+from engine.variants import all_variants, find_variant
 from render.text import records as words
+from render.text import t
 from service.tables import ServiceError
 
 from .common import is_admin, reply, reply_error, user_lang
+from .components import FormButton
+from .rules_form import option_groups, rules_form
 from .tables import parse_options
 
 
@@ -25,12 +29,82 @@ async def _saved(interaction: discord.Interaction, work) -> None:
 
 
 async def default(bot, interaction: discord.Interaction, variant: str, options: str | None) -> None:
+    """``/mj config default``: ``options`` typed (``key=value …``) replace the game's defaults
+    on this server; without them, the game's rules form opens, prefilled with the defaults in
+    force (:func:`open_form`)."""
+    if not options:
+        return await open_form(bot, interaction, "d", variant, None, 0)
     await _saved(interaction, lambda: bot.settings.set_default(interaction.guild_id, variant, parse_options(options)))
 
 
 async def preset(bot, interaction: discord.Interaction, name: str, variant: str, options: str | None) -> None:
+    """``/mj config preset``: save preset ``name`` of ``options``; without them, by the game's
+    rules form, prefilled with the preset's values when it exists (else the defaults)."""
+    if not options:
+        return await open_form(bot, interaction, "p", variant, name.strip()[:40], 0)
     await _saved(interaction, lambda: bot.settings.set_preset(interaction.guild_id, name, variant,
                                                               parse_options(options)))
+
+
+async def open_form(bot, interaction: discord.Interaction, kind: str, variant: str, name: str | None,
+                    part: int) -> None:
+    """Form ``part`` of ``variant``'s rules for the server's defaults (``kind`` ``"d"``) or
+    preset ``name`` (``"p"``), admins only, as the interaction's first answer.  Its values are
+    saved over the stored ones (``GuildSettings.set_default``/``set_preset``; of a default,
+    those equal to the game's own are dropped); the answer offers the next form, if any
+    (``cogs.components.FormButton``).  A game without options of its own: its defaults are
+    reset (``set_default`` with nothing) or the preset saved as it is."""
+    lang = user_lang(interaction)
+    if not is_admin(interaction):
+        return await reply_error(interaction, ServiceError("admin_only"))
+    try:
+        info = find_variant(variant)
+    except KeyError:
+        return await reply_error(interaction, ServiceError(
+            "unknown_variant", variant=variant, known=", ".join(v.id for v in all_variants())))
+    stored = await _stored(bot, interaction.guild_id, kind, variant, name)
+    parts = len(option_groups(info.options))
+    if not parts:
+        return await _saved(interaction, lambda: _save(bot, interaction.guild_id, kind, info, name, stored, {}))
+
+    async def done(submitted: discord.Interaction, values: dict) -> None:
+        try:
+            await _save(bot, submitted.guild_id, kind, info, name, await _stored(bot, submitted.guild_id, kind,
+                                                                                 variant, name), values)
+        except ServiceError as e:
+            return await reply_error(submitted, e)
+        text = words.saved(lang)
+        if part + 1 >= parts:
+            return await reply(submitted, text)
+        view = discord.ui.View(timeout=None)
+        view.add_item(FormButton(kind, variant, part + 1, name, t("form.button_part", lang, n=part + 2, of=parts)))
+        await reply(submitted, text + "\n" + t("form.more_parts", lang, n=part + 2, of=parts), view=view)
+
+    form = rules_form(info, part, info.resolve_options(stored), lang, done, f"mjform:{kind}{interaction.id}")
+    if form is None:
+        return await reply_error(interaction, ServiceError("outdated"))
+    await interaction.response.send_modal(form)
+
+
+async def _stored(bot, guild_id: int, kind: str, variant: str, name: str | None) -> dict:
+    """The options stored now: the server's defaults of the game, or the preset's (the
+    defaults for a new preset, or one of another game)."""
+    cfg = await bot.settings.config(guild_id)
+    defaults = dict(cfg.defaults.get(variant) or {})
+    if kind == "p":
+        found = cfg.presets.get(name or "")
+        if found is not None and found.get("variant") == variant:
+            return dict(found.get("options") or {})
+    return defaults
+
+
+async def _save(bot, guild_id: int, kind: str, info, name: str | None, stored: dict, values: dict) -> None:
+    merged = {**stored, **values}
+    if kind == "d":
+        declared = {o.name: o.default for o in info.options}
+        merged = {k: v for k, v in merged.items() if k not in values or v != declared.get(k)}
+        return await bot.settings.set_default(guild_id, info.id, merged)
+    await bot.settings.set_preset(guild_id, name or "", info.id, merged)
 
 
 async def preset_delete(bot, interaction: discord.Interaction, name: str) -> None:

@@ -23,7 +23,8 @@ from render.table import render_table
 from render.text import alt, panel, prompts, table_message
 from render.text.events import with_log
 
-from .components import TableButton
+from .components import LobbySelect, TableButton
+from .lobby_settings import paces_of, settings_items
 from .emojis import FACE_DOWN, TileEmojis
 from .markup import shown, shown_names, shown_result, shown_view
 from .panel_layout import PanelLayout, panel_rows
@@ -78,7 +79,8 @@ def table_embed(snap) -> discord.Embed:
 
 
 def table_buttons(snap) -> Optional[discord.ui.View]:
-    """The buttons of the public table message (none once the table closed)."""
+    """The buttons of the public table message (none once the table closed); a lobby's also
+    has its settings: the Rules button and three menus (``cogs/lobby_settings.py``)."""
     if snap.closed:
         return None
     view = discord.ui.View(timeout=None)
@@ -92,6 +94,9 @@ def table_buttons(snap) -> Optional[discord.ui.View]:
         add("addai", discord.ButtonStyle.secondary)
         add("start", discord.ButtonStyle.primary)
         add("leave", discord.ButtonStyle.danger)
+        # the creator's settings until Start: Rules (row 1) and the shared options' menus
+        for item in settings_items(snap, paces_of(snap.game.id), LobbySelect, TableButton):
+            view.add_item(item)
         return view
     add("hand", discord.ButtonStyle.primary)
     if snap.public.joinable:  # a late player may sit down

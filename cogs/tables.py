@@ -18,15 +18,17 @@ from engine.variants import all_variants, find_variant
 from render.text import help as help_words
 from render.text import prompts, table_message
 from render.text import records as choice_words
-from render.text import lang_of
+from render.text import lang_of, t
 from service.guilds import table_language
 from service.tables import PLAYING, ServiceError
 
-from . import messages, permissions
+from . import lobby_settings, messages, permissions
 from .emojis import sending_panel
 from .common import answer, answering, is_admin, remember_lang, reply, reply_error, user_lang, within
+from .components import TableButton
 from .markup import shown
 from .play import send_hand
+from .rules_form import option_groups, rules_form
 
 #: the game a new table plays when none is chosen
 DEFAULT_GAME = "two_player"
@@ -109,13 +111,16 @@ async def preset_autocomplete(interaction: discord.Interaction, current: str) ->
 
 
 async def create(bot, interaction: discord.Interaction, variant: str, preset: str | None, options: str | None,
-                 pace: str | None = None, hands: int | None = None) -> None:
+                 pace: str | None = None, hands: int | None = None, rules: bool = False) -> None:
     """Open a table in the channel with the user seated, at ``pace`` (``normal``/``relaxed``);
     ``hands``: the match's length (option ``match_hands``, 1–100; ``None``: the server's
-    default or preset, else open-ended)."""
+    default or preset, else open-ended); ``rules``: first a form of the game's own options
+    (``cogs/rules_form.py``), prefilled with what the table would get — the table opens with
+    the form's values once it is sent (the form is the command's first answer: nothing before
+    it defers)."""
     lang = await remember_lang(interaction)
     try:
-        find_variant(variant)
+        info = find_variant(variant)
     except KeyError:
         return await reply_error(interaction, ServiceError(
             "unknown_variant", variant=variant, known=", ".join(v.id for v in all_variants())))
@@ -131,6 +136,26 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
             typed["match_hands"] = hands
         opts = await bot.settings.new_table_options(interaction.guild_id, interaction.channel_id, variant,
                                                     preset, typed, pace)
+        if rules and option_groups(info.options):
+            if bot.service.find_snapshot(interaction.channel_id) is not None:
+                raise ServiceError("table_exists")
+
+            async def done(submitted: discord.Interaction, values: dict) -> None:
+                await _open(bot, submitted, variant, {**opts, **values}, lang, rules_part=1)
+
+            form = rules_form(info, 0, info.resolve_options(opts), lang, done, f"mjform:c{interaction.id}")
+            return await interaction.response.send_modal(form)
+    except ServiceError as e:
+        return await reply_error(interaction, e)
+    await _open(bot, interaction, variant, opts, lang)
+
+
+async def _open(bot, interaction: discord.Interaction, variant: str, opts: dict, lang: str,
+                rules_part: int | None = None) -> None:
+    """Open the table with ``opts`` and answer privately; ``rules_part``: the game's next rules
+    form, offered by a button when the game has one (a game with more options than a form
+    holds)."""
+    try:
         server = await bot.settings.server(interaction.guild_id)
         table = await within(interaction, bot.service.create_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
@@ -139,7 +164,14 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
             channel_name=getattr(interaction.channel, "name", None)))
     except ServiceError as e:
         return await reply_error(interaction, e)
-    await reply(interaction, table_message.created(table.game, lang, table.options))
+    parts = len(option_groups(find_variant(variant).options))
+    if rules_part is None or rules_part >= parts:
+        return await reply(interaction, table_message.created(table.game, lang, table.options))
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(interaction.channel_id, "rules", t("form.button_part", lang, n=rules_part + 1, of=parts),
+                              discord.ButtonStyle.primary, rules_part))
+    await reply(interaction, table_message.created(table.game, lang, table.options) + "\n"
+                + t("form.more_parts", lang, n=rules_part + 1, of=parts), view=view)
 
 
 async def note_channel(bot, channel_id: int, channel) -> None:
@@ -296,4 +328,6 @@ async def on_table_button(bot, interaction: discord.Interaction, button) -> None
     await note_channel(bot, button.ch, interaction.channel)
     if button.op == "hand":
         return await send_hand(bot, interaction, channel_id=button.ch)
+    if button.op == "rules":  # the form must be the click's first answer
+        return await lobby_settings.open_rules(bot, interaction, button.ch, button.arg or 0)
     await lobby_op(bot, interaction, button.op, channel_id=button.ch, arg=button.arg)

@@ -132,6 +132,17 @@ class GuildSettings:
         names = [n for n, p in sorted(cfg.presets.items()) if p.get("variant") == variant]
         return names + [n for n in shipped_presets(variant) if n not in names]
 
+    async def pace_timers(self, guild_id: int, variant: str, pace: str) -> dict:
+        """The timers (``…_timeout`` seconds) a lobby takes at ``pace`` (``service.presets.
+        PACES``): the pace's own timers (:func:`pace_options`) over the server's defaults over
+        the game's; for ``normal`` the server's or the game's.  ``unknown_pace`` for another."""
+        cfg = await self.store.get_guild_config(guild_id)
+        info = find_variant(variant)
+        paced = pace_options(variant, pace)
+        base = info.resolve_options(table_options(info, server_defaults=cfg.defaults.get(variant)))
+        keys = set(paced) | set(pace_options(variant, "relaxed"))
+        return {k: paced.get(k, base[k]) for k in sorted(keys) if k in base}
+
     async def new_table_options(self, guild_id: int, channel_id: int, variant: str, preset: Optional[str],
                                 given: dict, pace: Optional[str] = None) -> dict:
         """The options of a new table in a channel: the typed ones over the pace's timers over

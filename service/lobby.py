@@ -123,6 +123,39 @@ class Lobby:
         await self.publisher.notify(change)
         return self.publisher.after(t)
 
+    def check_may_change_options(self, channel_id: int, user_id: int) -> None:
+        """Refuse a change of a table's options by anyone but its creator, or once the game
+        started (the one check, made before a form opens and again when it is stored).
+
+        :raises ServiceError: ``no_table``, ``options_creator_only``, ``options_started``."""
+        t = self.tables.table_in(channel_id)
+        t.check_open()
+        if user_id != t.creator_id:
+            raise ServiceError("options_creator_only")
+        if t.status != LOBBY:
+            raise ServiceError("options_started")
+
+    async def set_options(self, channel_id: int, user_id: int, changes: dict) -> Optional[TableSnapshot]:
+        """Change a lobby's options (``changes``: ``{name: value}``, typed or as text), all or
+        none: every value is checked against the game's declarations before anything is stored;
+        stored before this returns; the table's idle time starts again.
+
+        :raises ServiceError: as :meth:`check_may_change_options`; ``option_unknown``,
+            ``option_bad_value`` (with ``allowed``) for a value the game does not take."""
+        t = self.tables.table_in(channel_id)
+        async with t.lock:
+            self.check_may_change_options(channel_id, user_id)
+            try:
+                resolved = t.variant.resolve_options({**t.options, **changes})
+            except OptionError as e:
+                raise ServiceError(e.code, **e.params) from None
+            await self.store.update_table(t.id, options=resolved)
+            t.options = resolved
+            await self._touch_lobby(t)
+            change = self.publisher.publish(t, Update("lobby"))
+        await self.publisher.notify(change)
+        return self.publisher.after(t)
+
     async def add_ai(self, channel_id: int, user_id: int, level: str | None = None) -> Optional[TableSnapshot]:
         """Fill an empty seat with an AI player playing at ``level`` (``easy``, ``normal`` or
         ``strong``: ``engine.ai_levels.LEVELS``; ``None``: the strongest level the game offers,

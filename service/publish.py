@@ -293,7 +293,7 @@ def build(t: Table, version: int, lang_of: Callable[[Optional[int]], Optional[st
                         joinable=t.status != LOBBY and bool(free_seats(t, frozenset(q["seat"] for q in t.queue))),
                         takeover=any(s.auto and not s.is_ai for s in t.seats),
                         next_hand=t.hand is not None and t.hand_over)
-    if before is not None:
+    if before is not None and before.options == freeze(t.options):  # changed options: a new public part
         old = before.public
         if old.view == view:
             public = PublicPart(version=old.version, view=old.view, names=public.names, result=public.result,

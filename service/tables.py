@@ -114,6 +114,7 @@ class TableService:
         self.create_table, self.join, self.add_ai, self.start = lobby.create_table, lobby.join, lobby.add_ai, lobby.start
         self.leave, self.take_over, self.set_auto = lobby.leave, lobby.take_over, lobby.set_auto
         self.let_ai_play, self.hand_to_ai, self.end = lobby.let_ai_play, lobby.hand_to_ai, lobby.end
+        self.set_options, self.check_may_change_options = lobby.set_options, lobby.check_may_change_options
         hands = self.hands
         self.act, self.press, self.next_hand = hands.act, hands.press, hands.next_hand
         self.interpret, self.act_typed = hands.interpret, hands.act_typed

@@ -53,7 +53,7 @@ async def test_help_explains_the_bot_the_games_and_every_command_in_the_users_la
     for name in leaves:
         assert sum(1 for ln in lines if ln.startswith((f"`/{name}`", f"`/{name} "))) == 1, name
     table_create = next(ln for ln in lines if ln.startswith("`/mj table create"))
-    assert table_create.startswith("`/mj table create [variant] [pace] [preset] [options] [hands]`")
+    assert table_create.startswith("`/mj table create [variant] [pace] [preset] [options] [hands] [rules]`")
     expected = {"en-US": "Open a table in this channel", "zh-CN": "在本频道开一桌", "zh-TW": "在本頻道開一桌"}[locale]
     assert table_create.endswith(expected), table_create
     await fd.close()

@@ -66,9 +66,10 @@ Usage::
 from .core import FakeDiscord
 from .components import is_unicode_emoji
 from .emojis import MAX_APP_EMOJIS, MAX_EMOJI_BYTES
+from .modals import first_modal_problem, modal_errors
 from .mentions import MARKUP_NAME, as_shown, ping_problems
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .transport import FakeSession
 
-__all__ = ["FakeDiscord", "FakeSession", "MARKUP_NAME", "MAX_APP_EMOJIS", "MAX_EMOJI_BYTES", "is_unicode_emoji", "as_shown", "ping_problems", *_model_all]
+__all__ = ["FakeDiscord", "FakeSession", "MARKUP_NAME", "MAX_APP_EMOJIS", "MAX_EMOJI_BYTES", "is_unicode_emoji", "first_modal_problem", "modal_errors", "as_shown", "ping_problems", *_model_all]

@@ -7,6 +7,7 @@ from typing import Any, Dict, Optional
 
 
 from .model import *  # noqa: F401,F403
+from .modals import modal_errors
 from .rest import V2
 from .transport import *  # noqa: F401,F403
 
@@ -57,7 +58,12 @@ class HandlersMixin:
             if len(data.get("choices", [])) > 25:
                 raise _ApiError(400, 50035, "Invalid Form Body", {"choices": "Must be 25 or fewer in length."})
         elif cb == CB_MODAL:
-            pass
+            if inter.type not in (APPLICATION_COMMAND, MESSAGE_COMPONENT):
+                raise _ApiError(400, 50035, "Invalid Form Body",
+                                {"type": "a modal answers a command or a component, not a modal's submission"})
+            errors = modal_errors(data)
+            if errors:
+                raise _ApiError(400, 50035, "Invalid Form Body", {"data": errors})
         elif cb != CB_PONG:
             raise _ApiError(400, 50035, "Invalid Form Body", {"type": f"unsupported callback type {cb}"})
         inter.response_type, inter.response_data = cb, data

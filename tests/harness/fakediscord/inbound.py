@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import discord
 from discord import app_commands
 
+from .modals import submission
 from .model import *  # noqa: F401,F403
 from .transport import *  # noqa: F401,F403
 
@@ -338,24 +339,21 @@ class InboundMixin:
         inter, _ = self._component_interaction(user, msg, custom_id, extra, locale, (3, 5, 6, 7, 8))
         return await self._dispatch(inter, check=check, wait=wait)
 
-    async def submit_modal(self, user: FakeUser, opened_by: InteractionResult, values: Dict[str, str], *,
+    async def submit_modal(self, user: FakeUser, opened_by: InteractionResult, values: Dict[str, Any], *,
                            check: Optional[bool] = None) -> InteractionResult:
-        """Submit the modal that ``opened_by`` answered with (callback type 9);
-        ``values`` maps text-input custom_ids to what the user typed."""
+        """Submit the modal that ``opened_by`` answered with (callback type 9) as Discord sends
+        it (``fakediscord.modals.submission``): ``values`` maps an input's custom_id to what
+        the user typed (text input), picked (a radio group's value; a checkbox group's or a
+        select's list of values) or ticked (a checkbox's bool); an input not named is
+        submitted as the modal showed it (its prefilled text, its default options)."""
         if opened_by.response_type != CB_MODAL:
             raise HarnessError("that interaction did not open a modal")
         modal = opened_by.interaction.response_data
-        rows = []
-        for row in modal.get("components", []):
-            comps = row.get("components", [row.get("component")] if row.get("component") else [])
-            out = [{"type": c["type"], "custom_id": c["custom_id"], "value": values.get(c["custom_id"], "")}
-                   for c in comps if c and "custom_id" in c]
-            rows.append({"type": row.get("type", 1), "components": out} if row.get("type", 1) == 1
-                        else {"type": row["type"], "component": out[0]})
-        data = {"custom_id": modal["custom_id"], "components": rows}
+        data = submission(modal, values)
         src = opened_by.interaction
         inter, payload = self._base_payload(user, MODAL_SUBMIT, data, channel_id=src.channel_id if src.guild_id else None,
-                                            guild_id=src.guild_id, locale=None, dm=src.guild_id is None)
+                                            guild_id=src.guild_id, locale=src.payload.get("locale"),
+                                            dm=src.guild_id is None)
         if src.message_id is not None:
             payload["message"] = json.loads(json.dumps(self.messages[src.message_id].data))
             inter.message_id = src.message_id

@@ -1,0 +1,203 @@
+"""The rules form: a game's own options (those it declares beyond the shared ones,
+``engine.options.TIMEOUT_OPTIONS``) as a Discord modal, in the player's language, prefilled
+with the values in force; the same form opens at ``/mj table create rules:True``, from the
+lobby's **Rules** button and at ``/mj config default|preset`` without options.
+
+Discord's limits shape it: a modal holds at most :data:`MOST_INPUTS` Labels (text at most
+:data:`LABEL_MOST` characters, description at most :data:`DESCRIPTION_MOST`), each wrapping one
+input; there is no number input.  An option becomes
+
+* on/off (``bool``): a radio group of the two words;
+* a choice of 2 to 10 values: a radio group; of 11 to 25 (or a single value): a select;
+* anything else (an integer range, more than 25 choices): a text input prefilled with the
+  value, its placeholder naming the values allowed.
+
+A game with more own options than a modal holds gets several forms (:func:`option_groups`:
+"rules 1/2", "rules 2/2"), each applied on its own submission.  A submission is checked whole
+before anything is applied (:func:`checked`): one refused value refuses the form, and the
+answer names every refused value with the values allowed (``err.option_bad_value``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable, Optional, Sequence
+
+import discord
+
+from engine.errors import OptionError
+from engine.options import TIMEOUT_OPTIONS, Option
+from render.text import error_text, game_name, pick, t
+
+from .common import handle_error, reply
+from .markup import shown
+
+#: Discord's limits of a modal: its Labels, a Label's text and description, a radio group's
+#: options, a select's options, a modal's title
+MOST_INPUTS, LABEL_MOST, DESCRIPTION_MOST, RADIO_MOST, SELECT_MOST, TITLE_MOST = 5, 45, 100, 10, 25, 45
+#: the values of an on/off radio group
+ON, OFF = "on", "off"
+#: seconds a form waits for its submission (then its submission is no longer read)
+FORM_SECONDS = 15 * 60
+SHARED = frozenset(o.name for o in TIMEOUT_OPTIONS)
+
+#: ``await done(interaction, values)`` once a form's values were all accepted
+Done = Callable[[discord.Interaction, dict], Awaitable[None]]
+
+
+def own_options(declared: Sequence[Option]) -> tuple[Option, ...]:
+    """The options a game declares beyond the shared ones (timers, match length, auto-play)."""
+    return tuple(o for o in declared if o.name not in SHARED)
+
+
+def option_groups(declared: Sequence[Option], most: int = MOST_INPUTS) -> list[tuple[Option, ...]]:
+    """The game's own options split into forms of at most ``most`` inputs, in declaration
+    order (``[]`` for a game without options of its own)."""
+    own = own_options(declared)
+    return [own[i:i + most] for i in range(0, len(own), most)]
+
+
+def _short(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
+
+
+def option_label(opt: Option, lang: str) -> str:
+    """An option's short name in ``lang`` (``form.opt__<name>``; else its description),
+    at most :data:`LABEL_MOST` characters."""
+    key = f"form.opt__{opt.name}"
+    text = t(key, lang)
+    if text.endswith(key):  # not in the catalogue: the game's own description
+        text = pick(opt.zh, opt.en, lang)
+    return _short(text, LABEL_MOST)
+
+
+def option_description(opt: Option, lang: str) -> str:
+    """An option's one-line description in ``lang``, at most :data:`DESCRIPTION_MOST`
+    characters."""
+    return _short(pick(opt.zh, opt.en, lang), DESCRIPTION_MOST)
+
+
+def value_text(opt: Option, value: Any) -> str:
+    """A value as the form shows and submits it: ``on``/``off`` for on/off, else its text."""
+    if opt.type is bool:
+        return ON if value else OFF
+    return str(value)
+
+
+def _choices(opt: Option) -> Optional[list]:
+    if opt.type is bool:
+        return [True, False]
+    return list(opt.choices) if opt.choices is not None else None
+
+
+def option_input(opt: Option, value: Any, lang: str) -> discord.ui.Label:
+    """The Label of one option, its input showing ``value`` (see the module docstring)."""
+    cid = f"opt:{opt.name}"
+    choices = _choices(opt)
+    current = value_text(opt, value)
+
+    def word(choice: Any) -> str:
+        if opt.type is bool:
+            return t("ui.option_on" if choice else "ui.option_off", lang)
+        return str(choice)
+
+    if choices is not None and 2 <= len(choices) <= RADIO_MOST:
+        item: discord.ui.Item = discord.ui.RadioGroup(custom_id=cid, options=[
+            discord.RadioGroupOption(label=word(c)[:100], value=value_text(opt, c), default=value_text(opt, c) == current)
+            for c in choices])
+    elif choices is not None and len(choices) <= SELECT_MOST:
+        item = discord.ui.Select(custom_id=cid, min_values=1, max_values=1, options=[
+            discord.SelectOption(label=word(c)[:100], value=value_text(opt, c), default=value_text(opt, c) == current)
+            for c in choices])
+    else:
+        allowed = t("form.allowed", lang, allowed=opt.allowed())
+        item = discord.ui.TextInput(custom_id=cid, default=current, placeholder=_short(allowed, 100), max_length=100)
+    return discord.ui.Label(text=option_label(opt, lang), description=option_description(opt, lang), component=item)
+
+
+def read_inputs(modal: discord.ui.Modal) -> dict[str, str]:
+    """``{option name: submitted text}`` of a submitted form (an input left empty: absent)."""
+    out: dict[str, str] = {}
+    for label in modal.children:
+        item = getattr(label, "component", None)
+        cid = str(getattr(item, "custom_id", ""))
+        if not cid.startswith("opt:"):
+            continue
+        if isinstance(item, discord.ui.Select):
+            value = item.values[0] if item.values else None
+        else:
+            value = item.value
+        if value not in (None, ""):
+            out[cid[4:]] = str(value).strip()
+    return out
+
+
+def checked(options: Sequence[Option], raw: dict[str, str]) -> tuple[dict, list[tuple[Option, str, str]]]:
+    """``(values, refused)``: each submitted text converted by its option (``Option.coerce``)
+    and the refused ones as ``(option, text, allowed)``; a refused form applies nothing."""
+    values: dict = {}
+    refused: list[tuple[Option, str, str]] = []
+    for opt in options:
+        if opt.name not in raw:
+            continue
+        try:
+            values[opt.name] = opt.coerce(raw[opt.name])
+        except OptionError as e:
+            refused.append((opt, raw[opt.name], str(e.params.get("allowed", opt.allowed()))))
+    return values, refused
+
+
+def refusal_text(refused: list[tuple[Option, str, str]], lang: str) -> str:
+    """The private answer to a refused form: nothing was changed, and each refused value
+    with the values allowed (``err.option_bad_value``)."""
+    lines = [error_text("option_bad_value", lang, {"option": option_label(o, lang), "value": text,
+                                                    "allowed": allowed}, shown=shown)
+             for o, text, allowed in refused]
+    return error_text("form_bad_values", lang, {"lines": "\n".join(lines)})
+
+
+def form_title(info: Any, lang: str, part: int, parts: int) -> str:
+    """``老三番：规则`` (one form), ``老三番：规则 1/2`` (several), at most 45 characters."""
+    name = game_name(info, lang)
+    text = t("form.title", lang, game=name) if parts <= 1 else t("form.title_part", lang, game=name, n=part + 1, of=parts)
+    return _short(text, TITLE_MOST)
+
+
+class RulesForm(discord.ui.Modal):
+    """One form of a game's own options (``options``, at most :data:`MOST_INPUTS`), each input
+    showing ``values[name]`` (else the option's default); a submission whose values are all
+    accepted goes to ``done(interaction, {name: value})``, a refused one is answered with
+    :func:`refusal_text` and applies nothing.  ``custom_id``: unique among open forms."""
+
+    def __init__(self, *, title: str, options: Sequence[Option], values: dict, lang: str, done: Done,
+                 custom_id: str):
+        super().__init__(title=title, custom_id=custom_id[:100], timeout=FORM_SECONDS)
+        if not 1 <= len(options) <= MOST_INPUTS:
+            raise ValueError(f"a form holds 1 to {MOST_INPUTS} options, not {len(options)}")
+        self.options, self.lang, self.done = tuple(options), lang, done
+        for opt in self.options:
+            self.add_item(option_input(opt, values.get(opt.name, opt.default), lang))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        values, refused = checked(self.options, read_inputs(self))
+        if refused:
+            return await reply(interaction, refusal_text(refused, self.lang))
+        await self.done(interaction, values)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
+        await handle_error(interaction, error, where=f"form {self.custom_id!r}")
+
+
+def rules_form(info: Any, part: int, values: dict, lang: str, done: Done, custom_id: str,
+               declared: Optional[Sequence[Option]] = None) -> Optional[RulesForm]:
+    """Form ``part`` (0-based) of game ``info``'s own options (``declared``: its options,
+    ``info.options`` unless given), prefilled from ``values``; ``None`` when the game has no
+    options of its own or no such part."""
+    groups = option_groups(info.options if declared is None else declared)
+    if not 0 <= part < len(groups):
+        return None
+    return RulesForm(title=form_title(info, lang, part, len(groups)), options=groups[part], values=values,
+                     lang=lang, done=done, custom_id=f"{custom_id}:{part}")
+
+
+__all__ = ["MOST_INPUTS", "RulesForm", "checked", "form_title", "option_groups", "option_input", "option_label",
+           "own_options", "read_inputs", "refusal_text", "rules_form", "value_text"]
