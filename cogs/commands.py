@@ -45,7 +45,7 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 
 from . import config as settings
 from . import help as guide
-from . import records, rules, standings, tables
+from . import form_submits, records, rules, standings, tables
 from .play import send_hand
 from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
 
@@ -118,6 +118,13 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         await tables.on_channel_message(self.bot, message)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A rules form sent (``cogs/form_submits.py``: forms are read by their id, not kept)."""
+        if interaction.type is discord.InteractionType.modal_submit \
+                and str((interaction.data or {}).get("custom_id") or "").startswith("mjform:"):
+            await form_submits.on_form_submit(self.bot, interaction)
 
     async def on_table_button(self, interaction: discord.Interaction, button) -> None:
         """A button of the public table message (``cogs.components.TableButton``)."""

@@ -20,8 +20,9 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
 * ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu;
 * ``mjo:<channel>:<pace|hands|auto>`` — a settings menu of a lobby's table message
   (``cogs/lobby_settings.py``);
-* ``mjf:<d|p>:<game>:<form>[:<preset>]`` — the button that opens the next rules form of a game
-  with several, for a server's defaults (``d``) or a preset (``p``) (``cogs/config.py``).
+* ``mjf:<d|p|c>:<game>:<form>[:<preset>]`` — the button that opens a rules form again (after a
+  refused value) or the next one of a game with several, for a server's defaults (``d``), a
+  preset (``p``) (``cogs/config.py``) or a table being created (``c``, ``cogs/tables.py``).
 
 Any other id (an older format, with the prefix or without, a tampered one) matches
 :class:`Outdated`, which answers privately that the button is out of date.  Each class answers through the one
@@ -46,7 +47,7 @@ REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-T
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
 PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
 MENU_ID = r"mjo:(?P<ch>\d+):(?P<key>pace|hands|auto)"
-FORM_ID = r"mjf:(?P<kind>[dp]):(?P<game>[a-z0-9_]{1,40}):(?P<part>\d)(?::(?P<name>[^\n]{1,40}))?"
+FORM_ID = r"mjf:(?P<kind>[dpc]):(?P<game>[a-z0-9_]{1,40}):(?P<part>\d)(?::(?P<name>[^\n]{1,40}))?"
 #: every other id: an older format (with the bot's prefix or from before it had one) or a
 #: tampered id.  Every component the bot sends is one of the dynamic items below, so no other
 #: handler answers such an id.
@@ -207,8 +208,9 @@ class LobbySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=M
 
 
 class FormButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=FORM_ID):
-    """Opens form ``part`` of a game's rules for the server's defaults (``kind`` ``d``) or
-    preset ``name`` (``kind`` ``p``), after the form before it was saved (``cogs/config.py``)."""
+    """Opens form ``part`` of a game's rules for the server's defaults (``kind`` ``d``),
+    preset ``name`` (``p``) or a table being created (``c``): the next form of a game with
+    several, or a refused one again (``cogs/config.py``, ``cogs/tables.py``)."""
 
     def __init__(self, kind: str, game: str, part: int, name: str | None = None, label: str = "?"):
         cid = f"mjf:{kind}:{game}:{part}" + (f":{name}" if name else "")
@@ -221,6 +223,16 @@ class FormButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=FO
                    label=getattr(item, "label", None) or "?")
 
     async def run(self, interaction: discord.Interaction) -> None:
+        if self.kind == "c":
+            from engine.variants import find_variant
+
+            from . import tables
+
+            try:
+                info = find_variant(self.game)
+            except KeyError:
+                return await reply_error(interaction, ServiceError("form_outdated"))
+            return await tables.open_new_rules(interaction.client, interaction, info, self.part)
         from . import config
 
         await config.open_form(interaction.client, interaction, self.kind, self.game, self.name, self.part)

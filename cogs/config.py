@@ -13,7 +13,7 @@ from service.tables import ServiceError
 
 from .common import is_admin, reply, reply_error, user_lang
 from .components import FormButton
-from .rules_form import option_groups, rules_form
+from .rules_form import form_id, option_groups, prefilled, rules_form
 from .tables import parse_options
 
 
@@ -49,10 +49,9 @@ async def preset(bot, interaction: discord.Interaction, name: str, variant: str,
 async def open_form(bot, interaction: discord.Interaction, kind: str, variant: str, name: str | None,
                     part: int) -> None:
     """Form ``part`` of ``variant``'s rules for the server's defaults (``kind`` ``"d"``) or
-    preset ``name`` (``"p"``), admins only, as the interaction's first answer.  Its values are
-    saved over the stored ones (``GuildSettings.set_default``/``set_preset``; of a default,
-    those equal to the game's own are dropped); the answer offers the next form, if any
-    (``cogs.components.FormButton``).  A game without options of its own: its defaults are
+    preset ``name`` (``"p"``), admins only, as the interaction's first answer, prefilled with
+    the stored values (or what the admin typed last, when it was refused); the submission
+    comes to :func:`rules_submitted`.  A game without options of its own: its defaults are
     reset (``set_default`` with nothing) or the preset saved as it is."""
     lang = user_lang(interaction)
     if not is_admin(interaction):
@@ -63,27 +62,41 @@ async def open_form(bot, interaction: discord.Interaction, kind: str, variant: s
         return await reply_error(interaction, ServiceError(
             "unknown_variant", variant=variant, known=", ".join(v.id for v in all_variants())))
     stored = await _stored(bot, interaction.guild_id, kind, variant, name)
-    parts = len(option_groups(info.options))
-    if not parts:
+    if not option_groups(info.options):
         return await _saved(interaction, lambda: _save(bot, interaction.guild_id, kind, info, name, stored, {}))
-
-    async def done(submitted: discord.Interaction, values: dict) -> None:
-        try:
-            await _save(bot, submitted.guild_id, kind, info, name, await _stored(bot, submitted.guild_id, kind,
-                                                                                 variant, name), values)
-        except ServiceError as e:
-            return await reply_error(submitted, e)
-        text = words.saved(lang)
-        if part + 1 >= parts:
-            return await reply(submitted, text)
-        view = discord.ui.View(timeout=None)
-        view.add_item(FormButton(kind, variant, part + 1, name, t("form.button_part", lang, n=part + 2, of=parts)))
-        await reply(submitted, text + "\n" + t("form.more_parts", lang, n=part + 2, of=parts), view=view)
-
-    form = rules_form(info, part, info.resolve_options(stored), lang, done, f"mjform:{kind}{interaction.id}")
+    fid = form_id(kind, part, f"{variant}:{name}" if kind == "p" else variant)
+    form = rules_form(info, part, prefilled(bot, interaction.user.id, fid, info.resolve_options(stored)), lang, fid)
     if form is None:
         return await reply_error(interaction, ServiceError("outdated"))
     await interaction.response.send_modal(form)
+
+
+async def rules_submitted(bot, interaction: discord.Interaction, kind: str, info, name: str | None, part: int,
+                          raw: dict[str, str]) -> None:
+    """A defaults or preset form sent: checked whole, then saved over the stored values (of a
+    default, those equal to the game's own are dropped); the answer offers the next form of a
+    game with several (``cogs.components.FormButton``)."""
+    from .form_submits import fix_label, take
+
+    lang = user_lang(interaction)
+    if not is_admin(interaction):
+        return await reply_error(interaction, ServiceError("admin_only"))
+    again = FormButton(kind, info.id, part, name, fix_label(lang))
+    values = await take(bot, interaction, info.options, part, raw, again)
+    if values is None:
+        return
+    try:
+        stored = await _stored(bot, interaction.guild_id, kind, info.id, name)
+        await _save(bot, interaction.guild_id, kind, info, name, stored, values)
+    except ServiceError as e:
+        return await reply_error(interaction, e)
+    parts = len(option_groups(info.options))
+    text = words.saved(lang)
+    if part + 1 >= parts:
+        return await reply(interaction, text)
+    view = discord.ui.View(timeout=None)
+    view.add_item(FormButton(kind, info.id, part + 1, name, t("form.button_part", lang, n=part + 2, of=parts)))
+    await reply(interaction, text + "\n" + t("form.more_parts", lang, n=part + 2, of=parts), view=view)
 
 
 async def _stored(bot, guild_id: int, kind: str, variant: str, name: str | None) -> dict:

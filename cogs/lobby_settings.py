@@ -26,7 +26,7 @@ from service.presets import PACES
 from service.tables import ServiceError
 
 from .common import answer, answering, reply, reply_error, remember_lang, within
-from .rules_form import option_groups, rules_form
+from .rules_form import form_id, option_groups, prefilled, rules_form
 
 #: the match lengths the menu offers (0: until the table is ended); the table's own is added
 HANDS = (0, 1, 2, 4, 8, 12, 16, 24)
@@ -101,8 +101,9 @@ def paces_of(variant: str) -> dict[str, dict]:
 
 async def open_rules(bot, interaction: discord.Interaction, channel_id: int, part: int) -> None:
     """The Rules button (``part``: which form of a game with several): the creator of a lobby
-    gets the form, prefilled with the table's options (the form is the click's first
-    answer); anyone else a private refusal."""
+    gets the form, prefilled with the table's options — or with what they typed into it last
+    when that was refused (the form is the click's first answer); anyone else a private
+    refusal.  The submission comes to :func:`rules_submitted`."""
     lang = await remember_lang(interaction)
     try:
         bot.service.check_may_change_options(channel_id, interaction.user.id)
@@ -110,14 +111,28 @@ async def open_rules(bot, interaction: discord.Interaction, channel_id: int, par
         info = find_variant(snap.game.id)
     except ServiceError as e:
         return await reply_error(interaction, e)
-
-    async def done(submitted: discord.Interaction, values: dict) -> None:
-        await apply(bot, submitted, channel_id, values, "form.saved_table", part + 1)
-
-    form = rules_form(info, part, dict(snap.options), lang, done, f"mjform:t{channel_id}:{interaction.id}")
+    fid = form_id("t", part, str(channel_id))
+    form = rules_form(info, part, prefilled(bot, interaction.user.id, fid, dict(snap.options)), lang, fid)
     if form is None:
         return await reply_error(interaction, ServiceError("outdated"))
     await interaction.response.send_modal(form)
+
+
+async def rules_submitted(bot, interaction: discord.Interaction, channel_id: int, part: int,
+                          raw: dict[str, str]) -> None:
+    """A lobby's rules form sent (``raw``: the submitted texts): checked whole, then stored
+    (:func:`apply`; the creator only, until Start)."""
+    from .components import TableButton
+    from .form_submits import fix_label, take
+
+    lang = await remember_lang(interaction)
+    snap = bot.service.find_snapshot(channel_id)
+    if snap is None:
+        return await reply_error(interaction, ServiceError("no_table"))
+    again = TableButton(channel_id, "rules", fix_label(lang), discord.ButtonStyle.primary, part)
+    values = await take(bot, interaction, snap.game.options, part, raw, again)
+    if values is not None:
+        await apply(bot, interaction, channel_id, values, "form.saved_table", part + 1)
 
 
 async def apply(bot, interaction: discord.Interaction, channel_id: int, changes: dict, said: str,
@@ -164,4 +179,5 @@ async def on_menu(bot, interaction: discord.Interaction, channel_id: int, key: s
     await apply(bot, interaction, channel_id, changes, "form.saved_setting")
 
 
-__all__ = ["HANDS", "MENUS", "apply", "current_pace", "on_menu", "open_rules", "paces_of", "settings_items"]
+__all__ = ["HANDS", "MENUS", "apply", "current_pace", "on_menu", "open_rules", "paces_of", "rules_submitted",
+           "settings_items"]

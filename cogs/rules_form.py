@@ -15,12 +15,17 @@ input; there is no number input.  An option becomes
 A game with more own options than a modal holds gets several forms (:func:`option_groups`:
 "rules 1/2", "rules 2/2"), each applied on its own submission.  A submission is checked whole
 before anything is applied (:func:`checked`): one refused value refuses the form, and the
-answer names every refused value with the values allowed (``err.option_bad_value``).
+answer names every refused value with the values allowed (``err.option_bad_value``); what the
+player typed is kept (:func:`keep_draft`) for the form opened again.
+
+A form is not kept in memory while it is open: its id (:func:`form_id`) says what it sets,
+and ``cogs/form_submits.py`` reads the submission from it alone — a form sent across a
+restart of the bot still counts.
 """
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import discord
 
@@ -28,7 +33,6 @@ from engine.errors import OptionError
 from engine.options import TIMEOUT_OPTIONS, Option
 from render.text import error_text, game_name, pick, t
 
-from .common import handle_error, reply
 from .markup import shown
 
 #: Discord's limits of a modal: its Labels, a Label's text and description, a radio group's
@@ -36,12 +40,12 @@ from .markup import shown
 MOST_INPUTS, LABEL_MOST, DESCRIPTION_MOST, RADIO_MOST, SELECT_MOST, TITLE_MOST = 5, 45, 100, 10, 25, 45
 #: the values of an on/off radio group
 ON, OFF = "on", "off"
-#: seconds a form waits for its submission (then its submission is no longer read)
-FORM_SECONDS = 15 * 60
 SHARED = frozenset(o.name for o in TIMEOUT_OPTIONS)
-
-#: ``await done(interaction, values)`` once a form's values were all accepted
-Done = Callable[[discord.Interaction, dict], Awaitable[None]]
+#: what a form sets, as its id's first word: a lobby's rules (``t``), a server's defaults
+#: (``d``), a preset (``p``), a new table's (``c``)
+KINDS = "tdpc"
+#: the refused drafts kept per player (the oldest go first)
+MOST_DRAFTS = 500
 
 
 def own_options(declared: Sequence[Option]) -> tuple[Option, ...]:
@@ -114,21 +118,47 @@ def option_input(opt: Option, value: Any, lang: str) -> discord.ui.Label:
     return discord.ui.Label(text=option_label(opt, lang), description=option_description(opt, lang), component=item)
 
 
-def read_inputs(modal: discord.ui.Modal) -> dict[str, str]:
-    """``{option name: submitted text}`` of a submitted form (an input left empty: absent)."""
+def form_id(kind: str, part: int, rest: str) -> str:
+    """A form's id: ``mjform:<kind>:<part>:<rest>`` (``kind`` one of :data:`KINDS`; ``rest``:
+    the channel, the game, or the game and the preset's name), at most 100 characters."""
+    return f"mjform:{kind}:{part}:{rest}"[:100]
+
+
+def read_submission(components: Sequence[dict]) -> dict[str, str]:
+    """``{option name: submitted text}`` of a submitted form's components as Discord sends
+    them (Labels wrapping one input, or action rows): a text input's or radio group's
+    ``value``, a select's first of ``values``; an input left empty is absent."""
     out: dict[str, str] = {}
-    for label in modal.children:
-        item = getattr(label, "component", None)
-        cid = str(getattr(item, "custom_id", ""))
-        if not cid.startswith("opt:"):
-            continue
-        if isinstance(item, discord.ui.Select):
-            value = item.values[0] if item.values else None
-        else:
-            value = item.value
-        if value not in (None, ""):
-            out[cid[4:]] = str(value).strip()
+    for top in components:
+        inner = [top["component"]] if "component" in top else list(top.get("components") or [])
+        for c in inner:
+            cid = str(c.get("custom_id") or "")
+            if not cid.startswith("opt:"):
+                continue
+            value = c.get("value")
+            if value is None and c.get("values"):
+                value = c["values"][0]
+            if value not in (None, ""):
+                out[cid[4:]] = str(value).strip()
     return out
+
+
+def keep_draft(bot: Any, user_id: int, fid: str, raw: dict[str, str]) -> None:
+    """Keep what ``user_id`` typed into form ``fid`` when it was refused, for :func:`prefilled`."""
+    drafts = bot.__dict__.setdefault("form_drafts", {})
+    drafts.pop((user_id, fid), None)
+    drafts[(user_id, fid)] = dict(raw)
+    while len(drafts) > MOST_DRAFTS:
+        drafts.pop(next(iter(drafts)))
+
+
+def prefilled(bot: Any, user_id: int, fid: str, values: dict) -> dict:
+    """``values`` with what ``user_id`` last typed into form ``fid`` and was refused over them."""
+    return {**values, **(bot.__dict__.get("form_drafts") or {}).get((user_id, fid), {})}
+
+
+def drop_draft(bot: Any, user_id: int, fid: str) -> None:
+    (bot.__dict__.get("form_drafts") or {}).pop((user_id, fid), None)
 
 
 def checked(options: Sequence[Option], raw: dict[str, str]) -> tuple[dict, list[tuple[Option, str, str]]]:
@@ -164,40 +194,38 @@ def form_title(info: Any, lang: str, part: int, parts: int) -> str:
 
 class RulesForm(discord.ui.Modal):
     """One form of a game's own options (``options``, at most :data:`MOST_INPUTS`), each input
-    showing ``values[name]`` (else the option's default); a submission whose values are all
-    accepted goes to ``done(interaction, {name: value})``, a refused one is answered with
-    :func:`refusal_text` and applies nothing.  ``custom_id``: unique among open forms."""
+    showing ``values[name]`` (else the option's default).  Not kept while open: it is
+    finished as it is made, so discord.py leaves its submission to ``cogs/form_submits.py``,
+    which reads it by ``custom_id`` (:func:`form_id`)."""
 
-    def __init__(self, *, title: str, options: Sequence[Option], values: dict, lang: str, done: Done,
-                 custom_id: str):
-        super().__init__(title=title, custom_id=custom_id[:100], timeout=FORM_SECONDS)
+    def __init__(self, *, title: str, options: Sequence[Option], values: dict, lang: str, custom_id: str):
+        super().__init__(title=title, custom_id=custom_id[:100], timeout=None)
         if not 1 <= len(options) <= MOST_INPUTS:
             raise ValueError(f"a form holds 1 to {MOST_INPUTS} options, not {len(options)}")
-        self.options, self.lang, self.done = tuple(options), lang, done
-        for opt in self.options:
+        for opt in options:
             self.add_item(option_input(opt, values.get(opt.name, opt.default), lang))
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        values, refused = checked(self.options, read_inputs(self))
-        if refused:
-            return await reply(interaction, refusal_text(refused, self.lang))
-        await self.done(interaction, values)
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
-        await handle_error(interaction, error, where=f"form {self.custom_id!r}")
+        self.stop()
 
 
-def rules_form(info: Any, part: int, values: dict, lang: str, done: Done, custom_id: str,
+def form_options(declared: Sequence[Option], part: int) -> tuple[Option, ...]:
+    """The options of form ``part`` (0-based) of a game declaring ``declared`` (``()``: no
+    such form)."""
+    groups = option_groups(declared)
+    return groups[part] if 0 <= part < len(groups) else ()
+
+
+def rules_form(info: Any, part: int, values: dict, lang: str, fid: str,
                declared: Optional[Sequence[Option]] = None) -> Optional[RulesForm]:
     """Form ``part`` (0-based) of game ``info``'s own options (``declared``: its options,
-    ``info.options`` unless given), prefilled from ``values``; ``None`` when the game has no
-    options of its own or no such part."""
+    ``info.options`` unless given), prefilled from ``values``, with id ``fid``; ``None`` when
+    the game has no options of its own or no such part."""
     groups = option_groups(info.options if declared is None else declared)
     if not 0 <= part < len(groups):
         return None
     return RulesForm(title=form_title(info, lang, part, len(groups)), options=groups[part], values=values,
-                     lang=lang, done=done, custom_id=f"{custom_id}:{part}")
+                     lang=lang, custom_id=fid)
 
 
-__all__ = ["MOST_INPUTS", "RulesForm", "checked", "form_title", "option_groups", "option_input", "option_label",
-           "own_options", "read_inputs", "refusal_text", "rules_form", "value_text"]
+__all__ = ["KINDS", "MOST_INPUTS", "RulesForm", "checked", "drop_draft", "form_id", "form_options", "form_title",
+           "keep_draft", "option_groups", "option_input", "option_label", "own_options", "prefilled",
+           "read_submission", "refusal_text", "rules_form", "value_text"]

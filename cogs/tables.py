@@ -28,7 +28,7 @@ from .common import answer, answering, is_admin, remember_lang, reply, reply_err
 from .components import TableButton
 from .markup import shown
 from .play import send_hand
-from .rules_form import option_groups, rules_form
+from .rules_form import form_id, option_groups, prefilled, rules_form
 
 #: the game a new table plays when none is chosen
 DEFAULT_GAME = "two_player"
@@ -139,15 +139,48 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
         if rules and option_groups(info.options):
             if bot.service.find_snapshot(interaction.channel_id) is not None:
                 raise ServiceError("table_exists")
-
-            async def done(submitted: discord.Interaction, values: dict) -> None:
-                await _open(bot, submitted, variant, {**opts, **values}, lang, rules_part=1)
-
-            form = rules_form(info, 0, info.resolve_options(opts), lang, done, f"mjform:c{interaction.id}")
-            return await interaction.response.send_modal(form)
+            # what the command said waits in the store for the form (which is not kept in memory)
+            await bot.settings.hold_new_table(interaction.channel_id, interaction.user.id, info.id, opts, lang)
+            return await open_new_rules(bot, interaction, info, 0, opts)
     except ServiceError as e:
         return await reply_error(interaction, e)
     await _open(bot, interaction, variant, opts, lang)
+
+
+async def open_new_rules(bot, interaction: discord.Interaction, info, part: int, opts: dict | None = None) -> None:
+    """Form ``part`` of a new table's rules (``opts``: the options the command resolved, else
+    those waiting in the store), prefilled with them or with what was typed and refused; the
+    submission comes to :func:`rules_submitted`."""
+    lang = await remember_lang(interaction)
+    if opts is None:
+        pending = await bot.settings.held_new_table(interaction.channel_id, interaction.user.id, info.id)
+        if pending is None or bot.service.find_snapshot(interaction.channel_id) is not None:
+            return await reply_error(interaction, ServiceError("form_outdated"))
+        opts = pending["options"]
+    fid = form_id("c", part, info.id)
+    form = rules_form(info, part, prefilled(bot, interaction.user.id, fid, info.resolve_options(opts)), lang, fid)
+    if form is None:
+        return await reply_error(interaction, ServiceError("form_outdated"))
+    await interaction.response.send_modal(form)
+
+
+async def rules_submitted(bot, interaction: discord.Interaction, info, part: int, raw: dict[str, str]) -> None:
+    """A new table's rules form sent: checked whole, then the table opens with the command's
+    options and the form's values (:func:`_open`)."""
+    from .components import FormButton
+    from .form_submits import fix_label, take
+
+    lang = await remember_lang(interaction)
+    pending = await bot.settings.held_new_table(interaction.channel_id, interaction.user.id, info.id)
+    if pending is None or bot.service.find_snapshot(interaction.channel_id) is not None:
+        return await reply_error(interaction, ServiceError("form_outdated"))
+    values = await take(bot, interaction, info.options, part, raw, FormButton("c", info.id, part, None, fix_label(lang)))
+    if values is None:
+        return
+    await _open(bot, interaction, info.id, {**pending["options"], **values}, pending.get("lang") or lang,
+                rules_part=part + 1)
+    if bot.service.find_snapshot(interaction.channel_id) is not None:
+        await bot.settings.release_new_table(interaction.channel_id, interaction.user.id)
 
 
 async def _open(bot, interaction: discord.Interaction, variant: str, opts: dict, lang: str,

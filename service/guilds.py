@@ -6,6 +6,7 @@ options and language of a new table (the use cases behind the settings commands 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Optional, TypeGuard
 
@@ -155,6 +156,32 @@ class GuildSettings:
         chosen = find_preset(variant, preset, cfg.presets) if preset else None
         return table_options(info, server_defaults=cfg.defaults.get(variant), preset=chosen,
                              pace=pace_options(variant, pace), given=given)
+
+    # a new table waiting for its rules form (``/mj table create rules:True``): the form is not
+    # kept in memory, so what the command resolved waits in the store, one per channel and player
+    @staticmethod
+    def _held_key(channel_id: int, user_id: int) -> str:
+        return f"form:create:{channel_id}:{user_id}"
+
+    async def hold_new_table(self, channel_id: int, user_id: int, variant: str, options: dict, lang: str) -> None:
+        """Keep a new table's resolved ``options`` (and the creator's ``lang``) until its rules
+        form is sent (:meth:`held_new_table`); a newer one of the same player and channel
+        replaces it."""
+        await self.store.set_state(self._held_key(channel_id, user_id),
+                                   json.dumps({"variant": variant, "options": options, "lang": lang}))
+
+    async def held_new_table(self, channel_id: int, user_id: int, variant: str) -> Optional[dict]:
+        """``{"variant", "options", "lang"}`` held for a new table of ``variant``, else ``None``."""
+        text = await self.store.get_state(self._held_key(channel_id, user_id))
+        try:
+            held = json.loads(text) if text else None
+        except ValueError:
+            return None
+        return held if isinstance(held, dict) and held.get("variant") == variant else None
+
+    async def release_new_table(self, channel_id: int, user_id: int) -> None:
+        """Forget the new table held for the player (it opened)."""
+        await self.store.set_state(self._held_key(channel_id, user_id), "")
 
 
 __all__ = ["GuildSettings", "ServerSettings", "TABLE_LANGUAGES", "table_language"]

@@ -196,9 +196,17 @@ async def test_server_defaults_and_presets_by_form(tmp_path):
         assert _shown(_inputs(opened)["opt:min_huxi"]) == "9"
         r = await fd.submit_modal(admin, opened, {"opt:min_huxi": "6", "opt:piao_max": "x"})
         assert "0–3" in r.content and "quick" not in (await bot.settings.config(fd.guild_id)).presets
-        opened = await fd.slash(admin, "mj config preset", {"name": "quick", "variant": "zipai"})  # sent again
-        r = await fd.submit_modal(admin, opened, {"opt:min_huxi": "6"})
+        # the refusal's button opens the form again with what was typed, to be fixed
+        again = next(c["custom_id"] for row in r.message.components for c in row["components"])
+        opened = await fd.click(admin, r.message, again)
+        assert opened.response_type == 9
+        assert _shown(_inputs(opened)["opt:min_huxi"]) == "6" and _shown(_inputs(opened)["opt:piao_max"]) == "x"
+        r = await fd.submit_modal(admin, opened, {"opt:piao_max": "2"})
+        assert r.content == "Saved."
         assert (await bot.settings.config(fd.guild_id)).presets["quick"]["options"]["min_huxi"] == 6
+        assert (await bot.settings.config(fd.guild_id)).presets["quick"]["options"]["piao_max"] == 2
+        opened = await fd.slash(admin, "mj config preset", {"name": "quick", "variant": "zipai"})
+        assert _shown(_inputs(opened)["opt:piao_max"]) == "2"  # the saved preset; the draft is gone
         await fd.slash(admin, "mj config default", {"variant": "laosanfan", "options": "hutou=on"})
         assert (await bot.settings.config(fd.guild_id)).defaults["laosanfan"] == {"hutou": True}
         await fd.slash(admin, "mj table create", {"variant": "zipai", "preset": "quick"})
@@ -219,5 +227,34 @@ async def test_typed_options_and_the_form_together(tmp_path):
         await fd.submit_modal(alice, opened, {"opt:min_fan": "8"})
         table = bot.service.table_in(fd.channel_id)
         assert (table.options["base_points"], table.options["min_fan"], table.options["discard_timeout"]) == (3, 8, 60)
+    finally:
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_a_form_opened_before_a_restart_counts_after_it(tmp_path):
+    """A form is read by its id, not kept in memory: one filled in while the bot restarted
+    still applies — a new table's (its command's other options kept in the store) and a
+    lobby's."""
+    from panel_checks import restarted_bot
+
+    bot, fd = await _bot(tmp_path)
+    try:
+        alice = fd.user(1, "alice")
+        first = await fd.slash(alice, "mj table create", {"variant": "laosanfan", "rules": True, "hands": 4})
+        await fd.restart(restarted_bot(bot))
+        r = await fd.submit_modal(alice, first, {"opt:style": "yaobanliu"})
+        assert "Table created" in r.content
+        table = fd.bot.service.table_in(fd.channel_id)
+        assert (table.options["style"], table.options["match_hands"]) == ("yaobanliu", 4)
+        lobby = table_message(fd, fd.channel_id)
+        opened = await fd.click(alice, lobby, next(c for c in lobby.custom_ids if c.endswith(":rules")))
+        await fd.restart(restarted_bot(fd.bot))
+        r = await fd.submit_modal(alice, opened, {"opt:hutou": "on"})
+        assert r.ephemeral and fd.bot.service.table_in(fd.channel_id).options["hutou"] is True
+        # the first form sent again: its table exists now, so it is out of date, and nothing changes
+        r = await fd.submit_modal(alice, first, {"opt:style": "tuidaoba"})
+        assert r.ephemeral and "out of date" in r.content
+        assert fd.bot.service.table_in(fd.channel_id).options["style"] == "yaobanliu"
     finally:
         await fd.close()

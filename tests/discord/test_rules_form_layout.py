@@ -15,7 +15,7 @@ try:
 except ImportError:  # pragma: no cover
     from tests.harness.fakediscord import modal_errors
 
-from cogs.rules_form import checked, option_groups, option_input, refusal_text, rules_form
+from cogs.rules_form import checked, form_id, option_groups, option_input, read_submission, refusal_text, rules_form
 
 LONG = "A very long description of an option that goes on and on, well beyond what a label may hold " * 2
 OWN = (
@@ -34,18 +34,14 @@ def _modal(form) -> dict:
     return {"custom_id": form.custom_id, "title": form.title, "components": form.to_components()}
 
 
-async def _ignore(interaction, values) -> None:  # pragma: no cover - never submitted here
-    pass
-
-
 @pytest.mark.asyncio
 async def test_more_own_options_than_a_form_holds_are_split_into_forms_within_discords_limits():
     assert [[o.name for o in g] for g in option_groups(DECLARED)] == [
         ["points", "open", "style", "many", "lots"], ["nameless_option_with_a_long_text", "seventh"]]
     assert option_groups(TIMEOUT_OPTIONS) == []
     info = find_variant("two_player")
-    forms = [rules_form(info, part, {"points": 7}, "en", _ignore, "test", declared=DECLARED) for part in (0, 1)]
-    assert rules_form(info, 2, {}, "en", _ignore, "test", declared=DECLARED) is None
+    forms = [rules_form(info, part, {"points": 7}, "en", form_id("t", part, "1"), declared=DECLARED) for part in (0, 1)]
+    assert rules_form(info, 2, {}, "en", form_id("t", 2, "1"), declared=DECLARED) is None
     titles = [f.title for f in forms]
     assert titles[0].endswith("rules 1/2") and titles[1].endswith("rules 2/2")
     for form in forms:
@@ -73,3 +69,16 @@ def test_a_submission_is_converted_all_or_nothing():
                                                                           ("style", "z", "a, b, c")]
     text = refusal_text(refused, "en")
     assert text.startswith("Nothing was changed") and "1–1000" in text and "a, b, c" in text
+
+
+def test_a_submission_is_read_from_the_payload_discord_sends():
+    # Labels (type 18) wrapping a text input (4), a radio group (21), a string select (3);
+    # an empty text input counts as not given; a legacy action row (1) is read too
+    components = [
+        {"type": 18, "id": 1, "component": {"type": 4, "id": 2, "custom_id": "opt:points", "value": " 12 "}},
+        {"type": 18, "id": 3, "component": {"type": 21, "id": 4, "custom_id": "opt:open", "value": "off"}},
+        {"type": 18, "id": 5, "component": {"type": 3, "id": 6, "custom_id": "opt:many", "values": ["v7"]}},
+        {"type": 18, "id": 7, "component": {"type": 4, "id": 8, "custom_id": "opt:style", "value": ""}},
+        {"type": 1, "id": 9, "components": [{"type": 4, "id": 10, "custom_id": "opt:lots", "value": "w3"}]},
+    ]
+    assert read_submission(components) == {"points": "12", "open": "off", "many": "v7", "lots": "w3"}

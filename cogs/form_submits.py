@@ -1,0 +1,99 @@
+"""A submitted rules form (``cogs/rules_form.py``), read from its id alone: the form is not kept
+in memory while it is open, so a form filled in across a restart of the bot still counts.
+
+Form ids, ``mjform:<kind>:<part>:<rest>`` (``part``: which form of a game with several):
+
+* ``t`` — a lobby's rules, ``rest`` the table's channel (``cogs/lobby_settings.py``);
+* ``d`` / ``p`` — a server's defaults of game ``rest``, or its preset ``<game>:<name>``
+  (``cogs/config.py``);
+* ``c`` — the rules of a table ``/mj table create rules:True`` opens, ``rest`` the game; what
+  the command said besides waits in the store until the form is sent (``cogs/tables.py``).
+
+Every submission is checked whole (:func:`take`): a refused value refuses the form, the answer
+names what is allowed, nothing is applied, and what the player typed is kept for the form
+opened again by the answer's button.  An id of no current format is answered "out of date".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+import discord
+
+from engine.variants import find_variant
+from render.text import t
+from service.tables import ServiceError
+
+from .common import handle_error, remember_lang, reply, reply_error
+from .rules_form import checked, drop_draft, form_options, keep_draft, read_submission, refusal_text
+
+FORM_ID = re.compile(r"mjform:(?P<kind>[tdpc]):(?P<part>\d):(?P<rest>[^\n]{1,90})")
+
+
+async def on_form_submit(bot: Any, interaction: discord.Interaction) -> None:
+    """Answer a modal submission whose id starts ``mjform:`` (the one error path for faults)."""
+    try:
+        await _dispatch(bot, interaction)
+    except Exception as exc:
+        await handle_error(interaction, exc, where=f"form {(interaction.data or {}).get('custom_id')!r}")
+
+
+async def _dispatch(bot: Any, interaction: discord.Interaction) -> None:
+    data: dict = dict(interaction.data or {})  # type: ignore[arg-type]
+    m = FORM_ID.fullmatch(str(data.get("custom_id") or ""))
+    if m is None:
+        return await reply_error(interaction, ServiceError("form_outdated"))
+    kind, part, rest = m["kind"], int(m["part"]), m["rest"]
+    raw = read_submission(data.get("components") or [])
+    if kind == "t":
+        from . import lobby_settings
+
+        if not rest.isdigit():
+            return await reply_error(interaction, ServiceError("form_outdated"))
+        return await lobby_settings.rules_submitted(bot, interaction, int(rest), part, raw)
+    game, _, name = rest.partition(":")
+    try:
+        info = find_variant(game)
+    except KeyError:
+        return await reply_error(interaction, ServiceError("form_outdated"))
+    if kind == "c":
+        from . import tables
+
+        return await tables.rules_submitted(bot, interaction, info, part, raw)
+    from . import config
+
+    await config.rules_submitted(bot, interaction, kind, info, name or None, part, raw)
+
+
+async def take(bot: Any, interaction: discord.Interaction, declared, part: int, raw: dict[str, str],
+               again: Optional[discord.ui.Item]) -> Optional[dict]:
+    """The values of form ``part`` of a game declaring ``declared``, each converted by its
+    option; ``None`` after answering a refusal (every refused value with the values allowed;
+    what was typed kept for the form opened again by ``again``, a button) or a form that no
+    longer exists (the game's options changed)."""
+    options = form_options(declared, part)
+    fid = str((interaction.data or {}).get("custom_id"))
+    if not options:
+        await reply_error(interaction, ServiceError("form_outdated"))
+        return None
+    values, refused = checked(options, raw)
+    if refused:
+        lang = await remember_lang(interaction)
+        keep_draft(bot, interaction.user.id, fid, raw)
+        view = None
+        if again is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(again)
+        await reply(interaction, refusal_text(refused, lang), **({"view": view} if view is not None else {}))
+        return None
+    drop_draft(bot, interaction.user.id, fid)
+    return values
+
+
+def fix_label(lang: str) -> str:
+    """The label of the button that opens a refused form again."""
+    return t("form.button_fix", lang)
+
+
+__all__ = ["FORM_ID", "fix_label", "on_form_submit", "take"]
