@@ -1,6 +1,7 @@
-"""The public table image of every game as Discord shows it (about 450 px wide): the smallest
-tile of the seats beside the bottom seat, of the seat on turn and of the winner, measured as
-shown, the image's size, and the time to draw it (and to encode the PNG).
+"""The public table image of every game as Discord shows it (about 450 px wide): the narrowest
+tile a player reads (backs of hidden hands aside) of the seats beside the bottom seat, of the
+seat on turn and of the winner, measured as shown on the drawn image, the image's size, and
+the time to draw it (and to encode the PNG).
 
     python bench/bench_table_image.py [--n 30]
 
@@ -26,17 +27,23 @@ from render.common import warm_up  # noqa: E402
 from render.table import render_table, shown_px, table_image, table_layout  # noqa: E402
 
 
-def _smallest(layer) -> int:
-    out = []
+#: the tiles a player reads (a hidden hand's backs are only counted)
+READ = {"hand", "drawn", "meld", "flower", "pond", "last", "special", "win"}
 
-    def walk(ly):
-        for op in ly.ops:
-            if op[0] == "img":
-                out.append(op[1].height)
-            elif op[0] == "layer":
-                walk(op[1])
-    walk(layer)
-    return min(out)
+
+def _narrowest(view: dict) -> dict:
+    """Seat (``None``: the information line and the result) → the narrowest tile a player
+    reads, in px of the drawn image (its opaque box's shorter side)."""
+    from render.common import FELT
+
+    record: list = []
+    table_layout(view).root.render(FELT, record)
+    out: dict = {}
+    for tag, (x0, y0, x1, y1) in record:
+        if tag[0] in READ:
+            seat = tag[1] if tag[0] not in ("last", "special", "win") else None
+            out[seat] = min(out.get(seat, 10 ** 6), min(x1 - x0, y1 - y0))
+    return out
 
 
 def main() -> None:
@@ -54,8 +61,9 @@ def main() -> None:
             w = lay.root.width
             nseats = len(view["seats"])
             beside = {1} if nseats == 2 else {1, nseats - 1}
-            side = min(shown_px(_smallest(lay.seats[s][2]), w) for s in beside)
-            foc = shown_px(_smallest(lay.seats[focus][2]), w)
+            narrow = _narrowest(view)
+            side = min(shown_px(narrow[s], w) for s in beside if s in narrow)
+            foc = shown_px(narrow[focus], w)
             render_table(view)
             t0 = time.perf_counter()
             for _ in range(n):

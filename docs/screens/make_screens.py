@@ -75,7 +75,8 @@ def public_view(info, hand, n: int, scores: list[int]) -> dict:
     opening = v.get("phase") in OPENING_PHASES
     v["to_act"] = [] if hand.is_over() else (list(range(n)) if opening else [t for t in [v.get("turn")] if t is not None])
     events = [e for e in (x.to_json() for x in hand.events) if e.get("type") not in HIDDEN_EVENTS]
-    v.update(log=log_lines(events[-8:], names, LANG, info.facts), lang=LANG, hand_no=1, table_name="#mahjong")
+    v.update(log=log_lines(events[-8:], names, LANG, info.facts), lang=LANG, hand_no=1, table_name="#mahjong",
+             game=info.facts)  # as a snapshot carries them (the images never look a game up)
     return v
 
 
@@ -142,6 +143,23 @@ def match_standings(info, seed: int = 1) -> tuple[int, dict]:
                   "seats": [{"seat": i} for i in range(n)]}
 
 
+#: the widths Discord shows the image at: a laptop, a phone
+SHOWN = (450, 300)
+
+
+def shown_copy(png_path: Path, width: int) -> Path:
+    """The image at ``png_path`` scaled to ``width`` px wide as a browser scales it (Lanczos),
+    written beside it as ``<name>-<width>.png``."""
+    from PIL import Image
+
+    with Image.open(png_path) as im:
+        im = im.convert("RGB")
+        small = im.resize((width, round(im.height * width / im.width)), Image.Resampling.LANCZOS)
+    path = png_path.with_name(f"{png_path.stem}-{width}.png")
+    small.save(path, optimize=True)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     from PIL import Image
 
@@ -157,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             (out / name).write_bytes(png)
             with Image.open(out / name) as im:
                 w, h = im.size
-            rows.append((name, game_name(info.id, "en"), what, len(view["seats"]), seed, w, h, len(png)))
+            shown = [shown_copy(out / name, px).name for px in SHOWN] if what != "standings" else []
+            rows.append((name, game_name(info, "en"), what, len(view["seats"]), seed, w, h, len(png), shown))
             print(f"{name:28s} {w}x{h}  {len(png):7d} bytes  seed {seed}")
     lines = [
         "# Screens of the table image",
@@ -166,15 +185,26 @@ def main(argv: list[str] | None = None) -> int:
         "seeds and played by the games' own AI: a hand in progress (the seat on turn beside the",
         "bottom seat) and a finished hand (won by a seat beside the bottom seat), four seats where the",
         "game allows; and the final standings (大结算, `render/standings.py`) of a match of four hands",
-        "of one table seed played by the AI. Discord shows the image about 450 px wide. Made by",
-        "`python docs/screens/make_screens.py` (the same seeds give the same screens).",
+        "of one table seed played by the AI. Discord shows the image about 450 px wide on a laptop and",
+        "300 px on a phone: the last two columns are the image scaled to those widths, as a browser",
+        "scales it (every tile a player reads is at least 14 px wide at 450 px; at 300 px whose turn",
+        "it is and the last discard still read). Made by `python docs/screens/make_screens.py` (the",
+        "same seeds give the same screens).",
         "",
-        "| file | game | shows | seats | seed | pixels (w × h) | bytes |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| file | game | shows | seats | seed | pixels (w × h) | bytes | at 450 px | at 300 px |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for name, game, what, n, seed, w, h, size in rows:
-        lines.append(f"| [{name}]({name}) | {game} | {what} | {n} | {seed} | {w} × {h} | {size:,} |")
-    (out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for name, game, what, n, seed, w, h, size, shown in rows:
+        cells = [f"[{px}]({f})" for px, f in zip(SHOWN, shown)] or ["", ""]
+        lines.append(f"| [{name}]({name}) | {game} | {what} | {n} | {seed} | {w} × {h} | {size:,} | "
+                     + " | ".join(cells) + " |")
+    readme = out / "README.md"
+    rest = ""  # the sections other scripts write (the Discord screens) are kept
+    if readme.is_file():
+        old = readme.read_text(encoding="utf-8")
+        cut = old.find("\n# ", 1)
+        rest = old[cut:] if cut >= 0 else ""
+    readme.write_text("\n".join(lines) + "\n" + rest, encoding="utf-8")
     return 0
 
 
