@@ -8,6 +8,8 @@ what its hands do (``protocol_checks.py``).
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.protocol import FanItem, MeldView, Result, View, WinFacts
@@ -40,16 +42,19 @@ def test_declared_facts(game):
 
 
 def test_facts_of_each_game():
-    facts = {g: (i.tile_style, i.wild_name, i.front_end_confirms_wild_discard, i.first_dealer)
+    facts = {g: (i.tile_style, i.claimed_discards, i.wild_name, i.front_end_confirms_wild_discard, i.first_dealer)
              for g in GAMES for i in [find_variant(g)]}
     assert facts == {
-        "two_player": ("mahjong", None, False, "random"),
-        "laosanfan": ("mahjong", None, False, "random"),
-        "jinhu": ("mahjong", None, False, "random"),
-        "caishen": ("mahjong", "wild_caishen", True, "random"),
-        "laowudui": ("mahjong", "wild", False, "creator"),
-        "zipai": ("paper", None, False, "random"),
+        "two_player": ("mahjong", "dimmed", None, False, "random"),
+        "laosanfan": ("mahjong", "dimmed", None, False, "random"),
+        "jinhu": ("mahjong", "dimmed", None, False, "random"),
+        "caishen": ("mahjong", "dimmed", "wild_caishen", True, "random"),
+        "laowudui": ("mahjong", "dimmed", "wild", False, "creator"),
+        "zipai": ("paper", "moved", None, False, "random"),
     }
+    assert all(find_variant(g).facts.claimed_discards == facts[g][1] for g in GAMES)  # what the images read
+    with pytest.raises(ValueError, match="claimed_discards"):
+        dataclasses.replace(find_variant("zipai"), claimed_discards="hidden")
     assert len(find_variant("two_player").fan_table) == 59
     assert dict(find_variant("caishen").action_labels) == {"caishen_hui": "btn.caishen_hui"}
     assert "chi_l_hm" in find_variant("zipai").action_labels
