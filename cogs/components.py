@@ -232,7 +232,7 @@ class FormButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=FO
                 info = find_variant(self.game)
             except KeyError:
                 return await reply_error(interaction, ServiceError("form_outdated"))
-            return await tables.open_new_rules(interaction.client, interaction, info, self.part)
+            return await tables.open_new_rules(interaction.client, interaction, info, self.part, self.name or "")
         from . import config
 
         await config.open_form(interaction.client, interaction, self.kind, self.game, self.name, self.part)

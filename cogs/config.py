@@ -41,6 +41,8 @@ async def preset(bot, interaction: discord.Interaction, name: str, variant: str,
     """``/mj config preset``: save preset ``name`` of ``options``; without them, by the game's
     rules form, prefilled with the preset's values when it exists (else the defaults)."""
     if not options:
+        if not name.strip():
+            return await reply_error(interaction, ServiceError("preset_name_blank"))
         return await open_form(bot, interaction, "p", variant, name.strip()[:40], 0)
     await _saved(interaction, lambda: bot.settings.set_preset(interaction.guild_id, name, variant,
                                                               parse_options(options)))
@@ -65,7 +67,7 @@ async def open_form(bot, interaction: discord.Interaction, kind: str, variant: s
     if not option_groups(info.options):
         return await _saved(interaction, lambda: _save(bot, interaction.guild_id, kind, info, name, stored, {}))
     fid = form_id(kind, part, f"{variant}:{name}" if kind == "p" else variant)
-    form = rules_form(info, part, prefilled(bot, interaction.user.id, fid, info.resolve_options(stored)), lang, fid)
+    form = rules_form(info, part, prefilled(bot, interaction, fid, info.resolve_options(stored)), lang, fid)
     if form is None:
         return await reply_error(interaction, ServiceError("outdated"))
     await interaction.response.send_modal(form)

@@ -3,11 +3,13 @@ in memory while it is open, so a form filled in across a restart of the bot stil
 
 Form ids, ``mjform:<kind>:<part>:<rest>`` (``part``: which form of a game with several):
 
-* ``t`` — a lobby's rules, ``rest`` the table's channel (``cogs/lobby_settings.py``);
+* ``t`` — a lobby's rules, ``rest`` ``<channel>:<table>`` (the table's stored id: a form of a
+  table that ended does not touch the next one; ``cogs/lobby_settings.py``);
 * ``d`` / ``p`` — a server's defaults of game ``rest``, or its preset ``<game>:<name>``
   (``cogs/config.py``);
-* ``c`` — the rules of a table ``/mj table create rules:True`` opens, ``rest`` the game; what
-  the command said besides waits in the store until the form is sent (``cogs/tables.py``).
+* ``c`` — the rules of a table ``/mj table create rules:True`` opens, ``rest`` ``<game>:<token>``
+  (the command's interaction); what the command said besides waits in the store under the token
+  until the form is sent, and a newer command's form replaces it (``cogs/tables.py``).
 
 Every submission is checked whole (:func:`take`): a refused value refuses the form, the answer
 names what is allowed, nothing is applied, and what the player typed is kept for the form
@@ -28,7 +30,8 @@ from service.tables import ServiceError
 from .common import handle_error, remember_lang, reply, reply_error
 from .rules_form import checked, drop_draft, form_options, keep_draft, read_submission, refusal_text
 
-FORM_ID = re.compile(r"mjform:(?P<kind>[tdpc]):(?P<part>\d):(?P<rest>[^\n]{1,90})")
+FORM_ID = re.compile(r"mjform:(?P<kind>[tdpc]):(?P<part>[0-9]):(?P<rest>[^\n]{1,90})")
+LOBBY_REST = re.compile(r"(?P<ch>[0-9]{1,20}):(?P<table>[0-9]{1,20})")
 
 
 async def on_form_submit(bot: Any, interaction: discord.Interaction) -> None:
@@ -49,9 +52,10 @@ async def _dispatch(bot: Any, interaction: discord.Interaction) -> None:
     if kind == "t":
         from . import lobby_settings
 
-        if not rest.isdigit():
+        lobby = LOBBY_REST.fullmatch(rest)
+        if lobby is None:
             return await reply_error(interaction, ServiceError("form_outdated"))
-        return await lobby_settings.rules_submitted(bot, interaction, int(rest), part, raw)
+        return await lobby_settings.rules_submitted(bot, interaction, int(lobby["ch"]), int(lobby["table"]), part, raw)
     game, _, name = rest.partition(":")
     try:
         info = find_variant(game)
@@ -60,7 +64,7 @@ async def _dispatch(bot: Any, interaction: discord.Interaction) -> None:
     if kind == "c":
         from . import tables
 
-        return await tables.rules_submitted(bot, interaction, info, part, raw)
+        return await tables.rules_submitted(bot, interaction, info, name, part, raw)
     from . import config
 
     await config.rules_submitted(bot, interaction, kind, info, name or None, part, raw)
@@ -80,14 +84,14 @@ async def take(bot: Any, interaction: discord.Interaction, declared, part: int, 
     values, refused = checked(options, raw)
     if refused:
         lang = await remember_lang(interaction)
-        keep_draft(bot, interaction.user.id, fid, raw)
+        keep_draft(bot, interaction, fid, raw)
         view = None
         if again is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(again)
         await reply(interaction, refusal_text(refused, lang), **({"view": view} if view is not None else {}))
         return None
-    drop_draft(bot, interaction.user.id, fid)
+    drop_draft(bot, interaction, fid)
     return values
 
 

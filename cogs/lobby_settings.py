@@ -73,7 +73,7 @@ def settings_items(snap, timers: dict[str, dict], select_cls, button_cls) -> lis
     """The Rules button (``button_cls``, ``cogs.components.TableButton``; none for a game
     without options of its own) and the three menus (``select_cls``,
     ``cogs.components.LobbySelect``) of a lobby's message, in the table's language;
-    ``timers``: ``{pace: its timers}`` (``GuildSettings.pace_timers``)."""
+    ``timers``: ``{pace: its timers}`` (:func:`paces_of`)."""
     lang, ch, options = snap.lang, snap.channel_id, dict(snap.options)
     out: list[discord.ui.Item] = []
     parts = len(option_groups(snap.game.options))
@@ -89,8 +89,9 @@ def settings_items(snap, timers: dict[str, dict], select_cls, button_cls) -> lis
 
 
 def paces_of(variant: str) -> dict[str, dict]:
-    """``{pace: its timers}`` from the game's own and shipped timers (no server defaults:
-    what the menu shows before a change; the change itself reads the server's)."""
+    """``{pace: its timers}`` from the game's own and shipped timers: what the pace menu names
+    and what choosing a pace sets (timers of a server's own defaults show as the table's own,
+    ``custom``)."""
     from service.presets import pace_options
 
     info = find_variant(variant)
@@ -111,24 +112,29 @@ async def open_rules(bot, interaction: discord.Interaction, channel_id: int, par
         info = find_variant(snap.game.id)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    fid = form_id("t", part, str(channel_id))
-    form = rules_form(info, part, prefilled(bot, interaction.user.id, fid, dict(snap.options)), lang, fid)
+    fid = form_id("t", part, f"{channel_id}:{snap.table_id}")
+    form = rules_form(info, part, prefilled(bot, interaction, fid, dict(snap.options)), lang, fid)
     if form is None:
         return await reply_error(interaction, ServiceError("outdated"))
     await interaction.response.send_modal(form)
 
 
-async def rules_submitted(bot, interaction: discord.Interaction, channel_id: int, part: int,
+async def rules_submitted(bot, interaction: discord.Interaction, channel_id: int, table_id: int, part: int,
                           raw: dict[str, str]) -> None:
-    """A lobby's rules form sent (``raw``: the submitted texts): checked whole, then stored
-    (:func:`apply`; the creator only, until Start)."""
+    """A lobby's rules form sent (``raw``: the submitted texts): refused unless it is of the
+    channel's table now (``table_id``), from its creator, before Start; then checked whole
+    and stored (:func:`apply`)."""
     from .components import TableButton
     from .form_submits import fix_label, take
 
     lang = await remember_lang(interaction)
-    snap = bot.service.find_snapshot(channel_id)
-    if snap is None:
-        return await reply_error(interaction, ServiceError("no_table"))
+    try:
+        snap = bot.service.find_snapshot(channel_id)
+        if snap is None or snap.table_id != table_id:
+            raise ServiceError("form_outdated")
+        bot.service.check_may_change_options(channel_id, interaction.user.id)
+    except ServiceError as e:
+        return await reply_error(interaction, e)
     again = TableButton(channel_id, "rules", fix_label(lang), discord.ButtonStyle.primary, part)
     values = await take(bot, interaction, snap.game.options, part, raw, again)
     if values is not None:
@@ -167,7 +173,9 @@ async def on_menu(bot, interaction: discord.Interaction, channel_id: int, key: s
         if key == "pace":
             if value == "custom":  # the table's own timers, already in force
                 return await reply(interaction, t("form.saved_setting", await remember_lang(interaction)))
-            changes = await bot.settings.pace_timers(interaction.guild_id or snap.guild_id, snap.game.id, value)
+            changes = paces_of(snap.game.id).get(value)  # the timers the menu names
+            if changes is None:
+                raise ServiceError("unknown_button")
         elif key == "hands":
             changes = {"match_hands": value}
         elif key == "auto":

@@ -32,6 +32,7 @@ import discord
 from engine.errors import OptionError
 from engine.options import TIMEOUT_OPTIONS, Option
 from render.text import error_text, game_name, pick, t
+from render.text.table_message import option_value_text
 
 from .markup import shown
 
@@ -44,8 +45,8 @@ SHARED = frozenset(o.name for o in TIMEOUT_OPTIONS)
 #: what a form sets, as its id's first word: a lobby's rules (``t``), a server's defaults
 #: (``d``), a preset (``p``), a new table's (``c``)
 KINDS = "tdpc"
-#: the refused drafts kept per player (the oldest go first)
-MOST_DRAFTS = 500
+#: the refused drafts kept (the oldest go first); the longest text an input takes
+MOST_DRAFTS, TEXT_MOST = 500, 100
 
 
 def own_options(declared: Sequence[Option]) -> tuple[Option, ...]:
@@ -100,9 +101,7 @@ def option_input(opt: Option, value: Any, lang: str) -> discord.ui.Label:
     current = value_text(opt, value)
 
     def word(choice: Any) -> str:
-        if opt.type is bool:
-            return t("ui.option_on" if choice else "ui.option_off", lang)
-        return str(choice)
+        return option_value_text(opt, choice, lang)
 
     if choices is not None and 2 <= len(choices) <= RADIO_MOST:
         item: discord.ui.Item = discord.ui.RadioGroup(custom_id=cid, options=[
@@ -114,7 +113,8 @@ def option_input(opt: Option, value: Any, lang: str) -> discord.ui.Label:
             for c in choices])
     else:
         allowed = t("form.allowed", lang, allowed=opt.allowed())
-        item = discord.ui.TextInput(custom_id=cid, default=current, placeholder=_short(allowed, 100), max_length=100)
+        item = discord.ui.TextInput(custom_id=cid, default=current[:TEXT_MOST], placeholder=_short(allowed, 100),
+                                    max_length=TEXT_MOST)
     return discord.ui.Label(text=option_label(opt, lang), description=option_description(opt, lang), component=item)
 
 
@@ -143,22 +143,31 @@ def read_submission(components: Sequence[dict]) -> dict[str, str]:
     return out
 
 
-def keep_draft(bot: Any, user_id: int, fid: str, raw: dict[str, str]) -> None:
-    """Keep what ``user_id`` typed into form ``fid`` when it was refused, for :func:`prefilled`."""
+def _draft_key(interaction: Any, fid: str) -> tuple:
+    """Drafts are the player's, in one server and channel, of one form (whose id names the
+    table, the new table's command, or the game and preset)."""
+    return (interaction.user.id, interaction.guild_id, interaction.channel_id, fid)
+
+
+def keep_draft(bot: Any, interaction: Any, fid: str, raw: dict[str, str]) -> None:
+    """Keep what the player typed into form ``fid`` when it was refused (each text cut to an
+    input's :data:`TEXT_MOST` characters), for :func:`prefilled`; kept in memory, at most
+    :data:`MOST_DRAFTS`, the oldest forgotten first."""
     drafts = bot.__dict__.setdefault("form_drafts", {})
-    drafts.pop((user_id, fid), None)
-    drafts[(user_id, fid)] = dict(raw)
+    key = _draft_key(interaction, fid)
+    drafts.pop(key, None)
+    drafts[key] = {k: str(v)[:TEXT_MOST] for k, v in raw.items()}
     while len(drafts) > MOST_DRAFTS:
         drafts.pop(next(iter(drafts)))
 
 
-def prefilled(bot: Any, user_id: int, fid: str, values: dict) -> dict:
-    """``values`` with what ``user_id`` last typed into form ``fid`` and was refused over them."""
-    return {**values, **(bot.__dict__.get("form_drafts") or {}).get((user_id, fid), {})}
+def prefilled(bot: Any, interaction: Any, fid: str, values: dict) -> dict:
+    """``values`` with what the player last typed into form ``fid`` and was refused over them."""
+    return {**values, **(bot.__dict__.get("form_drafts") or {}).get(_draft_key(interaction, fid), {})}
 
 
-def drop_draft(bot: Any, user_id: int, fid: str) -> None:
-    (bot.__dict__.get("form_drafts") or {}).pop((user_id, fid), None)
+def drop_draft(bot: Any, interaction: Any, fid: str) -> None:
+    (bot.__dict__.get("form_drafts") or {}).pop(_draft_key(interaction, fid), None)
 
 
 def checked(options: Sequence[Option], raw: dict[str, str]) -> tuple[dict, list[tuple[Option, str, str]]]:
@@ -179,7 +188,7 @@ def checked(options: Sequence[Option], raw: dict[str, str]) -> tuple[dict, list[
 def refusal_text(refused: list[tuple[Option, str, str]], lang: str) -> str:
     """The private answer to a refused form: nothing was changed, and each refused value
     with the values allowed (``err.option_bad_value``)."""
-    lines = [error_text("option_bad_value", lang, {"option": option_label(o, lang), "value": text,
+    lines = [error_text("option_bad_value", lang, {"option": t("form.quoted", lang, text=option_label(o, lang)), "value": text,
                                                     "allowed": allowed}, shown=shown)
              for o, text, allowed in refused]
     return error_text("form_bad_values", lang, {"lines": "\n".join(lines)})

@@ -124,10 +124,9 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
     except KeyError:
         return await reply_error(interaction, ServiceError(
             "unknown_variant", variant=variant, known=", ".join(v.id for v in all_variants())))
-    lacking = permissions.missing(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
-    if lacking:  # a table nobody could see would only block the channel
-        return await reply_error(interaction, ServiceError(
-            "missing_permissions", perms=help_words.permission_names(lacking, lang)))
+    lacking = _lacking(interaction, lang)
+    if lacking is not None:  # a table nobody could see would only block the channel
+        return await reply_error(interaction, lacking)
     try:
         typed = parse_options(options)
         if hands is not None:
@@ -140,44 +139,67 @@ async def create(bot, interaction: discord.Interaction, variant: str, preset: st
             if bot.service.find_snapshot(interaction.channel_id) is not None:
                 raise ServiceError("table_exists")
             # what the command said waits in the store for the form (which is not kept in memory)
-            await bot.settings.hold_new_table(interaction.channel_id, interaction.user.id, info.id, opts, lang)
-            return await open_new_rules(bot, interaction, info, 0, opts)
+            token = str(interaction.id)
+            await bot.settings.hold_new_table(interaction.channel_id, interaction.user.id, token, info.id, opts, lang)
+            return await open_new_rules(bot, interaction, info, 0, token, opts)
     except ServiceError as e:
         return await reply_error(interaction, e)
     await _open(bot, interaction, variant, opts, lang)
 
 
-async def open_new_rules(bot, interaction: discord.Interaction, info, part: int, opts: dict | None = None) -> None:
-    """Form ``part`` of a new table's rules (``opts``: the options the command resolved, else
-    those waiting in the store), prefilled with them or with what was typed and refused; the
-    submission comes to :func:`rules_submitted`."""
+def _lacking(interaction: discord.Interaction, lang: str) -> ServiceError | None:
+    """``missing_permissions`` when the bot lacks what a table in the channel needs."""
+    lacking = permissions.missing(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
+    if not lacking:
+        return None
+    return ServiceError("missing_permissions", perms=help_words.permission_names(lacking, lang))
+
+
+async def open_new_rules(bot, interaction: discord.Interaction, info, part: int, token: str,
+                         opts: dict | None = None) -> None:
+    """Form ``part`` of the rules of the new table held under ``token`` (``opts``: the options
+    the command resolved, else those held in the store), prefilled with them or with what was
+    typed and refused; the submission comes to :func:`rules_submitted`."""
     lang = await remember_lang(interaction)
-    if opts is None:
-        pending = await bot.settings.held_new_table(interaction.channel_id, interaction.user.id, info.id)
-        if pending is None or bot.service.find_snapshot(interaction.channel_id) is not None:
-            return await reply_error(interaction, ServiceError("form_outdated"))
-        opts = pending["options"]
-    fid = form_id("c", part, info.id)
-    form = rules_form(info, part, prefilled(bot, interaction.user.id, fid, info.resolve_options(opts)), lang, fid)
+    try:
+        if bot.service.find_snapshot(interaction.channel_id) is not None:
+            raise ServiceError("table_exists")
+        if opts is None:
+            opts = (await bot.settings.held_new_table(interaction.guild_id, interaction.channel_id,
+                                                      interaction.user.id, token, info.id))["options"]
+    except ServiceError as e:
+        return await reply_error(interaction, e)
+    fid = form_id("c", part, f"{info.id}:{token}")
+    form = rules_form(info, part, prefilled(bot, interaction, fid, info.resolve_options(opts)), lang, fid)
     if form is None:
         return await reply_error(interaction, ServiceError("form_outdated"))
     await interaction.response.send_modal(form)
 
 
-async def rules_submitted(bot, interaction: discord.Interaction, info, part: int, raw: dict[str, str]) -> None:
-    """A new table's rules form sent: checked whole, then the table opens with the command's
+async def rules_submitted(bot, interaction: discord.Interaction, info, token: str, part: int,
+                          raw: dict[str, str]) -> None:
+    """A new table's rules form sent: the channel, the bot's permissions and the form's
+    currency checked again, the values checked whole, then the table opens with the command's
     options and the form's values (:func:`_open`)."""
     from .components import FormButton
     from .form_submits import fix_label, take
 
     lang = await remember_lang(interaction)
-    pending = await bot.settings.held_new_table(interaction.channel_id, interaction.user.id, info.id)
-    if pending is None or bot.service.find_snapshot(interaction.channel_id) is not None:
-        return await reply_error(interaction, ServiceError("form_outdated"))
-    values = await take(bot, interaction, info.options, part, raw, FormButton("c", info.id, part, None, fix_label(lang)))
+    try:
+        if bot.service.find_snapshot(interaction.channel_id) is not None:
+            raise ServiceError("table_exists")
+        held = await bot.settings.held_new_table(interaction.guild_id, interaction.channel_id,
+                                                 interaction.user.id, token, info.id)
+        lacking = _lacking(interaction, lang)
+        if lacking is not None:
+            raise lacking
+    except ServiceError as e:
+        return await reply_error(interaction, e)
+    values = await take(bot, interaction, info.options, part, raw,
+                        FormButton("c", info.id, part, token, fix_label(lang)))
     if values is None:
         return
-    await _open(bot, interaction, info.id, {**pending["options"], **values}, pending.get("lang") or lang,
+    await _open(bot, interaction, info.id, {**held["options"], **values}, held.get("lang") or lang,
                 rules_part=part + 1)
     if bot.service.find_snapshot(interaction.channel_id) is not None:
         await bot.settings.release_new_table(interaction.channel_id, interaction.user.id)

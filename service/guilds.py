@@ -111,7 +111,10 @@ class GuildSettings:
         await self.store.set_guild_default(guild_id, variant, check_options(find_variant(variant), options))
 
     async def set_preset(self, guild_id: int, name: str, variant: str, options: dict) -> None:
-        """Save a named preset of a game's options (checked)."""
+        """Save a named preset of a game's options (checked); ``preset_name_blank`` for a name
+        of blanks only."""
+        if not name.strip():
+            raise ServiceError("preset_name_blank")
         opts = check_options(find_variant(variant), options)
         await self.store.set_preset(guild_id, name.strip()[:40], variant, opts)
 
@@ -133,17 +136,6 @@ class GuildSettings:
         names = [n for n, p in sorted(cfg.presets.items()) if p.get("variant") == variant]
         return names + [n for n in shipped_presets(variant) if n not in names]
 
-    async def pace_timers(self, guild_id: int, variant: str, pace: str) -> dict:
-        """The timers (``…_timeout`` seconds) a lobby takes at ``pace`` (``service.presets.
-        PACES``): the pace's own timers (:func:`pace_options`) over the server's defaults over
-        the game's; for ``normal`` the server's or the game's.  ``unknown_pace`` for another."""
-        cfg = await self.store.get_guild_config(guild_id)
-        info = find_variant(variant)
-        paced = pace_options(variant, pace)
-        base = info.resolve_options(table_options(info, server_defaults=cfg.defaults.get(variant)))
-        keys = set(paced) | set(pace_options(variant, "relaxed"))
-        return {k: paced.get(k, base[k]) for k in sorted(keys) if k in base}
-
     async def new_table_options(self, guild_id: int, channel_id: int, variant: str, preset: Optional[str],
                                 given: dict, pace: Optional[str] = None) -> dict:
         """The options of a new table in a channel: the typed ones over the pace's timers over
@@ -163,25 +155,35 @@ class GuildSettings:
     def _held_key(channel_id: int, user_id: int) -> str:
         return f"form:create:{channel_id}:{user_id}"
 
-    async def hold_new_table(self, channel_id: int, user_id: int, variant: str, options: dict, lang: str) -> None:
+    async def hold_new_table(self, channel_id: int, user_id: int, token: str, variant: str, options: dict,
+                             lang: str) -> None:
         """Keep a new table's resolved ``options`` (and the creator's ``lang``) until its rules
-        form is sent (:meth:`held_new_table`); a newer one of the same player and channel
-        replaces it."""
-        await self.store.set_state(self._held_key(channel_id, user_id),
-                                   json.dumps({"variant": variant, "options": options, "lang": lang}))
+        form ``token`` is sent (:meth:`held_new_table`); a newer form of the same player in the
+        channel replaces it (the older form is then out of date)."""
+        await self.store.set_state(self._held_key(channel_id, user_id), json.dumps(
+            {"token": token, "variant": variant, "options": options, "lang": lang}))
 
-    async def held_new_table(self, channel_id: int, user_id: int, variant: str) -> Optional[dict]:
-        """``{"variant", "options", "lang"}`` held for a new table of ``variant``, else ``None``."""
+    async def held_new_table(self, guild_id: int, channel_id: int, user_id: int, token: str,
+                             variant: str) -> dict:
+        """``{"variant", "options", "lang"}`` held for form ``token`` of a new table of
+        ``variant``, the channel checked again (the server may have restricted tables since).
+
+        :raises ServiceError: ``form_outdated`` (no such form held: a newer one replaced it, or
+            its table opened), ``channel_not_allowed``."""
         text = await self.store.get_state(self._held_key(channel_id, user_id))
         try:
             held = json.loads(text) if text else None
         except ValueError:
-            return None
-        return held if isinstance(held, dict) and held.get("variant") == variant else None
+            held = None
+        if not isinstance(held, dict) or held.get("token") != token or held.get("variant") != variant:
+            raise ServiceError("form_outdated")
+        cfg = await self.store.get_guild_config(guild_id)
+        if cfg.channels and channel_id not in cfg.channels:
+            raise ServiceError("channel_not_allowed")
+        return held
 
     async def release_new_table(self, channel_id: int, user_id: int) -> None:
         """Forget the new table held for the player (it opened)."""
         await self.store.set_state(self._held_key(channel_id, user_id), "")
-
 
 __all__ = ["GuildSettings", "ServerSettings", "TABLE_LANGUAGES", "table_language"]

@@ -124,13 +124,16 @@ class Lobby:
         return self.publisher.after(t)
 
     def check_may_change_options(self, channel_id: int, user_id: int) -> None:
-        """Refuse a change of a table's options by anyone but its creator, or once the game
-        started (the one check, made before a form opens and again when it is stored).
+        """Refuse a change of a table's options by anyone but its host — its creator while
+        seated, else the first human seated — or once the game started (the one check, made
+        before a form opens and again when it is stored).
 
         :raises ServiceError: ``no_table``, ``options_creator_only``, ``options_started``."""
         t = self.tables.table_in(channel_id)
         t.check_open()
-        if user_id != t.creator_id:
+        humans = [s.user_id for s in t.seats if not s.is_ai and s.user_id is not None]
+        host = t.creator_id if t.creator_id in humans else (humans[0] if humans else None)
+        if user_id != host:
             raise ServiceError("options_creator_only")
         if t.status != LOBBY:
             raise ServiceError("options_started")

@@ -21,10 +21,14 @@ def title(view: dict, game, lang: str) -> str:
     return t("ui.hand_title", lang, game=name, no=max(view.get("hand_no") or 1, 1))
 
 
-def _option_value(opt, value, lang: str) -> str:
+def option_value_text(opt, value, lang: str) -> str:
+    """An option's value in words: on/off in ``lang``, a named choice by its name
+    (``form.val__<option>__<value>``: ``么半三``, ``三家都付``), else the value as typed."""
     if opt.type is bool:
         return t("ui.option_on" if value else "ui.option_off", lang)
-    return str(value)
+    key = f"form.val__{opt.name}__{value}"
+    text = t(key, lang)
+    return str(value) if text.endswith(key) else text
 
 
 def option_lines(game, options: Optional[dict], lang: str) -> list[str]:
@@ -32,8 +36,8 @@ def option_lines(game, options: Optional[dict], lang: str) -> list[str]:
     the game declares them: ``· 起胡番数（含加倍、宝牌）：8（默认 15）`` (the option's own
     description, the value, the default)."""
     declared = game.options if game is not None else ()
-    return [t("ui.lobby_option", lang, option=pick(o.zh, o.en, lang), value=_option_value(o, options[o.name], lang),
-              default=_option_value(o, o.default, lang))
+    return [t("ui.lobby_option", lang, option=pick(o.zh, o.en, lang), value=option_value_text(o, options[o.name], lang),
+              default=option_value_text(o, o.default, lang))
             for o in declared if o.name in (options or {}) and options[o.name] != o.default]
 
 

@@ -252,9 +252,9 @@ async def test_a_form_opened_before_a_restart_counts_after_it(tmp_path):
         await fd.restart(restarted_bot(fd.bot))
         r = await fd.submit_modal(alice, opened, {"opt:hutou": "on"})
         assert r.ephemeral and fd.bot.service.table_in(fd.channel_id).options["hutou"] is True
-        # the first form sent again: its table exists now, so it is out of date, and nothing changes
+        # the first form sent again: its table exists now, so it is refused, and nothing changes
         r = await fd.submit_modal(alice, first, {"opt:style": "tuidaoba"})
-        assert r.ephemeral and "out of date" in r.content
+        assert r.ephemeral and "already has a table" in r.content
         assert fd.bot.service.table_in(fd.channel_id).options["style"] == "yaobanliu"
     finally:
         await fd.close()

@@ -83,7 +83,7 @@ class ClaimWindow(LaoWuDuiState):
         order = sorted(responses, key=lambda s: (s - discarder) % self.n)
         winners = [s for s in order if responses[s].type == HU]
         if winners:
-            self.claimed_discards.add(tile)  # taken from the pond, as a claim takes it
+            self.claimed_discards.add(tile)  # taken: shown as claimed, though it stays in the river
             self._finish([_Win(s, tile, False, discarder) for s in winners])
             return
         kongs = [s for s in order if responses[s].type == KONG]

@@ -39,10 +39,13 @@ def _state(hand) -> str:
 
 def _check_tiles(hand) -> None:
     tiles = [hand.indicator] + list(hand.set_aside) + hand.wall[hand.front:hand.back]
+    # a discard claimed into a meld is counted in the meld; one won on stays in its river
+    # (taken, so marked claimed, but in no hand: several may win on it)
+    in_melds = {t for s in range(hand.n) for m in hand.melds[s] for t in m.tiles}
     for s in range(hand.n):
         tiles += hand.hands[s]
         tiles += [t for m in hand.melds[s] for t in m.tiles]
-        tiles += [t for t in hand.discards[s] if t not in hand.claimed_discards]
+        tiles += [t for t in hand.discards[s] if t not in in_melds]
         if hand.dealt[s] is not None:
             tiles.append(hand.dealt[s])
     assert sorted(tiles) == ALL_TILES
