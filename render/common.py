@@ -213,9 +213,10 @@ def face_down_image(view: dict, width: int) -> Image.Image:
 def tile_tag(role: str, seat: int | None, k: int | None, mark: str | None = None) -> tuple:
     """What a placed tile shows, as the table image tags it: ``(role, seat, kind, mark)`` —
     ``role`` one of ``"hand"``, ``"drawn"``, ``"back"``, ``"meld"``, ``"flower"``,
-    ``"pond"``, ``"last"``, ``"special"``, ``"win"`` (the result's winning tile); ``kind`` ``None`` for a face-down tile; ``mark``
-    ``"claimed"`` for a pond tile another seat took (drawn dimmed) or a meld's claimed tile
-    (sideways), ``"last"`` for the latest discard, else ``None``."""
+    ``"pond"``, ``"last"``, ``"special"``, ``"win"`` (the result's winning tile); ``kind``
+    ``None`` for a face-down tile; ``mark`` ``"claimed"`` for a pond tile another seat took
+    (drawn dimmed) or a meld's claimed tile (sideways), ``"last"`` for the latest discard,
+    else ``None``."""
     return (role, seat, k, mark)
 
 

@@ -304,7 +304,7 @@ def emoji_image(name: str) -> Image.Image:
 @lru_cache(maxsize=512)
 def compact_card_image(kind: int, width: int) -> Image.Image | None:
     """A 字牌 card (kinds 50..69) as the compact picture of its emoji, ``width`` px wide and
-    about 1.14 × ``width`` high (RGBA, cached): what the table image draws where long cards
+    about 1.1 × ``width`` high (RGBA, cached): what the table image draws where long cards
     would not fit the height (``render.table``).  ``kind`` ``None``: the face-down card.
     ``None`` for a kind that has no card picture."""
     name = CARD_BACK if kind is None else (name_of(kind) if suit_of(kind) in "xX" else None)

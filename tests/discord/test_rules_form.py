@@ -7,38 +7,12 @@ and presets by form; ``key=value`` still works beside it."""
 from __future__ import annotations
 
 import pytest
-
-from engine.variants import all_variants, find_variant
-from service.clock import ManualClock
-
-try:
-    from discord_play import new_bot, table_button, table_message
-    from fakediscord import FakeDiscord, modal_errors
-except ImportError:  # pragma: no cover
-    from tests.harness.discord_play import new_bot, table_button, table_message
-    from tests.harness.fakediscord import FakeDiscord, modal_errors
+from discord_play import table_button, table_message
+from fakediscord import modal_errors
+from form_checks import form_bot, inputs, shown
 
 from cogs.rules_form import own_options
-
-
-async def _bot(tmp_path):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    return bot, fd
-
-
-def _inputs(opened) -> dict:
-    """``{custom_id: input component}`` of the modal an interaction opened."""
-    modal = opened.interaction.response_data
-    return {c["component"]["custom_id"]: c["component"] for c in modal["components"]}
-
-
-def _shown(component) -> str:
-    """What an input shows now: a text input's text, a radio group's chosen value."""
-    if component["type"] == 4:
-        return component.get("value")
-    return next(o["value"] for o in component["options"] if o.get("default"))
+from engine.variants import all_variants, find_variant
 
 
 async def _seat_ais(fd, user, variant: str) -> None:
@@ -48,15 +22,15 @@ async def _seat_ais(fd, user, variant: str) -> None:
 
 @pytest.mark.asyncio
 async def test_a_table_created_through_the_form_stores_its_options_and_plays_by_them(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         opened = await fd.slash(alice, "mj table create", {"variant": "laosanfan", "rules": True})
         assert opened.response_type == 9
-        inputs = _inputs(opened)
-        assert set(inputs) == {f"opt:{o.name}" for o in own_options(find_variant("laosanfan").options)}
-        assert inputs["opt:style"]["type"] == 21 and _shown(inputs["opt:style"]) == "yaobansan"
-        assert [o["value"] for o in inputs["opt:hutou"]["options"]] == ["on", "off"]
+        form = inputs(opened)
+        assert set(form) == {f"opt:{o.name}" for o in own_options(find_variant("laosanfan").options)}
+        assert form["opt:style"]["type"] == 21 and shown(form["opt:style"]) == "yaobansan"
+        assert [o["value"] for o in form["opt:hutou"]["options"]] == ["on", "off"]
         assert bot.service.find_snapshot(fd.channel_id) is None  # nothing opens before the form is sent
         r = await fd.submit_modal(alice, opened, {"opt:style": "tuidaoba", "opt:hutou": "on"})
         assert r.ephemeral and "Table created" in r.content
@@ -74,7 +48,7 @@ async def test_a_table_created_through_the_form_stores_its_options_and_plays_by_
 
 @pytest.mark.asyncio
 async def test_the_lobby_rules_and_menus_change_the_options_until_start_for_the_creator_only(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice, bob = fd.user(1, "alice"), fd.user(2, "bob")
         await fd.slash(alice, "mj table create", {"variant": "laosanfan"})
@@ -95,7 +69,7 @@ async def test_the_lobby_rules_and_menus_change_the_options_until_start_for_the_
         assert table.options["match_hands"] == 0
         # the creator: the form, prefilled with the table's options
         opened = await fd.click(alice, msg, rules)
-        assert opened.response_type == 9 and _shown(_inputs(opened)["opt:discard_pays"]) == "all"
+        assert opened.response_type == 9 and shown(inputs(opened)["opt:discard_pays"]) == "all"
         r = await fd.submit_modal(alice, opened, {"opt:discard_pays": "discarder", "opt:opening_restriction": "off"})
         assert r.ephemeral and "rules are changed" in r.content
         assert table.options["discard_pays"] == "discarder" and table.options["opening_restriction"] is False
@@ -133,12 +107,12 @@ async def test_the_lobby_rules_and_menus_change_the_options_until_start_for_the_
 
 @pytest.mark.asyncio
 async def test_a_refused_value_names_the_values_allowed_and_nothing_is_applied(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         opened = await fd.slash(alice, "mj table create", {"variant": "two_player", "rules": True})
-        assert _shown(_inputs(opened)["opt:base_points"]) == "1"
-        assert "1–1000" in _inputs(opened)["opt:base_points"]["placeholder"]
+        assert shown(inputs(opened)["opt:base_points"]) == "1"
+        assert "1–1000" in inputs(opened)["opt:base_points"]["placeholder"]
         r = await fd.submit_modal(alice, opened, {"opt:base_points": "abc", "opt:min_fan": "10"})
         assert r.ephemeral and "Nothing was changed" in r.content
         assert "abc" in r.content and "1–1000" in r.content and "Base points" in r.content
@@ -157,7 +131,7 @@ async def test_a_refused_value_names_the_values_allowed_and_nothing_is_applied(t
 @pytest.mark.parametrize("game", [v.id for v in all_variants()])
 @pytest.mark.asyncio
 async def test_every_games_form_keeps_discords_limits_and_gives_back_the_defaults(tmp_path, game):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice", locale="zh-CN")
         info = find_variant(game)
@@ -178,35 +152,35 @@ async def test_every_games_form_keeps_discords_limits_and_gives_back_the_default
 
 @pytest.mark.asyncio
 async def test_server_defaults_and_presets_by_form(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         admin, bob = fd.user(1, "admin", admin=True), fd.user(2, "bob")
         r = await fd.slash(bob, "mj config default", {"variant": "laosanfan"})
         assert r.response_type == 4 and "Only server admins" in r.content
         opened = await fd.slash(admin, "mj config default", {"variant": "laosanfan"})
-        assert opened.response_type == 9 and _shown(_inputs(opened)["opt:style"]) == "yaobansan"
+        assert opened.response_type == 9 and shown(inputs(opened)["opt:style"]) == "yaobansan"
         r = await fd.submit_modal(admin, opened, {"opt:style": "tuidaoba"})
         assert r.content == "Saved."
         cfg = await bot.settings.config(fd.guild_id)
         assert cfg.defaults["laosanfan"] == {"style": "tuidaoba"}  # only what differs from the game's
         opened = await fd.slash(admin, "mj config default", {"variant": "laosanfan"})
-        assert _shown(_inputs(opened)["opt:style"]) == "tuidaoba"  # prefilled with the defaults in force
+        assert shown(inputs(opened)["opt:style"]) == "tuidaoba"  # prefilled with the defaults in force
         # a preset by form; key=value still works beside it
         opened = await fd.slash(admin, "mj config preset", {"name": "quick", "variant": "zipai"})
-        assert _shown(_inputs(opened)["opt:min_huxi"]) == "9"
+        assert shown(inputs(opened)["opt:min_huxi"]) == "9"
         r = await fd.submit_modal(admin, opened, {"opt:min_huxi": "6", "opt:piao_max": "x"})
         assert "0–3" in r.content and "quick" not in (await bot.settings.config(fd.guild_id)).presets
         # the refusal's button opens the form again with what was typed, to be fixed
         again = next(c["custom_id"] for row in r.message.components for c in row["components"])
         opened = await fd.click(admin, r.message, again)
         assert opened.response_type == 9
-        assert _shown(_inputs(opened)["opt:min_huxi"]) == "6" and _shown(_inputs(opened)["opt:piao_max"]) == "x"
+        assert shown(inputs(opened)["opt:min_huxi"]) == "6" and shown(inputs(opened)["opt:piao_max"]) == "x"
         r = await fd.submit_modal(admin, opened, {"opt:piao_max": "2"})
         assert r.content == "Saved."
         assert (await bot.settings.config(fd.guild_id)).presets["quick"]["options"]["min_huxi"] == 6
         assert (await bot.settings.config(fd.guild_id)).presets["quick"]["options"]["piao_max"] == 2
         opened = await fd.slash(admin, "mj config preset", {"name": "quick", "variant": "zipai"})
-        assert _shown(_inputs(opened)["opt:piao_max"]) == "2"  # the saved preset; the draft is gone
+        assert shown(inputs(opened)["opt:piao_max"]) == "2"  # the saved preset; the draft is gone
         await fd.slash(admin, "mj config default", {"variant": "laosanfan", "options": "hutou=on"})
         assert (await bot.settings.config(fd.guild_id)).defaults["laosanfan"] == {"hutou": True}
         await fd.slash(admin, "mj table create", {"variant": "zipai", "preset": "quick"})
@@ -218,12 +192,12 @@ async def test_server_defaults_and_presets_by_form(tmp_path):
 @pytest.mark.asyncio
 async def test_typed_options_and_the_form_together(tmp_path):
     """``options`` typed with ``rules:True``: the form opens prefilled with them."""
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         opened = await fd.slash(alice, "mj table create", {"variant": "two_player", "rules": True,
                                                            "options": "base_points=3", "pace": "relaxed"})
-        assert _shown(_inputs(opened)["opt:base_points"]) == "3"
+        assert shown(inputs(opened)["opt:base_points"]) == "3"
         await fd.submit_modal(alice, opened, {"opt:min_fan": "8"})
         table = bot.service.table_in(fd.channel_id)
         assert (table.options["base_points"], table.options["min_fan"], table.options["discard_timeout"]) == (3, 8, 60)
@@ -238,7 +212,7 @@ async def test_a_form_opened_before_a_restart_counts_after_it(tmp_path):
     lobby's."""
     from panel_checks import restarted_bot
 
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         first = await fd.slash(alice, "mj table create", {"variant": "laosanfan", "rules": True, "hands": 4})

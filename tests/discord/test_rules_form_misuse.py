@@ -7,47 +7,13 @@ quietly."""
 from __future__ import annotations
 
 import pytest
-
-from service.clock import ManualClock
-
-try:
-    from discord_play import new_bot, table_button, table_message
-    from fakediscord import FakeDiscord
-except ImportError:  # pragma: no cover
-    from tests.harness.discord_play import new_bot, table_button, table_message
-    from tests.harness.fakediscord import FakeDiscord
-
-MODAL_SUBMIT = 5
-
-
-async def _bot(tmp_path):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    return bot, fd
-
-
-def _inputs(opened) -> dict:
-    return {c["component"]["custom_id"]: c["component"] for c in opened.interaction.response_data["components"]}
-
-
-def _shown(component) -> str:
-    if component["type"] == 4:
-        return component.get("value")
-    return next(o["value"] for o in component["options"] if o.get("default"))
-
-
-async def _forged(fd, user, custom_id: str, values: dict):
-    """A modal submission as a tampered client could send it: text inputs ``values``."""
-    comps = [{"type": 18, "component": {"type": 4, "custom_id": k, "value": v}} for k, v in values.items()]
-    inter, _ = fd._base_payload(user, MODAL_SUBMIT, {"custom_id": custom_id, "components": comps},
-                                channel_id=None, guild_id=fd.guild_id, locale=None, dm=False)
-    return await fd._dispatch(inter, check=False)
+from discord_play import table_button, table_message
+from form_checks import forged, form_bot, inputs, shown
 
 
 @pytest.mark.asyncio
 async def test_a_lobby_form_of_an_ended_table_does_not_touch_the_next_one(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         await fd.slash(alice, "mj table create", {"variant": "laosanfan"})
@@ -64,7 +30,7 @@ async def test_a_lobby_form_of_an_ended_table_does_not_touch_the_next_one(tmp_pa
 
 @pytest.mark.asyncio
 async def test_what_was_typed_comes_back_only_in_the_same_form(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         refused = await fd.slash(alice, "mj table create", {"variant": "two_player", "rules": True})
@@ -73,7 +39,7 @@ async def test_what_was_typed_comes_back_only_in_the_same_form(tmp_path):
         # a new command is a new form: the command's own options, not the refused draft
         fresh = await fd.slash(alice, "mj table create", {"variant": "two_player", "rules": True,
                                                           "options": "base_points=5"})
-        assert (_shown(_inputs(fresh)["opt:base_points"]), _shown(_inputs(fresh)["opt:min_fan"])) == ("5", "15")
+        assert (shown(inputs(fresh)["opt:base_points"]), shown(inputs(fresh)["opt:min_fan"])) == ("5", "15")
         # the refusal's button opens the refused form again, with what was typed
         again = next(c["custom_id"] for row in r.message.components for c in row["components"])
         reopened = await fd.click(alice, r.message, again)
@@ -85,18 +51,18 @@ async def test_what_was_typed_comes_back_only_in_the_same_form(tmp_path):
         rules = await fd.click(alice, *table_button(fd, fd.channel_id, "rules"))
         await fd.submit_modal(alice, rules, {"opt:base_points": "x" * 500})  # cut to what an input holds
         rules = await fd.click(alice, *table_button(fd, fd.channel_id, "rules"))
-        assert rules.response_type == 9 and _shown(_inputs(rules)["opt:base_points"]) == "x" * 100
+        assert rules.response_type == 9 and shown(inputs(rules)["opt:base_points"]) == "x" * 100
         await fd.slash(alice, "mj table end")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
         rules = await fd.click(alice, *table_button(fd, fd.channel_id, "rules"))
-        assert _shown(_inputs(rules)["opt:base_points"]) == "1"
+        assert shown(inputs(rules)["opt:base_points"]) == "1"
     finally:
         await fd.close()
 
 
 @pytest.mark.asyncio
 async def test_a_create_form_is_checked_again_when_sent(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice, admin = fd.user(1, "alice"), fd.user(3, "admin", admin=True)
         first = await fd.slash(alice, "mj table create", {"variant": "laosanfan", "rules": True, "hands": 4})
@@ -120,7 +86,7 @@ async def test_a_create_form_is_checked_again_when_sent(tmp_path):
 
 @pytest.mark.asyncio
 async def test_the_host_is_the_creator_while_seated_then_the_first_player_seated(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice, bob = fd.user(1, "alice"), fd.user(2, "bob")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
@@ -139,7 +105,7 @@ async def test_the_host_is_the_creator_while_seated_then_the_first_player_seated
 
 @pytest.mark.asyncio
 async def test_the_pace_menu_sets_the_timers_it_names(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         admin = fd.user(1, "admin", admin=True)
         await fd.slash(admin, "mj config default", {"variant": "two_player", "options": "discard_timeout=30"})
@@ -165,12 +131,12 @@ async def test_the_pace_menu_sets_the_timers_it_names(tmp_path):
 @pytest.mark.parametrize("custom_id", ["mjform:t:0:²:1", "mjform:t:0:1", "mjform:c:0:nonexistent_game:1",
                                        "mjform:p:9:laosanfan:x", "mjform:z:0:x", "mjform:" + "9" * 120])
 async def test_tampered_form_ids_are_out_of_date_and_touch_nothing(tmp_path, custom_id):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         alice = fd.user(1, "alice")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
         before = dict(bot.service.table_in(fd.channel_id).options)
-        r = await _forged(fd, alice, custom_id, {"opt:base_points": "7"})
+        r = await forged(fd, alice, custom_id, {"opt:base_points": "7"})
         # out of date, or (a server's form from a player) for admins only: refused, privately
         assert r.ephemeral and ("out of date" in r.content or "admins" in r.content) and not r.errors
         assert bot.service.table_in(fd.channel_id).options == before
@@ -180,7 +146,7 @@ async def test_tampered_form_ids_are_out_of_date_and_touch_nothing(tmp_path, cus
 
 @pytest.mark.asyncio
 async def test_a_preset_needs_a_name(tmp_path):
-    bot, fd = await _bot(tmp_path)
+    bot, fd = await form_bot(tmp_path)
     try:
         admin = fd.user(1, "admin", admin=True)
         for options in (None, "min_huxi=6"):

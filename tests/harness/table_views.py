@@ -72,24 +72,35 @@ def _deal(game: str, n: int, seed: int):
     return info.new_hand(info.resolve_options({}), seed, 0, n)
 
 
-def mid_hand(game: str, n: int | None = None, seed_from: int = 1, min_moves: int = 12):
-    """``(hand, public view)`` of the first seed from ``seed_from`` whose hand, after at least
-    ``min_moves`` rounds of AI moves, shows a meld and every seat's discards on the table with
-    a side seat on turn (the public view names the turn)."""
-    n = n or most_seats(game)
+def first_view(game: str, n: int, wanted, what: str, seed_from: int = 1, min_moves: int = 0):
+    """``(hand, public view)`` at the first moment, over the seeds from ``seed_from``, after at
+    least ``min_moves`` rounds of AI moves of a hand in progress, whose public view
+    ``wanted(view)`` accepts.  ``LookupError`` (naming ``what``) when none in 400 seeds does."""
     for seed in range(seed_from, seed_from + 400):
         hand = _deal(game, n, seed)
         moves = 0
-        while not hand.is_over() and moves < 200:
+        while not hand.is_over() and moves < 300:
             _step(hand)
             moves += 1
             if moves < min_moves or hand.is_over():
                 continue
             v = public(hand, n)
-            melds = sum(len(s.get("melds") or []) for s in v["seats"])
-            if v.get("turn") in side_seats(n) and melds and all(s.get("discards") for s in v["seats"]):
+            if wanted(v):
                 return hand, v
-    raise LookupError(f"no mid-hand view for {game}")
+    raise LookupError(f"no {what} view for {game}")
+
+
+def _every_pond(v: dict) -> bool:
+    return all(s.get("discards") for s in v["seats"])
+
+
+def mid_hand(game: str, n: int | None = None, seed_from: int = 1, min_moves: int = 12):
+    """``(hand, public view)`` of the first seed from ``seed_from`` whose hand, after at least
+    ``min_moves`` rounds of AI moves, shows a meld and every seat's discards on the table with
+    a side seat on turn (the public view names the turn)."""
+    n = n or most_seats(game)
+    return first_view(game, n, lambda v: v.get("turn") in side_seats(n) and _every_pond(v)
+                      and any(s.get("melds") for s in v["seats"]), "mid-hand", seed_from, min_moves)
 
 
 def crowded(game: str, n: int | None = None, seed_from: int = 1, pond: int = 24):
@@ -99,23 +110,16 @@ def crowded(game: str, n: int | None = None, seed_from: int = 1, pond: int = 24)
     than any hand lays (a 4-seat hand's ponds end near 20, 二人麻将's near 24): the most
     crowded table each game can draw."""
     n = n or most_seats(game)
-    for seed in range(seed_from, seed_from + 400):
-        hand = _deal(game, n, seed)
-        moves = 0
-        while not hand.is_over() and moves < 300:
-            _step(hand)
-            moves += 1
-            if hand.is_over():
-                break
-            v = public(hand, n)
-            sources = {m.get("from_seat") for s in v["seats"] for m in s.get("melds") or []} - {None}
-            if v.get("turn") in side_seats(n) and len(sources) >= min(2, n - 1) \
-                    and all(s.get("discards") for s in v["seats"]):
-                for s in v["seats"]:
-                    own = list(s["discards"])
-                    s["discards"] = (own * pond)[:max(pond, len(own))]
-                return hand, v
-    raise LookupError(f"no crowded view for {game}")
+
+    def wanted(v: dict) -> bool:
+        sources = {m.get("from_seat") for s in v["seats"] for m in s.get("melds") or []} - {None}
+        return v.get("turn") in side_seats(n) and len(sources) >= min(2, n - 1) and _every_pond(v)
+
+    hand, v = first_view(game, n, wanted, "crowded", seed_from)
+    for s in v["seats"]:
+        own = list(s["discards"])
+        s["discards"] = (own * pond)[:max(pond, len(own))]
+    return hand, v
 
 
 def claim_window(game: str, n: int | None = None, seed_from: int = 1, min_moves: int = 6):
@@ -123,18 +127,8 @@ def claim_window(game: str, n: int | None = None, seed_from: int = 1, min_moves:
     ``min_moves`` rounds of AI moves, stops on a discard (字牌: a shown card) that a side seat
     put out and others may claim: the public view's ``last_discard``."""
     n = n or most_seats(game)
-    for seed in range(seed_from, seed_from + 400):
-        hand = _deal(game, n, seed)
-        moves = 0
-        while not hand.is_over() and moves < 300:
-            _step(hand)
-            moves += 1
-            if moves < min_moves or hand.is_over():
-                continue
-            v = public(hand, n)
-            if (v.get("last_discard") or {}).get("seat") in side_seats(n) and v.get("phase") != "over":
-                return hand, v
-    raise LookupError(f"no claim window for {game}")
+    return first_view(game, n, lambda v: (v.get("last_discard") or {}).get("seat") in side_seats(n),
+                      "claim window", seed_from, min_moves)
 
 
 def finished(game: str, n: int | None = None, seed_from: int = 1):
