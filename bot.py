@@ -265,7 +265,7 @@ def run_discord(token: str) -> int:
         sharding = Sharding.from_env(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
     except ValueError as exc:
         return config_error(f"SHARD_COUNT / SHARD_IDS: {exc} (e.g. SHARD_COUNT=2 SHARD_IDS=0,1)")
-    from render.common import warm_up
+    from render.table import warm_up
 
     warm_up()  # the palette and the tile images, before the first click needs them
     try:

@@ -23,8 +23,7 @@ from make_screens import mid_hand, result  # noqa: E402
 
 from engine.outcome import outcome  # noqa: E402
 from engine.variants import all_variants  # noqa: E402
-from render.common import warm_up  # noqa: E402
-from render.table import render_table, shown_px, table_image, table_layout  # noqa: E402
+from render.table import render_table, shown_px, table_image, table_layout, warm_up  # noqa: E402
 
 
 #: the tiles a player reads (a hidden hand's backs are only counted)

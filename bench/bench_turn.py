@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import ai  # noqa: E402
-from render.common import warm_up  # noqa: E402
+from render.table import warm_up  # noqa: E402
 from render.hand import render_hand  # noqa: E402
 from render.table import render_table  # noqa: E402
 from render.text.events import with_log as drawable  # noqa: E402

@@ -25,7 +25,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.ai_levels import offered_levels
-from engine.variants import all_variants
+from engine.variants import all_variants, find_variant
+from service.tables import ServiceError
 from service.guilds import LOBBY_MINUTES_RANGE, REPOST_AFTER_RANGE, TABLE_LANGUAGES
 from service.presets import PACES
 from service.records import PERIODS
@@ -45,7 +46,8 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 
 from . import config as settings
 from . import help as guide
-from . import form_submits, records, rules, standings, tables
+from . import form_submits, lobby_settings, records, rules, standings, tables
+from .common import reply_error
 from .play import send_hand
 from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
 
@@ -129,6 +131,21 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def on_table_button(self, interaction: discord.Interaction, button) -> None:
         """A button of the public table message (``cogs.components.TableButton``)."""
         await tables.on_table_button(self.bot, interaction, button)
+
+    async def on_lobby_menu(self, interaction: discord.Interaction, channel_id: int, key: str, value: str) -> None:
+        """A choice in a lobby's settings menu (``cogs.components.LobbySelect``)."""
+        await lobby_settings.on_menu(self.bot, interaction, channel_id, key, value)
+
+    async def on_form_button(self, interaction: discord.Interaction, button) -> None:
+        """A button opening a rules form (``cogs.components.FormButton``): a new table's
+        (``kind`` ``c``), else a server's defaults or preset."""
+        if button.kind == "c":
+            try:
+                info = find_variant(button.game)
+            except KeyError:
+                return await reply_error(interaction, ServiceError("form_outdated"))
+            return await tables.open_new_rules(self.bot, interaction, info, button.part, button.name or "")
+        await settings.open_form(self.bot, interaction, button.kind, button.game, button.name, button.part)
 
     # ------------------------------------------------------------------ your hand
     @app_commands.command(name="hand", description="Show your hand (only you can see it)")

@@ -201,10 +201,9 @@ class LobbySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=M
         return cls(int(match["ch"]), match["key"], options, getattr(item, "placeholder", None) or "…")
 
     async def run(self, interaction: discord.Interaction) -> None:
-        from . import lobby_settings
-
         values = list(self.item.values or [])
-        await lobby_settings.on_menu(interaction.client, interaction, self.ch, self.key, values[0] if values else "")
+        await interaction.client.get_cog("Mj").on_lobby_menu(interaction, self.ch, self.key,
+                                                             values[0] if values else "")
 
 
 class FormButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=FORM_ID):
@@ -223,19 +222,7 @@ class FormButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=FO
                    label=getattr(item, "label", None) or "?")
 
     async def run(self, interaction: discord.Interaction) -> None:
-        if self.kind == "c":
-            from engine.variants import find_variant
-
-            from . import tables
-
-            try:
-                info = find_variant(self.game)
-            except KeyError:
-                return await reply_error(interaction, ServiceError("form_outdated"))
-            return await tables.open_new_rules(interaction.client, interaction, info, self.part, self.name or "")
-        from . import config
-
-        await config.open_form(interaction.client, interaction, self.kind, self.game, self.name, self.part)
+        await interaction.client.get_cog("Mj").on_form_button(interaction, self)
 
 
 class Outdated(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=OUTDATED_ID):

@@ -13,7 +13,7 @@ from service.tables import ServiceError
 
 from .common import is_admin, reply, reply_error, user_lang
 from .components import FormButton
-from .rules_form import form_id, option_groups, prefilled, rules_form
+from .rules_form import fix_label, form_id, option_groups, prefilled, rules_form, take
 from .tables import parse_options
 
 
@@ -78,7 +78,6 @@ async def rules_submitted(bot, interaction: discord.Interaction, kind: str, info
     """A defaults or preset form sent: checked whole, then saved over the stored values (of a
     default, those equal to the game's own are dropped); the answer offers the next form of a
     game with several (``cogs.components.FormButton``)."""
-    from .form_submits import fix_label, take
 
     lang = user_lang(interaction)
     if not is_admin(interaction):

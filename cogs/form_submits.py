@@ -11,7 +11,7 @@ Form ids, ``mjform:<kind>:<part>:<rest>`` (``part``: which form of a game with s
   (the command's interaction); what the command said besides waits in the store under the token
   until the form is sent, and a newer command's form replaces it (``cogs/tables.py``).
 
-Every submission is checked whole (:func:`take`): a refused value refuses the form, the answer
+Every submission is checked whole (``rules_form.take``): a refused value refuses the form, the answer
 names what is allowed, nothing is applied, and what the player typed is kept for the form
 opened again by the answer's button.  An id of no current format is answered "out of date".
 """
@@ -19,16 +19,16 @@ opened again by the answer's button.  An id of no current format is answered "ou
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any
 
 import discord
 
 from engine.variants import find_variant
-from render.text import t
 from service.tables import ServiceError
 
-from .common import handle_error, remember_lang, reply, reply_error
-from .rules_form import checked, drop_draft, form_options, keep_draft, read_submission, refusal_text
+from . import config, lobby_settings, tables
+from .common import handle_error, reply_error
+from .rules_form import read_submission
 
 FORM_ID = re.compile(r"mjform:(?P<kind>[tdpc]):(?P<part>[0-9]):(?P<rest>[^\n]{1,90})")
 LOBBY_REST = re.compile(r"(?P<ch>[0-9]{1,20}):(?P<table>[0-9]{1,20})")
@@ -50,8 +50,6 @@ async def _dispatch(bot: Any, interaction: discord.Interaction) -> None:
     kind, part, rest = m["kind"], int(m["part"]), m["rest"]
     raw = read_submission(data.get("components") or [])
     if kind == "t":
-        from . import lobby_settings
-
         lobby = LOBBY_REST.fullmatch(rest)
         if lobby is None:
             return await reply_error(interaction, ServiceError("form_outdated"))
@@ -62,42 +60,8 @@ async def _dispatch(bot: Any, interaction: discord.Interaction) -> None:
     except KeyError:
         return await reply_error(interaction, ServiceError("form_outdated"))
     if kind == "c":
-        from . import tables
-
         return await tables.rules_submitted(bot, interaction, info, name, part, raw)
-    from . import config
-
     await config.rules_submitted(bot, interaction, kind, info, name or None, part, raw)
 
 
-async def take(bot: Any, interaction: discord.Interaction, declared, part: int, raw: dict[str, str],
-               again: Optional[discord.ui.Item]) -> Optional[dict]:
-    """The values of form ``part`` of a game declaring ``declared``, each converted by its
-    option; ``None`` after answering a refusal (every refused value with the values allowed;
-    what was typed kept for the form opened again by ``again``, a button) or a form that no
-    longer exists (the game's options changed)."""
-    options = form_options(declared, part)
-    fid = str((interaction.data or {}).get("custom_id"))
-    if not options:
-        await reply_error(interaction, ServiceError("form_outdated"))
-        return None
-    values, refused = checked(options, raw)
-    if refused:
-        lang = await remember_lang(interaction)
-        keep_draft(bot, interaction, fid, raw)
-        view = None
-        if again is not None:
-            view = discord.ui.View(timeout=None)
-            view.add_item(again)
-        await reply(interaction, refusal_text(refused, lang), **({"view": view} if view is not None else {}))
-        return None
-    drop_draft(bot, interaction, fid)
-    return values
-
-
-def fix_label(lang: str) -> str:
-    """The label of the button that opens a refused form again."""
-    return t("form.button_fix", lang)
-
-
-__all__ = ["FORM_ID", "fix_label", "on_form_submit", "take"]
+__all__ = ["FORM_ID", "on_form_submit"]

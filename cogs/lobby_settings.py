@@ -26,7 +26,7 @@ from service.presets import PACES
 from service.tables import ServiceError
 
 from .common import answer, answering, reply, reply_error, remember_lang, within
-from .rules_form import form_id, option_groups, prefilled, rules_form
+from .rules_form import fix_label, form_id, option_groups, prefilled, rules_form, take
 
 #: the match lengths the menu offers (0: until the table is ended); the table's own is added
 HANDS = (0, 1, 2, 4, 8, 12, 16, 24)
@@ -125,7 +125,6 @@ async def rules_submitted(bot, interaction: discord.Interaction, channel_id: int
     channel's table now (``table_id``), from its creator, before Start; then checked whole
     and stored (:func:`apply`)."""
     from .components import TableButton
-    from .form_submits import fix_label, take
 
     lang = await remember_lang(interaction)
     try:

@@ -34,6 +34,9 @@ from engine.options import TIMEOUT_OPTIONS, Option
 from render.text import error_text, game_name, pick, t
 from render.text.table_message import option_value_text
 
+from service.tables import ServiceError
+
+from .common import remember_lang, reply, reply_error
 from .markup import shown
 
 #: Discord's limits of a modal: its Labels, a Label's text and description, a radio group's
@@ -235,6 +238,36 @@ def rules_form(info: Any, part: int, values: dict, lang: str, fid: str,
                      lang=lang, custom_id=fid)
 
 
-__all__ = ["KINDS", "MOST_INPUTS", "RulesForm", "checked", "drop_draft", "form_id", "form_options", "form_title",
+async def take(bot: Any, interaction: discord.Interaction, declared, part: int, raw: dict[str, str],
+               again: Optional[discord.ui.Item]) -> Optional[dict]:
+    """The values of form ``part`` of a game declaring ``declared``, each converted by its
+    option; ``None`` after answering a refusal (every refused value with the values allowed;
+    what was typed kept for the form opened again by ``again``, a button) or a form that no
+    longer exists (the game's options changed)."""
+    options = form_options(declared, part)
+    fid = str((interaction.data or {}).get("custom_id"))
+    if not options:
+        await reply_error(interaction, ServiceError("form_outdated"))
+        return None
+    values, refused = checked(options, raw)
+    if refused:
+        lang = await remember_lang(interaction)
+        keep_draft(bot, interaction, fid, raw)
+        view = None
+        if again is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(again)
+        await reply(interaction, refusal_text(refused, lang), **({"view": view} if view is not None else {}))
+        return None
+    drop_draft(bot, interaction, fid)
+    return values
+
+
+def fix_label(lang: str) -> str:
+    """The label of the button that opens a refused form again."""
+    return t("form.button_fix", lang)
+
+
+__all__ = ["KINDS", "fix_label", "take", "MOST_INPUTS", "RulesForm", "checked", "drop_draft", "form_id", "form_options", "form_title",
            "keep_draft", "option_groups", "option_input", "option_label", "own_options", "prefilled",
            "read_submission", "refusal_text", "rules_form", "value_text"]

@@ -28,7 +28,7 @@ from .common import answer, answering, is_admin, remember_lang, reply, reply_err
 from .components import TableButton
 from .markup import shown
 from .play import send_hand
-from .rules_form import form_id, option_groups, prefilled, rules_form
+from .rules_form import fix_label, form_id, option_groups, prefilled, rules_form, take
 
 #: the game a new table plays when none is chosen
 DEFAULT_GAME = "two_player"
@@ -182,7 +182,6 @@ async def rules_submitted(bot, interaction: discord.Interaction, info, token: st
     currency checked again, the values checked whole, then the table opens with the command's
     options and the form's values (:func:`_open`)."""
     from .components import FormButton
-    from .form_submits import fix_label, take
 
     lang = await remember_lang(interaction)
     try:

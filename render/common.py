@@ -410,24 +410,6 @@ def shared_palette() -> Image.Image | None:
     return None
 
 
-def warm_up() -> None:
-    """Load the PNG palette and draw the pieces of every kind at the table image's sizes
-    (``render.table``'s styles) ahead of the first image (call it once at start-up, e.g. in a
-    thread), so the first answer of a new process is drawn as fast as the others."""
-    from .table import LAST_W, SPECIAL_W, STYLES
-
-    shared_palette()
-    for w in sorted({w for st in STYLES for w in (st.hand_w, st.meld_w, st.disc_w, st.flower_w)}
-                    | {SPECIAL_W, LAST_W}):
-        for k in range(50):
-            tile_image(k, w, None)
-    for w in sorted({w for st in STYLES for w in (st.card_w, st.card_disc_w)} | {LAST_W}):
-        for k in [None, *range(50, 70)]:
-            compact_card_image(k, w)
-    for w in sorted({st.back_w for st in STYLES}):
-        back_image(w)
-
-
 def to_png(img: Image.Image, palette: bool = True) -> bytes:
     """Encode an image as PNG bytes.
 

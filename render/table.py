@@ -68,6 +68,7 @@ from .common import (
     pill_height,
     pill_width,
     place_rows,
+    shared_palette,
     rows_size,
     sort_tiles,
     split_group,
@@ -78,7 +79,8 @@ from .common import (
     wind_text,
 )
 from .result import result_panel
-from .tiles import claimed_discard_image, drawable_text
+from .emoji import compact_card_image
+from .tiles import back_image, claimed_discard_image, drawable_text, tile_image
 from . import zipai
 
 WIDTH = 720  #: table image width in px (Discord shows it about 450 px wide)
@@ -533,11 +535,27 @@ def table_image(view: dict) -> Image.Image:
     return table_layout(view).root.render(FELT)
 
 
+def warm_up() -> None:
+    """Load the PNG palette and draw the pieces of every kind at the table image's sizes
+    (``render.table``'s styles) ahead of the first image (call it once at start-up, e.g. in a
+    thread), so the first answer of a new process is drawn as fast as the others."""
+    shared_palette()
+    for w in sorted({w for st in STYLES for w in (st.hand_w, st.meld_w, st.disc_w, st.flower_w)}
+                    | {SPECIAL_W, LAST_W}):
+        for k in range(50):
+            tile_image(k, w, None)
+    for w in sorted({w for st in STYLES for w in (st.card_w, st.card_disc_w)} | {LAST_W}):
+        for k in [None, *range(50, 70)]:
+            compact_card_image(k, w)
+    for w in sorted({st.back_w for st in STYLES}):
+        back_image(w)
+
+
 def render_table(view: dict) -> bytes:
     """PNG bytes of :func:`table_image` (``WIDTH`` px wide, 256-colour palette; typically
     30–60 kB)."""
     return to_png(table_image(view))
 
 
-__all__ = ["render_table", "table_image", "table_layout", "TableLayout", "seat_positions", "band_order",
+__all__ = ["warm_up", "render_table", "table_image", "table_layout", "TableLayout", "seat_positions", "band_order",
            "big_seats", "seat_panel", "centre_panel", "result_panel", "shown_px", "BIG", "SMALL", "WIDTH"]

@@ -405,14 +405,14 @@ def test_a_malformed_setting_exits_2_and_names_it(env, said, tmp_path):
 def test_a_token_discord_refuses_exits_2_with_the_way_out(error, said, monkeypatch, capsys):
     """Discord's answer to a wrong or reset token (``discord.LoginFailure``) is a configuration
     mistake too: status 2 and what to do, not a traceback and a restart loop."""
-    import render.common
+    import render.table
 
     class Refused:
         def run(self, token, log_handler=None):
             exc = getattr(discord, error)
             raise exc("refused") if error == "LoginFailure" else exc(None)
 
-    monkeypatch.setattr(render.common, "warm_up", lambda: None)
+    monkeypatch.setattr(render.table, "warm_up", lambda: None)
     monkeypatch.setattr(bot, "make_bot", lambda **kw: Refused())
     for name in ("DISCORD_GUILD_ID", "SHARD_COUNT", "SHARD_IDS"):
         monkeypatch.delenv(name, raising=False)
