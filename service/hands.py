@@ -10,7 +10,7 @@ from engine.actions import Action
 from engine.errors import IllegalAction
 from store import HandNotPlaying, SettlementRecord, Store
 
-from . import streaks
+from . import ratings, streaks
 from .clock import Clock
 from .interpret import Vocabulary, interpret
 from .open_tables import OpenTables
@@ -285,17 +285,26 @@ class Hands:
         except BaseException:
             self.rollback(t)
             raise
-        await self.flush(t)
-        if t.hand is not None and t.hand.is_over():
-            if t.settled_hand_id != t.hand_id:
+        if t.hand is not None and t.hand.is_over() and t.settled_hand_id != t.hand_id:
+            if t.unsaved:
+                # the hand's last moves go with its settlement, in one transaction: a refused
+                # settlement stores none of them (the hand is rebuilt as stored; the error goes on)
                 try:
                     await self.settle(t, upd)
-                except Exception:
-                    # the moves are stored: they stand; the settlement is tried again by the
-                    # timer (``tick``) and at the next hand, and a restart settles it too
-                    log.exception("table %s: hand %s could not be settled now; will retry", t.id, t.hand_id)
-                    t.deadline = t.next_hand_at = None
-        else:
+                except BaseException:
+                    self.rollback(t)
+                    raise
+                return upd
+            try:
+                await self.settle(t, upd)
+            except Exception:
+                # a hand stored finished (before this version) is settled by the timer
+                # (``tick``), at the next hand or at a restart
+                log.exception("table %s: hand %s could not be settled now; will retry", t.id, t.hand_id)
+                t.deadline = t.next_hand_at = None
+            return upd
+        await self.flush(t)
+        if t.hand is None or not t.hand.is_over():
             t.arm_timer(self.clock.now())
         return upd
 
@@ -312,10 +321,10 @@ class Hands:
         return await asyncio.to_thread(t.automatic_move, seat)
 
     async def settle(self, t: Table, upd: Update) -> None:
-        """Settle the finished hand once: the settlement and the next match state are stored
-        in one transaction, and only then adopted in memory.  The last hand of a match
-        (option ``match_hands``) closes the table and records the match in that same
-        transaction (``upd.kind`` ``"match_over"``)."""
+        """Settle the finished hand once: its last moves not yet stored (``t.unsaved``), the
+        settlement and the next match state are stored in one transaction, and only then
+        adopted in memory.  The last hand of a match (option ``match_hands``) closes the table
+        and records the match in that same transaction (``upd.kind`` ``"match_over"``)."""
         if t.settled_hand_id == t.hand_id:
             return
         finished = t.current_hand.result
@@ -342,16 +351,21 @@ class Hands:
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
         result["names"] = t.names()  # who played it (another player may sit down before the next deal)
         counts = streaks.settled_counts(t, result)
+        lines = list(t.unsaved)
         try:
             match_id = await self.store.finish_hand(t.current_hand_id, result=result, settlements=settlements,
                                                     table_updates={"state": state, "hand_no": state["hand_no"]},
-                                                    streaks=counts, end_match=planned if last else None)
+                                                    streaks=counts, end_match=planned if last else None,
+                                                    actions=(len(t.actions), lines) if lines else None,
+                                                    rate=ratings.for_table(planned))
         except HandNotPlaying:
             # settled already (by an earlier run of the bot): the store is right, memory behind
             log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)
             await self.reload(t)
             t.settled_hand_id = t.hand_id
             return
+        t.actions.extend(lines)
+        t.unsaved.clear()
         streaks.remember(self._streaks, t, counts)
         t.current_match.state = state
         t.settled_hand_id = t.hand_id

@@ -7,6 +7,7 @@ from typing import Callable, Optional
 
 from store import Store
 
+from . import ratings
 from .clock import Clock
 from .hands import Hands
 from .langs import Langs
@@ -48,7 +49,9 @@ class Restore:
         actions, the players' languages; timers restart in full.  A table whose last hand of a
         match is settled now closes instead (the front end posts the standings of every ended
         match not yet shown).  With ``owns`` set, only the tables of this process's guilds
-        (shards)."""
+        (shards).  First, when no rating is stored yet, the stored history is rated
+        (``service.ratings.rebuild``)."""
+        await ratings.rebuild(self.store)  # a history stored before ratings is rated once
         loaded = []
         for ot in await self.store.load_open_tables():
             if self.owns is not None and not self.owns(ot.table.guild_id):

@@ -49,7 +49,7 @@ The schema is versioned with Alembic; the environment and the revisions are in
 ``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
 ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``;
-``0012_guild_settings``; ``0013_seat_level``).  :meth:`Store.init`
+``0012_guild_settings``; ``0013_seat_level``; ``0014_ratings``).  :meth:`Store.init`
 upgrades the database to the head revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
@@ -86,6 +86,7 @@ from .database import Database
 from .guilds import Guilds
 from .hands import Hands, append_batch
 from .langs import Langs
+from .ratings import Rating, Ratings, SettledHand, Unit
 from .matches import Matches
 from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, Migrations, alembic_config, head_revision
 from .records import (
@@ -114,6 +115,9 @@ from .streaks import Streaks
 from .tables import Tables
 
 __all__ = [
+    "Rating",
+    "SettledHand",
+    "Unit",
     "Store",
     "normalize_url",
     "TableRecord",
@@ -186,6 +190,7 @@ class Store:
         self.routed = RoutedActions(self.db)
         self.named = NamedValues(self.db)
         self.langs = Langs(self.db)
+        self.rated = Ratings(self.db)
 
         # the calls, each answered by its part
         m = self.migrations
@@ -216,6 +221,10 @@ class Store:
         self.count_routed_actions = r.count_routed_actions
         self.get_state, self.set_state, self.next_start = self.named.get_state, self.named.set_state, self.named.next_start
         self.get_langs, self.set_lang = self.langs.get_langs, self.langs.set_lang
+        rt = self.rated
+        self.rating, self.ratings, self.unit_places = rt.rating, rt.ratings, rt.unit_places
+        self.count_ratings, self.rebuild_source, self.replace_all_ratings = (
+            rt.count_ratings, rt.rebuild_source, rt.replace_all)
 
     async def close(self) -> None:
         """Write what is queued and close every pooled connection.  The store cannot be used

@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .base import _A, _H, _P, _T, _int64
+from .ratings import Decide, Rate, rate_in
 from .database import Append, Database
 from .records import (
     ActionConflict,
@@ -152,9 +153,11 @@ class Hands:
         table_updates: Optional[dict] = None,
         streaks: Optional[Mapping[int, int]] = None,
         end_match: Optional[int] = None,
+        actions: Optional[tuple[int, Sequence[str]]] = None,
+        rate: Optional[tuple[Decide, Rate]] = None,
     ) -> Optional[int]:
-        """Close a hand as ``'done'``, in one transaction with its settlements, table fields
-        and players' 连庄 counts.
+        """Close a hand as ``'done'``, in one transaction with its last actions, settlements,
+        table fields and players' 连庄 counts.
 
         :param result: the hand's result (JSON-serializable), stored on the hand.
         :param settlements: one per seat; ``hand_id``, ``table_id``, ``guild_id``, ``variant``
@@ -167,6 +170,12 @@ class Hands:
         :param end_match: the match's planned hands when this hand ends the match: the table is
             closed and its match recorded (:meth:`end_match`) in the same transaction, so a
             restart never finds the last hand settled and the match still running.
+        :param actions: ``(idx, texts)``: the hand's last actions, not yet stored, appended
+            as :meth:`append_actions` would (``idx`` the next index) in the same transaction —
+            so no stop leaves a hand whose stored log is finished but unsettled.
+        :param rate: ``(decide, rate)``: when the table's hands since its last rated unit
+            make a unit (``decide``, given them and whether this hand ends the match), its
+            players are rated (``rate``) in the same transaction (``store.ratings.rate_in``).
         :returns: the id of the match this hand ended, ``None`` when it ended none.
         :raises HandNotPlaying: the hand is already done or aborted (nothing is written, so a
             retried call cannot settle a hand twice).
@@ -189,6 +198,10 @@ class Hands:
             ).first()
             if hand is None:
                 raise NotFound(f"hand {hand_id}")
+            if actions is not None and actions[1]:
+                refused = (await append_batch(conn, [(hand_id, actions[0], [str(x) for x in actions[1]])], now))[0]
+                if refused is not None:
+                    raise refused
             # Conditional update: only one finisher can move the hand out of 'playing'.
             done = await conn.execute(
                 update(_H)
@@ -220,6 +233,8 @@ class Hands:
                         for s in settlements
                     ],
                 )
+            if rate is not None:
+                await rate_in(conn, hand.table_id, hand.guild_id, hand.variant, end_match is not None, *rate, now)
             if values:
                 await update_table_row(conn, hand.table_id, values, now)
             for user_id, kept in counts.items():

@@ -38,12 +38,17 @@ Tables
 ``player_lang``
     Each player's language (the one of their last interaction), so their private messages keep
     it through restarts.
+``rating`` / ``rated_unit`` / ``unit_place``
+    A player's rating per guild and game (Weng–Lin Plackett–Luce ``mu``/``sigma``), the rated
+    units (a finished match, or a block of hands at an open-ended table) and each rated
+    player's place in them, written in the transaction that settles the unit's last hand
+    (revision ``0014_ratings``).
 
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
 ``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``; ``0012_guild_settings``;
-``0013_seat_level``); a change to these models needs
+``0013_seat_level``; ``0014_ratings``); a change to these models needs
 a new revision, and ``tests/store/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -65,6 +70,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -89,6 +95,9 @@ __all__ = [
     "GuildConfigRow",
     "PlayerStreakRow",
     "MatchRow",
+    "RatingRow",
+    "RatedUnitRow",
+    "UnitPlaceRow",
     "ALL_TABLES",
 ]
 
@@ -401,6 +410,78 @@ class MatchRow(SQLModel, table=True):
     message_id: Optional[int] = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
+class RatingRow(SQLModel, table=True):
+    """``rating``: a player's rating in one game on one guild (revision ``0014_ratings``): the
+    Weng–Lin Plackett–Luce mean ``mu`` and deviation ``sigma`` (openskill's scale: a new
+    player 25 ± 25/3) after ``units`` rated units."""
+
+    __tablename__: ClassVar[str] = "rating"
+    __table_args__ = (
+        UniqueConstraint("guild_id", "variant", "user_id", name="uq_rating_guild_variant_user"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    mu: float = Field(sa_column=Column(Float, nullable=False))
+    sigma: float = Field(sa_column=Column(Float, nullable=False))
+    units: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+class RatedUnitRow(SQLModel, table=True):
+    """``rated_unit``: hands rated together (revision ``0014_ratings``): ``kind`` ``match`` (a
+    match's hands) or ``block`` (consecutive hands of an open-ended table with the same
+    players), from hand ``first_hand_id`` to ``last_hand_id`` of table ``table_id``."""
+
+    __tablename__: ClassVar[str] = "rated_unit"
+    __table_args__ = (
+        Index("ix_rated_unit_table", "table_id", "last_hand_id"),
+        Index("ix_rated_unit_guild_time", "guild_id", "variant", "created_at"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    )
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    kind: str = Field(sa_column=Column(String(8), nullable=False))
+    first_hand_id: int = Field(sa_column=Column(Integer, nullable=False))
+    last_hand_id: int = Field(sa_column=Column(Integer, nullable=False))
+    hands: int = Field(sa_column=Column(Integer, nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+class UnitPlaceRow(SQLModel, table=True):
+    """``unit_place``: one rated player's place in a rated unit (revision ``0014_ratings``):
+    ``place`` 1.. among ``players`` rated players (ties share a place), the unit's ``points``
+    summed, and the rating before and after."""
+
+    __tablename__: ClassVar[str] = "unit_place"
+    __table_args__ = (
+        UniqueConstraint("unit_id", "user_id", name="uq_unit_place_user"),
+        Index("ix_unit_place_player", "guild_id", "user_id", "variant"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    unit_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("rated_unit.id", ondelete="CASCADE"), nullable=False)
+    )
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    place: int = Field(sa_column=Column(Integer, nullable=False))
+    players: int = Field(sa_column=Column(Integer, nullable=False))
+    points: int = Field(sa_column=Column(Integer, nullable=False))
+    mu_before: float = Field(sa_column=Column(Float, nullable=False))
+    sigma_before: float = Field(sa_column=Column(Float, nullable=False))
+    mu_after: float = Field(sa_column=Column(Float, nullable=False))
+    sigma_after: float = Field(sa_column=Column(Float, nullable=False))
+    created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
 #: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
@@ -414,4 +495,7 @@ ALL_TABLES = [
     BotStateRow.__table__,  # type: ignore[attr-defined]
     PlayerLangRow.__table__,  # type: ignore[attr-defined]
     MatchRow.__table__,  # type: ignore[attr-defined]
+    RatingRow.__table__,  # type: ignore[attr-defined]
+    RatedUnitRow.__table__,  # type: ignore[attr-defined]
+    UnitPlaceRow.__table__,  # type: ignore[attr-defined]
 ]

@@ -132,13 +132,10 @@ def _rows(db_url: str, schema: str | None) -> dict:
     return dict(tables=tables, hands=hands, actions=actions, settlements=settlements, integrity=integrity)
 
 
-def _check_database(db_url: str, schema: str | None, journal: Path, unsettled_ok: bool = False) -> dict:
+def _check_database(db_url: str, schema: str | None, journal: Path) -> dict:
     """The checks of the module docstring on the database against the journal; returns counts.
-
-    ``unsettled_ok``: right after a kill, a table's hand in play may be finished by its stored
-    actions but not yet settled (the kill fell between the last action and the settlement,
-    which the service stores in two transactions); the next start settles it, so the check
-    after the last restart passes ``False``."""
+    No kill point may leave a hand whose stored actions finish it still unsettled: the
+    service stores a hand's last actions and its settlement in one transaction."""
     db = _rows(db_url, schema)
     if db["integrity"] is not None:
         assert db["integrity"] == "ok", db["integrity"]
@@ -146,7 +143,7 @@ def _check_database(db_url: str, schema: str | None, journal: Path, unsettled_ok
     playing = Counter(h["table_id"] for h in db["hands"] if h["status"] == "playing")
     assert all(n == 1 for n in playing.values()), playing
     stored: dict[int, list[str]] = {}
-    replayed = unsettled = 0
+    replayed = 0
     for h in db["hands"]:
         rows = db["actions"].get(h["id"], [])
         # no gap, no index twice: the log is exactly 0..n-1
@@ -165,12 +162,9 @@ def _check_database(db_url: str, schema: str | None, journal: Path, unsettled_ok
             assert db["settlements"][h["id"]] == h["result"]["points"], h["id"]
         elif h["status"] == "playing":
             assert tables[h["table_id"]]["status"] == "playing"
-            if hand.is_over() and unsettled_ok:
-                unsettled += 1
-                continue
             assert not hand.is_over(), (
-                f"hand {h['id']}: its stored actions end it, but it was never settled (status 'playing'): "
-                "the process stopped between the last action and the settlement, and the restart did not settle it")
+                f"hand {h['id']}: its stored actions end it, but it is not settled (status 'playing'): "
+                "the last action and the settlement were stored apart")
     channel_of = {h["id"]: tables[h["table_id"]]["channel"] for h in db["hands"]}
     acked: dict[tuple[int, int], str] = {}
     finished = 0
@@ -188,7 +182,7 @@ def _check_database(db_url: str, schema: str | None, journal: Path, unsettled_ok
             assert h["status"] == "done" and h["result"]["points"] == json.loads(" ".join(parts[3:])), hid
             finished += 1
     return dict(acked=len(acked), replayed=replayed, hands=len(db["hands"]), finished=finished,
-                tables=len(db["tables"]), integrity=db["integrity"], unsettled=unsettled)
+                tables=len(db["tables"]), integrity=db["integrity"])
 
 
 def _campaign(tmp_path: Path, db_url: str, schema: str | None, label: str, seed: int) -> None:
@@ -212,7 +206,7 @@ def _campaign(tmp_path: Path, db_url: str, schema: str | None, label: str, seed:
         p.join(30)
         assert p.exitcode == -signal.SIGKILL, (run, p.exitcode)
         kills += 1
-    after_kills = _check_database(db_url, schema, journal, unsettled_ok=True)
+    after_kills = _check_database(db_url, schema, journal)  # right after a kill: nothing finished unsettled
     # the last restart: resumed tables take buttons and their timers run again
     report = tmp_path / "verify.txt"
     p = _start(ctx, base + ["--run", str(KILLS), "--verify"], str(report))
@@ -225,7 +219,7 @@ def _campaign(tmp_path: Path, db_url: str, schema: str | None, label: str, seed:
     print(f"\n[{label}] kills survived: {kills} ({before_ready} during start-up); "
           f"acknowledged actions checked: {after_kills['acked']}; stored actions replayed: "
           f"{after_kills['replayed']} in {after_kills['hands']} hands ({after_kills['finished']} finished) "
-          f"at {after_kills['tables']} tables ({after_kills['unsettled']} finished but unsettled at the last kill); integrity_check: {after_kills['integrity'] or 'n/a (PostgreSQL)'}; "
+          f"at {after_kills['tables']} tables (none finished but unsettled); integrity_check: {after_kills['integrity'] or 'n/a (PostgreSQL)'}; "
           f"after the last restart: {verified['tables']} tables resumed, {verified['old_buttons']} pre-restart "
           f"buttons and {verified['hand_buttons']} /mj hand buttons pressed, {verified['timeouts']} timeouts played; "
           f"final replay {final['replayed']} actions")
@@ -260,11 +254,11 @@ def test_sigkill_recovery_postgresql(tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_stop_between_last_action_and_settlement_resumes_settled(tmp_path):
-    """The window the SIGKILL runs hit now and then, made deterministic: the hand's last action
-    is stored, then the process dies before the settlement is written.  The restarted bot must
-    settle that hand (stored result and settlements) and deal the next one, not leave the
-    table waiting on a finished hand with no timer."""
+async def test_a_settlement_refused_stores_none_of_the_last_move(tmp_path):
+    """The hand's last action and its settlement are one transaction: when the store refuses
+    it (here: it fails, as a process stopped mid-transaction would leave it), the last move is
+    not stored either — the hand is as it was before it, the player is told, and the move can
+    be made again (after a restart too), which then settles the hand."""
     from discord_play import find_seed, new_bot
     from fakediscord import FakeDiscord
     from service.clock import ManualClock
@@ -280,28 +274,37 @@ async def test_stop_between_last_action_and_settlement_resumes_settled(tmp_path)
         alice = fd.user(101, "alice")
         await fd.slash(alice, "mj table create", {"variant": "two_player"})
         await fd.slash(alice, "mj table add-ai", {"level": "normal"})
+        real = bot.store.finish_hand
 
         async def dies(*a, **kw):
-            raise RuntimeError("process killed before the settlement was written")
+            raise RuntimeError("the store refused the settlement")
 
         bot.store.finish_hand = dies
         await fd.slash(alice, "mj table start", check=False)
         table = bot.service.table_in(fd.channel_id)
+        refused = None
         while not table.hand.is_over():  # alice plays as the AI would
             action = table.hand.ai_action(table.hand.pending_seats()[0])
+            before = list(table.actions)
             try:
                 await bot.service.act(fd.channel_id, alice.id, action.type, action.kind)
-            except RuntimeError:
+            except Exception:
+                refused = action
                 break
-        stored = await bot.store.get_hand(table.hand_id)
-        assert stored.status == "playing" and list(stored.actions) == table.actions
+        assert refused is not None, "the hand ended without a settlement"
         hand_id = table.hand_id
+        stored = await bot.store.get_hand(hand_id)
+        assert stored.status == "playing" and list(stored.actions) == before == table.actions
+        assert not table.hand.is_over()  # as stored: before the last move
 
         bot2 = new_bot(db_url, clock)
         await fd.restart(bot2)
         t2 = bot2.service.table_in(fd.channel_id)
+        assert not t2.hand.is_over() and t2.actions == before
+        assert bot2.store.finish_hand.__func__ is real.__func__
+        await bot2.service.act(fd.channel_id, alice.id, refused.type, refused.kind)
         settled = await bot2.store.get_hand(hand_id)
-        assert settled.status == "done", "the finished hand was not settled after the restart"
+        assert settled.status == "done" and list(settled.actions)[:len(before) + 1] == before + [str(refused)]
         assert [s.points for s in settled.settlements] == t2.last_result["points"]
         clock.advance(31)  # result_timeout: the next hand is dealt
         await bot2.service.tick()

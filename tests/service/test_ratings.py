@@ -1,0 +1,152 @@
+"""Ratings (``service/ratings.py``): the Plackett–Luce update worked by hand for a 4-player unit
+with a tie, the rules of a rated unit, and a rebuild from the stored hands equal to rating the
+same units live, in the settling transaction."""
+
+from __future__ import annotations
+
+from math import exp, sqrt
+
+import pytest
+
+from service import ratings
+from service.ratings import BLOCK_HANDS, decider, places, rate
+from store import SettlementRecord, SettledHand, Store
+
+ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
+GUILD = 7
+
+
+# ----------------------------------------------------------------------------- the update
+def plackett_luce(players: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
+    """Weng & Lin (2011), Algorithm 4 (Plackett–Luce), every player a team of one, written out
+    from the paper with openskill's constants: β = 25/6, τ = 25/300 (added to σ² first),
+    κ = 0.0001, γ = σ/c; players of equal rank share the probability mass (``a``)."""
+    beta, tau, kappa = 25 / 6, 25 / 300, 0.0001
+    s2 = [s * s + tau * tau for _, s in players]
+    mu = [m for m, _ in players]
+    c = sqrt(sum(v + beta * beta for v in s2))
+    n = len(players)
+    sum_q = [sum(exp(mu[i] / c) for i in range(n) if ranks[i] >= ranks[q]) for q in range(n)]
+    a = [ranks.count(ranks[q]) for q in range(n)]
+    out = []
+    for i in range(n):
+        omega = delta = 0.0
+        for q in range(n):
+            if ranks[q] <= ranks[i]:
+                p = exp(mu[i] / c) / sum_q[q]
+                delta += p * (1 - p) / a[q]
+                omega += ((1 - p) if q == i else -p) / a[q]
+        omega *= s2[i] / c
+        delta *= s2[i] / c ** 2 * sqrt(s2[i]) / c
+        out.append((mu[i] + omega, sqrt(s2[i]) * sqrt(max(1 - delta, kappa))))
+    return out
+
+
+def test_a_four_player_unit_with_a_tie_moves_ratings_as_worked_by_hand():
+    # Alice first, Bob and Carol tied second, Dan fourth; Bob and Carol come with ratings
+    current = {ALICE: None, BOB: (30.0, 6.0), CAROL: (22.0, 7.0), DAN: None}
+    ranked = ((ALICE, 1, 40), (BOB, 2, 0), (CAROL, 2, 0), (DAN, 4, -40))
+    new = rate(current, ranked)
+    by_hand = plackett_luce([(25.0, 25 / 3), (30.0, 6.0), (22.0, 7.0), (25.0, 25 / 3)], [1, 2, 2, 4])
+    for (u, _, _), (mu, sigma) in zip(ranked, by_hand, strict=True):
+        assert new[u][2:] == pytest.approx((mu, sigma), abs=1e-12)
+    # the values, once: the winner gains, the tied pair moves by its own standing, the last loses
+    assert [tuple(round(x, 4) for x in new[u][2:]) for u in (ALICE, BOB, CAROL, DAN)] == [
+        (28.0844, 8.2459), (29.4918, 5.9407), (22.1003, 6.9152), (22.7537, 8.1406)]
+    assert new[ALICE][:2] == (25.0, 25 / 3) and new[BOB][:2] == (30.0, 6.0)  # the rating before
+
+
+# ----------------------------------------------------------------------------- rated units
+def hand(hand_id: int, *seats: tuple) -> SettledHand:
+    """A settled hand: seats ``(user or None for an AI seat, points)``."""
+    return SettledHand(hand_id, tuple((i, u, u is None, p) for i, (u, p) in enumerate(seats)))
+
+
+def test_places_share_a_place_on_equal_points():
+    hands = [hand(1, (ALICE, 10), (BOB, -5), (None, 0), (CAROL, -5)),
+             hand(2, (ALICE, -20), (BOB, 5), (None, 10), (CAROL, 5))]
+    assert places(hands) == ((ALICE, 3, -10), (BOB, 1, 0), (CAROL, 1, 0))
+
+
+def test_an_open_ended_table_rates_every_block_of_four_hands_with_the_same_players():
+    decide = decider(0)
+    seats = [(ALICE, 8), (BOB, -8), (None, 0)]
+    hands = [hand(i, *seats) for i in range(1, 5)]
+    for n in range(1, BLOCK_HANDS):
+        assert decide(hands[:n], False) is None
+    unit = decide(hands, False)
+    assert (unit.kind, unit.first_hand_id, unit.last_hand_id, unit.hands) == ("block", 1, 4, 4)
+    assert unit.places == ((ALICE, 1, 32), (BOB, 2, -32))  # the AI seat is not rated
+    # Carol takes Bob's seat after hand 2: the block starts again with her
+    changed = hands[:2] + [hand(i, (ALICE, 1), (CAROL, -1), (None, 0)) for i in range(3, 7)]
+    unit = decide(changed, False)
+    assert (unit.first_hand_id, unit.last_hand_id) == (3, 6) and unit.places == ((ALICE, 1, 4), (CAROL, 2, -4))
+    assert decide(changed[:5], False) is None
+    # one human among AI seats: nothing to rate
+    assert decide([hand(i, (ALICE, 5), (None, -5)) for i in range(1, 5)], False) is None
+
+
+def test_a_match_is_one_unit_when_it_ends_with_the_players_it_began_with():
+    decide = decider(3)
+    hands = [hand(i, (ALICE, 3 - i), (BOB, i - 3)) for i in range(1, 4)]
+    assert decide(hands[:2], False) is None and decide(hands, False) is None
+    unit = decide(hands, True)
+    assert (unit.kind, unit.hands) == ("match", 3) and unit.places == ((ALICE, 1, 3), (BOB, 2, -3))
+    changed = hands[:2] + [hand(3, (ALICE, 0), (CAROL, 0))]
+    assert decide(changed, True) is None
+
+
+# ----------------------------------------------------------------------------- live and rebuilt
+async def play(store: Store, table_id: int, hand_no: int, seats: list[tuple], match_hands: int,
+               end: bool = False) -> int:
+    """One settled hand: ``seats`` ``(user or None, points)``; rated live as the service does."""
+    hand_id = await store.start_hand(
+        table_id=table_id, hand_no=hand_no, seed=hand_no, variant="laosanfan", options={}, dealer=0,
+        seats=[{"seat": i, "user_id": u, "name": f"P{i}"} for i, (u, _) in enumerate(seats)])
+    lines = [SettlementRecord(seat=i, user_id=u, name=f"P{i}", points=p, is_ai=u is None, is_winner=p > 0)
+             for i, (u, p) in enumerate(seats)]
+    await store.finish_hand(hand_id, result={}, settlements=lines, actions=(0, ["deal"]),
+                            rate=ratings.for_table(match_hands), end_match=match_hands if end else None)
+    return hand_id
+
+
+async def snapshot(store: Store) -> dict:
+    out = {}
+    for u in (ALICE, BOB, CAROL, DAN):
+        r = await store.rating(GUILD, "laosanfan", u)
+        out[u] = (r.mu, r.sigma, r.units, await store.unit_places(GUILD, "laosanfan", u)) if r else None
+    return out
+
+
+@pytest.mark.asyncio
+async def test_a_rebuild_from_the_stored_hands_equals_rating_them_live(tmp_path):
+    store = Store(f"sqlite:///{tmp_path}/bot.db")
+    await store.init()
+    try:
+        open_ended = await store.create_table(guild_id=GUILD, channel_id=1, creator_id=ALICE, variant="laosanfan",
+                                              options={"match_hands": 0}, seed=1)
+        await store.update_table(open_ended, status="playing")
+        pattern = [[(ALICE, 9), (BOB, -3), (None, -3), (CAROL, -3)], [(ALICE, -6), (BOB, 12), (None, -3), (CAROL, -3)],
+                   [(ALICE, 0), (BOB, 0), (None, 0), (CAROL, 0)], [(ALICE, -3), (BOB, -3), (None, 9), (CAROL, -3)]]
+        for n in range(9):  # two blocks, and a hand toward the third
+            await play(store, open_ended, n + 1, pattern[n % 4], 0)
+        for n in range(4):  # Dan takes Carol's seat: a new block
+            await play(store, open_ended, 10 + n, [(ALICE, -1), (BOB, 2), (None, 0), (DAN, -1)], 0)
+        match = await store.create_table(guild_id=GUILD, channel_id=2, creator_id=BOB, variant="laosanfan",
+                                         options={"match_hands": 3}, seed=2)
+        await store.update_table(match, status="playing")
+        for n in range(3):
+            await play(store, match, n + 1, [(BOB, 5), (CAROL, -5)], 3, end=n == 2)
+        live = await snapshot(store)
+        assert live[ALICE][2] == 3 and live[BOB][2] == 4 and live[CAROL][2] == 3 and live[DAN][2] == 1
+        # block 1 and 2: Bob +6, Alice 0, Carol −9; Dan's block: Bob +8, Alice and Dan −4 (tied)
+        assert [p for _, p, _ in live[BOB][3]] == [1, 1, 1, 1]
+        assert [(p, n) for _, p, n in live[ALICE][3]] == [(2, 3), (2, 3), (2, 3)]
+        assert [(p, n) for _, p, n in live[DAN][3]] == [(2, 3)] and [p for _, p, _ in live[CAROL][3]] == [3, 3, 2]
+        assert await ratings.rebuild(store) == 0  # ratings are stored: nothing to do
+        assert await ratings.rebuild(store, force=True) == 4  # two blocks, Dan's block, the match
+        rebuilt = await snapshot(store)
+        assert {u: v[:3] for u, v in rebuilt.items()} == {u: v[:3] for u, v in live.items()}
+        assert {u: [x[1:] for x in v[3]] for u, v in rebuilt.items()} == {u: [x[1:] for x in v[3]] for u, v in live.items()}
+    finally:
+        await store.close()
