@@ -298,3 +298,18 @@ def test_the_placement_rates_of_rated_units():
             placement_rates([bad])
     r = player_rates([], ALICE, claims=None, placements=[(1, 2), (2, 2)])
     assert (r.placements.first.value, r.placements.average.value) == (0.5, 1.5)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN", "zh-TW"])
+def test_the_words_of_a_players_rates(lang):
+    from render.text.records import rates
+
+    dui = made(1, {"winner": 0, "count": {"name": "dui", "value": 11}}, SettlementRecord(0, ALICE, "A", 48,
+                                                                                       is_winner=True))
+    r = player_rates([dui], ALICE, claims={1: frozenset({0})}, placements=[(1, 4), (3, 4)])
+    title, body = rates(r, "Alice", find_variant("laowudui").facts, "week", lang)
+    assert "Alice" in title and "%{" not in title + body and "rates." not in body
+    assert "100.0%" in body and "(1/1)" in body.replace("（", "(").replace("）", ")") and "11.0" in body
+    assert "2.00" in body and body.count("%") >= 5 + 1 + 4
+    empty = rates(player_rates([], ALICE, claims={}), "Alice", find_variant("two_player").facts, "all", lang)[1]
+    assert "—" in empty and "2.00" not in empty
