@@ -32,6 +32,7 @@ function of the transaction's connection (``update_table_row``, ``put_streak``,
 * :mod:`store.tables` — tables, seats, seat prompts, open tables for a restart;
 * :mod:`store.hands` — hands, the action log, settlements;
 * :mod:`store.scores` — score, leaderboard, history, statistics, finished hands;
+* :mod:`store.rates` — what a player's rates are counted from (``docs/rates.md``);
 * :mod:`store.guilds` — guild defaults, presets, channels;
 * :mod:`store.matches` — ended matches, their standings and the message that showed them;
 * :mod:`store.streaks` — the players' 连庄 counts;
@@ -109,6 +110,7 @@ from .records import (
     TableRecord,
 )
 from .routed import RoutedAction, RoutedActions
+from .rates import Rates
 from .scores import Scores
 from .state import NamedValues
 from .streaks import Streaks
@@ -186,6 +188,7 @@ class Store:
         self.matches = Matches(self.db)
         self.streaks = Streaks(self.db)
         self.scores = Scores(self.db)
+        self.hand_rates = Rates(self.db)
         self.guilds = Guilds(self.db)
         self.routed = RoutedActions(self.db)
         self.named = NamedValues(self.db)
@@ -212,6 +215,7 @@ class Store:
         sc = self.scores
         self.score, self.leaderboard, self.history, self.stats = sc.score, sc.leaderboard, sc.history, sc.stats
         self.finished_hands = sc.finished_hands
+        self.rate_hands, self.hand_actions = self.hand_rates.rate_hands, self.hand_rates.hand_actions
         g = self.guilds
         self.get_guild_config, self.set_guild_default, self.set_guild_settings = (
             g.get_guild_config, g.set_guild_default, g.set_guild_settings)

@@ -1,11 +1,12 @@
-"""The words of the records and settings commands: scores, the leaderboard, history,
-replays, verification, a server's settings, and a game's rules."""
+"""The words of the records and settings commands: scores, a player's rates, the
+leaderboard, history, replays, verification, a server's settings, and a game's rules."""
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
 from .catalogue import game_name, lang_of, pick, t, tv
+from .results import count_title
 
 
 def no_hands(name: str, lang: str) -> str:
@@ -18,6 +19,39 @@ def score(st: Any, name: str, lang: str) -> str:
              self_drawn=st.self_drawn, deal_ins=st.deal_ins)
     return text + "\n" + t("ui.score_stats", lang, average=f"{st.average_points:+.1f}", best=f"{st.best_points:+d}",
                            hand=st.best_hand_id, fan=st.best_fan if st.best_fan is not None else "—")
+
+
+def _share(rate: Any, lang: str) -> str:
+    """``25.0% (3/12)``, or ``— (0/0)`` with nothing to count."""
+    shown = "—" if rate.value is None else f"{rate.value * 100:.1f}%"
+    return t("rates.share", lang, value=shown, count=rate.count, of=rate.of)
+
+
+def _mean(mean: Any) -> str:
+    return "—" if mean.value is None else f"{mean.value:.1f}"
+
+
+def rates(r: Any, name: str, game: Any, period: str, lang: str) -> tuple[str, str]:
+    """``(title, body)`` of a player's rates in one game (``service.rates.PlayerRates``;
+    ``game``: its facts): the per-hand rates with their counts, the average win and deal-in
+    values in the game's points, its count per win where it keeps one, and the placement
+    rates when units were counted (``docs/rates.md``)."""
+    title = t("rates.title", lang, name=name, game=game_name(game, lang), period=t(f"ui.period_{period}", lang))
+    lines = [t("rates.hands", lang, n=r.hands)]
+    shares = [("wins", r.wins), ("deal_ins", r.deal_ins), ("self_drawn", r.self_drawn), ("calls", r.calls),
+              ("draws", r.draws)]
+    lines += [f"{t('rates.' + key, lang)} {_share(rate, lang)}" for key, rate in shares if rate is not None]
+    lines.append(t("rates.values", lang, win=_mean(r.win_value), deal_in=_mean(r.deal_in_value)))
+    if r.count_name is not None and r.count_per_win.value is not None:
+        count = count_title({"count": {"name": r.count_name, "value": _mean(r.count_per_win)}}, lang, game)
+        lines.append(t("rates.count_per_win", lang, count=count))
+    p = r.placements
+    if p.units:
+        lines.append(t("rates.placements", lang, units=p.units, average=f"{p.average.value:.2f}",
+                       first=_share(p.first, lang)))
+        lines.append(" · ".join(t("rates.place", lang, place=i + 1, share=_share(d, lang))
+                                for i, d in enumerate(p.distribution)))
+    return title, "\n".join(lines)
 
 
 def leaderboard_empty(lang: str) -> str:
