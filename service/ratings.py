@@ -18,6 +18,9 @@ with fewer than two human players is not rated.  So an AI seat's points count on
 the humans' order, a table with fewer seats than the game's usual is rated like any other,
 and a practice table against AI alone is not rated.
 
+**段位** move with the same places, by the ladder of ``data/ranks/dan.json`` for the number
+of rated players (``service/dan.py``).
+
 **How ratings move**: Weng–Lin's Bayesian rating with the Plackett–Luce model (the
 ``openskill`` library, pinned in ``requirements.txt``), every player a team of one, its
 defaults (a new player 25 ± 25/3, β 25/6, τ 25/300).  Ratings are written in the transaction
@@ -33,7 +36,9 @@ from typing import Any, Callable, Optional, Sequence
 
 from openskill.models import PlackettLuce
 
-from store import Rating, SettledHand, Unit
+from store import Rated, Rating, SettledHand, Unit
+
+from . import dan
 
 log = logging.getLogger(__name__)
 
@@ -88,15 +93,23 @@ def decider(match_hands: int) -> Callable[[Sequence[SettledHand], bool], Optiona
     return decide
 
 
-def rate(current: dict, ranked: Sequence[tuple[int, int, int]]) -> dict:
-    """The players' ratings after a unit: ``current`` ``{user_id: (mu, sigma) or None}`` (None:
-    a new player), ``ranked`` ``((user_id, place, points), …)``; returns ``{user_id: (mu,
-    sigma before, mu, sigma after)}``."""
+def rate(current: dict, ranked: Sequence[tuple[int, int, int]]) -> dict[int, Rated]:
+    """The players' ratings and 段位 after a unit: ``current`` ``{user_id: Rating or None}``
+    (``None``: a new player), ``ranked`` ``((user_id, place, points), …)``; returns
+    ``{user_id: Rated}`` (the 段位 moved by ``service.dan.after``, players sharing a place
+    sharing its points)."""
     users = [u for u, _, _ in ranked]
-    before = {u: current.get(u) or START for u in users}
+    before = {u: ((current[u].mu, current[u].sigma) if current.get(u) else START) for u in users}
     teams = [[MODEL.rating(mu=before[u][0], sigma=before[u][1])] for u in users]
     after = MODEL.rate(teams, ranks=[place for _, place, _ in ranked])
-    return {u: (*before[u], team[0].mu, team[0].sigma) for u, team in zip(users, after, strict=True)}
+    n = len(ranked)
+    out = {}
+    for (u, place, _), team in zip(ranked, after, strict=True):
+        r = current.get(u)
+        tied = sum(1 for _, p, _ in ranked if p == place)
+        rank = dan.after(dan.State(r.dan_rank, r.dan_points) if r else dan.initial(), place, n, tied=tied)
+        out[u] = Rated(*before[u], team[0].mu, team[0].sigma, rank.rank, rank.points)
+    return out
 
 
 def for_table(match_hands: int) -> tuple[Callable[[Sequence[SettledHand], bool], Optional[Unit]],
@@ -126,11 +139,12 @@ def replay(source: Sequence[tuple[int, int, str, int, list[SettledHand]]]
     for _, _, table_id, guild_id, variant, unit in found:
         users = [u for u, _, _ in unit.places]
         stored = {u: ratings[(guild_id, variant, u)] for u in users if (guild_id, variant, u) in ratings}
-        new = rate({u: (r.mu, r.sigma) for u, r in stored.items()}, unit.places)
+        new = rate(stored, unit.places)
         out.append((table_id, guild_id, variant, unit, stored, new))
         for u in users:
-            old = stored.get(u)
-            ratings[(guild_id, variant, u)] = Rating(u, new[u][2], new[u][3], (old.units if old else 0) + 1)
+            old, r = stored.get(u), new[u]
+            ratings[(guild_id, variant, u)] = Rating(u, r.mu, r.sigma, (old.units if old else 0) + 1,
+                                                     r.dan_rank, r.dan_points)
     return out
 
 

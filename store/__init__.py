@@ -87,7 +87,7 @@ from .database import Database
 from .guilds import Guilds
 from .hands import Hands, append_batch
 from .langs import Langs
-from .ratings import Rating, Ratings, SettledHand, Unit
+from .ratings import Rated, Rating, Ratings, SettledHand, Unit
 from .matches import Matches
 from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, Migrations, alembic_config, head_revision
 from .records import (
@@ -117,6 +117,7 @@ from .streaks import Streaks
 from .tables import Tables
 
 __all__ = [
+    "Rated",
     "Rating",
     "SettledHand",
     "Unit",

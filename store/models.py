@@ -413,7 +413,8 @@ class MatchRow(SQLModel, table=True):
 class RatingRow(SQLModel, table=True):
     """``rating``: a player's rating in one game on one guild (revision ``0014_ratings``): the
     Weng–Lin Plackett–Luce mean ``mu`` and deviation ``sigma`` (openskill's scale: a new
-    player 25 ± 25/3) after ``units`` rated units."""
+    player 25 ± 25/3) after ``units`` rated units, and the 段位 reached: ``dan_rank`` (index
+    into the ladder of ``data/ranks/dan.json``) with ``dan_points`` on it."""
 
     __tablename__: ClassVar[str] = "rating"
     __table_args__ = (
@@ -427,6 +428,8 @@ class RatingRow(SQLModel, table=True):
     mu: float = Field(sa_column=Column(Float, nullable=False))
     sigma: float = Field(sa_column=Column(Float, nullable=False))
     units: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    dan_rank: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    dan_points: int = Field(default=0, sa_column=Column(Integer, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
@@ -457,7 +460,7 @@ class RatedUnitRow(SQLModel, table=True):
 class UnitPlaceRow(SQLModel, table=True):
     """``unit_place``: one rated player's place in a rated unit (revision ``0014_ratings``):
     ``place`` 1.. among ``players`` rated players (ties share a place), the unit's ``points``
-    summed, and the rating before and after."""
+    summed, the rating before and after, and the 段位 after it."""
 
     __tablename__: ClassVar[str] = "unit_place"
     __table_args__ = (
@@ -479,6 +482,8 @@ class UnitPlaceRow(SQLModel, table=True):
     sigma_before: float = Field(sa_column=Column(Float, nullable=False))
     mu_after: float = Field(sa_column=Column(Float, nullable=False))
     sigma_after: float = Field(sa_column=Column(Float, nullable=False))
+    dan_rank: int = Field(sa_column=Column(Integer, nullable=False))
+    dan_points: int = Field(sa_column=Column(Integer, nullable=False))
     created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 

@@ -23,6 +23,7 @@ from .models import RatedUnitRow, RatingRow, UnitPlaceRow
 _R = RatingRow.__table__  # type: ignore[attr-defined]
 _U = RatedUnitRow.__table__  # type: ignore[attr-defined]
 _Q = UnitPlaceRow.__table__  # type: ignore[attr-defined]
+_RATING = (_R.c.user_id, _R.c.mu, _R.c.sigma, _R.c.units, _R.c.dan_rank, _R.c.dan_points)
 
 
 @dataclass(frozen=True)
@@ -49,17 +50,32 @@ class Unit:
 
 @dataclass(frozen=True)
 class Rating:
-    """A stored rating: ``mu`` ± ``sigma`` after ``units`` rated units."""
+    """A stored rating: ``mu`` ± ``sigma`` after ``units`` rated units, and the 段位 reached
+    (``dan_rank``, ``dan_points``)."""
 
     user_id: int
     mu: float
     sigma: float
     units: int
+    dan_rank: int = 0
+    dan_points: int = 0
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A player's rating before a unit and after it, and the 段位 after it."""
+
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    dan_rank: int
+    dan_points: int
 
 
 #: ``decide(hands since the table's last unit, match_end) -> Unit | None``
 Decide = Callable[[Sequence[SettledHand], bool], Optional[Unit]]
-#: ``rate({user_id: (mu, sigma) or None}, places) -> {user_id: (mu, sigma before, mu, sigma after)}``
+#: ``rate({user_id: Rating or None}, places) -> {user_id: Rated}``
 Rate = Callable[[dict, Sequence[tuple[int, int, int]]], dict]
 
 
@@ -89,36 +105,35 @@ async def rate_in(conn: AsyncConnection, table_id: int, guild_id: int, variant: 
     if unit is None:
         return None
     users = [u for u, _, _ in unit.places]
-    rows = await conn.execute(select(_R.c.user_id, _R.c.mu, _R.c.sigma, _R.c.units).where(
+    rows = await conn.execute(select(*_RATING).where(
         _R.c.guild_id == guild_id, _R.c.variant == variant, _R.c.user_id.in_(users)))
-    current = {r.user_id: Rating(r.user_id, r.mu, r.sigma, r.units) for r in rows}
-    new = rate({u: ((current[u].mu, current[u].sigma) if u in current else None) for u in users}, unit.places)
+    current = {r.user_id: Rating(*r) for r in rows}
+    new = rate({u: current.get(u) for u in users}, unit.places)
     return await write_unit(conn, table_id, guild_id, variant, unit, current, new, now)
 
 
 async def write_unit(conn: AsyncConnection, table_id: int, guild_id: int, variant: str, unit: Unit,
-                     current: dict[int, Rating], new: dict[int, tuple[float, float, float, float]],
-                     now: datetime) -> int:
-    """Store ``unit``, its places with each player's rating before and after (``new``:
-    ``{user_id: (mu, sigma before, mu, sigma after)}``) and the new ratings (``current``: the
-    stored ones); returns the unit's id."""
+                     current: dict[int, Rating], new: dict[int, Rated], now: datetime) -> int:
+    """Store ``unit``, its places with each player's rating before and after and 段位 after
+    (``new``), and the new ratings (``current``: the stored ones); returns the unit's id."""
     unit_id = (await conn.execute(insert(_U).values(
         table_id=table_id, guild_id=guild_id, variant=variant, kind=unit.kind, first_hand_id=unit.first_hand_id,
         last_hand_id=unit.last_hand_id, hands=unit.hands, created_at=now).returning(_U.c.id))).scalar_one()
     places = []
     for user_id, place, points in unit.places:
-        mu_b, sigma_b, mu, sigma = new[user_id]
+        r = new[user_id]
         places.append({"unit_id": unit_id, "guild_id": guild_id, "variant": variant, "user_id": user_id,
-                       "place": place, "players": len(unit.places), "points": points, "mu_before": mu_b,
-                       "sigma_before": sigma_b, "mu_after": mu, "sigma_after": sigma, "created_at": now})
+                       "place": place, "players": len(unit.places), "points": points, "mu_before": r.mu_before,
+                       "sigma_before": r.sigma_before, "mu_after": r.mu, "sigma_after": r.sigma,
+                       "dan_rank": r.dan_rank, "dan_points": r.dan_points, "created_at": now})
+        values = dict(mu=r.mu, sigma=r.sigma, dan_rank=r.dan_rank, dan_points=r.dan_points, updated_at=now)
         before = current.get(user_id)
         if before is None:
-            await conn.execute(insert(_R).values(guild_id=guild_id, variant=variant, user_id=user_id, mu=mu,
-                                                 sigma=sigma, units=1, updated_at=now))
+            await conn.execute(insert(_R).values(guild_id=guild_id, variant=variant, user_id=user_id, units=1,
+                                                 **values))
         else:
             await conn.execute(update(_R).where(_R.c.guild_id == guild_id, _R.c.variant == variant,
-                                                _R.c.user_id == user_id)
-                               .values(mu=mu, sigma=sigma, units=before.units + 1, updated_at=now))
+                                                _R.c.user_id == user_id).values(units=before.units + 1, **values))
     await conn.execute(insert(_Q), places)
     return int(unit_id)
 
@@ -132,16 +147,16 @@ class Ratings:
     async def rating(self, guild_id: int, variant: str, user_id: int) -> Optional[Rating]:
         """A player's rating in a game on a guild, ``None`` before their first rated unit."""
         async with self.db.read() as conn:
-            r = (await conn.execute(select(_R.c.user_id, _R.c.mu, _R.c.sigma, _R.c.units).where(
+            r = (await conn.execute(select(*_RATING).where(
                 _R.c.guild_id == guild_id, _R.c.variant == variant, _R.c.user_id == user_id))).first()
-        return Rating(r.user_id, r.mu, r.sigma, r.units) if r is not None else None
+        return Rating(*r) if r is not None else None
 
     async def ratings(self, guild_id: int, variant: str) -> list[Rating]:
         """Every rated player of a game on a guild, by user id."""
         async with self.db.read() as conn:
-            rows = await conn.execute(select(_R.c.user_id, _R.c.mu, _R.c.sigma, _R.c.units).where(
+            rows = await conn.execute(select(*_RATING).where(
                 _R.c.guild_id == guild_id, _R.c.variant == variant).order_by(_R.c.user_id))
-            return [Rating(r.user_id, r.mu, r.sigma, r.units) for r in rows]
+            return [Rating(*r) for r in rows]
 
     async def unit_places(self, guild_id: int, variant: str, user_id: int) -> list[tuple[int, int, int]]:
         """A player's rated units in a game on a guild, oldest first: ``(unit_id, place,
@@ -173,7 +188,7 @@ class Ratings:
     async def replace_all(self, units: Sequence[tuple[int, int, str, Unit, dict, dict]]) -> None:
         """Replace every rating and unit, in one transaction, by ``units`` in order: each
         ``(table_id, guild_id, variant, unit, stored ratings {user: Rating} before it, new
-        {user: (mu, sigma before, mu, sigma after)})`` as :func:`write_unit` takes them."""
+        {user: Rated})`` as :func:`write_unit` takes them."""
         now = self.db.now()
 
         async def _job(conn: AsyncConnection) -> None:
@@ -186,4 +201,4 @@ class Ratings:
         await self.db.submit(_job)
 
 
-__all__ = ["Decide", "Rate", "Rating", "Ratings", "SettledHand", "Unit", "rate_in", "settled_since", "write_unit"]
+__all__ = ["Decide", "Rate", "Rated", "Rating", "Ratings", "SettledHand", "Unit", "rate_in", "settled_since", "write_unit"]

@@ -10,7 +10,7 @@ import pytest
 
 from service import ratings
 from service.ratings import BLOCK_HANDS, decider, places, rate
-from store import SettlementRecord, SettledHand, Store
+from store import Rating, SettlementRecord, SettledHand, Store
 
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
 GUILD = 7
@@ -44,16 +44,20 @@ def plackett_luce(players: list[tuple[float, float]], ranks: list[int]) -> list[
 
 def test_a_four_player_unit_with_a_tie_moves_ratings_as_worked_by_hand():
     # Alice first, Bob and Carol tied second, Dan fourth; Bob and Carol come with ratings
-    current = {ALICE: None, BOB: (30.0, 6.0), CAROL: (22.0, 7.0), DAN: None}
+    current = {ALICE: None, BOB: Rating(BOB, 30.0, 6.0, 3), CAROL: Rating(CAROL, 22.0, 7.0, 5), DAN: None}
     ranked = ((ALICE, 1, 40), (BOB, 2, 0), (CAROL, 2, 0), (DAN, 4, -40))
     new = rate(current, ranked)
     by_hand = plackett_luce([(25.0, 25 / 3), (30.0, 6.0), (22.0, 7.0), (25.0, 25 / 3)], [1, 2, 2, 4])
     for (u, _, _), (mu, sigma) in zip(ranked, by_hand, strict=True):
-        assert new[u][2:] == pytest.approx((mu, sigma), abs=1e-12)
+        assert (new[u].mu, new[u].sigma) == pytest.approx((mu, sigma), abs=1e-12)
     # the values, once: the winner gains, the tied pair moves by its own standing, the last loses
-    assert [tuple(round(x, 4) for x in new[u][2:]) for u in (ALICE, BOB, CAROL, DAN)] == [
+    assert [(round(new[u].mu, 4), round(new[u].sigma, 4)) for u in (ALICE, BOB, CAROL, DAN)] == [
         (28.0844, 8.2459), (29.4918, 5.9407), (22.1003, 6.9152), (22.7537, 8.1406)]
-    assert new[ALICE][:2] == (25.0, 25 / 3) and new[BOB][:2] == (30.0, 6.0)  # the rating before
+    assert (new[ALICE].mu_before, new[ALICE].sigma_before) == (25.0, 25 / 3)  # the rating before
+    assert (new[BOB].mu_before, new[BOB].sigma_before) == (30.0, 6.0)
+    # 段位 from 新人 (data/ranks/dan.json, 4 players: +20 +10 0 0): Alice first +20 (新人
+    # promotes at 20: 5级 with 0), Bob and Carol share 2nd and 3rd: (10 + 0) / 2 = 5 each
+    assert [(new[u].dan_rank, new[u].dan_points) for u in (ALICE, BOB, CAROL, DAN)] == [(1, 0), (0, 5), (0, 5), (0, 0)]
 
 
 # ----------------------------------------------------------------------------- rated units
@@ -114,7 +118,8 @@ async def snapshot(store: Store) -> dict:
     out = {}
     for u in (ALICE, BOB, CAROL, DAN):
         r = await store.rating(GUILD, "laosanfan", u)
-        out[u] = (r.mu, r.sigma, r.units, await store.unit_places(GUILD, "laosanfan", u)) if r else None
+        out[u] = (r.mu, r.sigma, r.units, r.dan_rank, r.dan_points,
+                  await store.unit_places(GUILD, "laosanfan", u)) if r else None
     return out
 
 
@@ -139,14 +144,18 @@ async def test_a_rebuild_from_the_stored_hands_equals_rating_them_live(tmp_path)
             await play(store, match, n + 1, [(BOB, 5), (CAROL, -5)], 3, end=n == 2)
         live = await snapshot(store)
         assert live[ALICE][2] == 3 and live[BOB][2] == 4 and live[CAROL][2] == 3 and live[DAN][2] == 1
+        # 段位 (data/ranks/dan.json): Bob first of three three times (+30 each: 新人 promotes at
+        # 20 → 5级 with 0, 5级 at 20 → 4级 with 0, then 4级 30) and first of two in the match
+        # (+20: 4级 50, past its 40 → 3级 with 0)
+        assert live[BOB][3:5] == (3, 0)
         # block 1 and 2: Bob +6, Alice 0, Carol −9; Dan's block: Bob +8, Alice and Dan −4 (tied)
-        assert [p for _, p, _ in live[BOB][3]] == [1, 1, 1, 1]
-        assert [(p, n) for _, p, n in live[ALICE][3]] == [(2, 3), (2, 3), (2, 3)]
-        assert [(p, n) for _, p, n in live[DAN][3]] == [(2, 3)] and [p for _, p, _ in live[CAROL][3]] == [3, 3, 2]
+        assert [p for _, p, _ in live[BOB][5]] == [1, 1, 1, 1]
+        assert [(p, n) for _, p, n in live[ALICE][5]] == [(2, 3), (2, 3), (2, 3)]
+        assert [(p, n) for _, p, n in live[DAN][5]] == [(2, 3)] and [p for _, p, _ in live[CAROL][5]] == [3, 3, 2]
         assert await ratings.rebuild(store) == 0  # ratings are stored: nothing to do
         assert await ratings.rebuild(store, force=True) == 4  # two blocks, Dan's block, the match
         rebuilt = await snapshot(store)
-        assert {u: v[:3] for u, v in rebuilt.items()} == {u: v[:3] for u, v in live.items()}
-        assert {u: [x[1:] for x in v[3]] for u, v in rebuilt.items()} == {u: [x[1:] for x in v[3]] for u, v in live.items()}
+        assert {u: v[:5] for u, v in rebuilt.items()} == {u: v[:5] for u, v in live.items()}
+        assert {u: [x[1:] for x in v[5]] for u, v in rebuilt.items()} == {u: [x[1:] for x in v[5]] for u, v in live.items()}
     finally:
         await store.close()

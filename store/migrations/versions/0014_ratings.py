@@ -1,4 +1,4 @@
-"""Ratings: ``rating`` (a player's per guild and game), ``rated_unit`` and ``unit_place``.
+"""Ratings and 段位: ``rating`` (a player's per guild and game), ``rated_unit`` and ``unit_place``.
 
 Revision ID: 0014_ratings
 Revises: 0013_seat_level
@@ -34,6 +34,8 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float(), nullable=False),
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("units", sa.Integer(), nullable=False),
+        sa.Column("dan_rank", sa.Integer(), nullable=False),
+        sa.Column("dan_points", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("guild_id", "variant", "user_id", name="uq_rating_guild_variant_user"),
@@ -68,6 +70,8 @@ def upgrade() -> None:
         sa.Column("sigma_before", sa.Float(), nullable=False),
         sa.Column("mu_after", sa.Float(), nullable=False),
         sa.Column("sigma_after", sa.Float(), nullable=False),
+        sa.Column("dan_rank", sa.Integer(), nullable=False),
+        sa.Column("dan_points", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["unit_id"], ["rated_unit.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
