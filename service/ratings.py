@@ -108,7 +108,7 @@ def rate(current: dict, ranked: Sequence[tuple[int, int, int]]) -> dict[int, Rat
         r = current.get(u)
         tied = sum(1 for _, p, _ in ranked if p == place)
         rank = dan.after(dan.State(r.dan_rank, r.dan_points) if r else dan.initial(), place, n, tied=tied)
-        out[u] = Rated(*before[u], team[0].mu, team[0].sigma, rank.rank, rank.points)
+        out[u] = Rated(before[u][0], before[u][1], team[0].mu, team[0].sigma, rank.rank, rank.points)
     return out
 
 
