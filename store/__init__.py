@@ -227,7 +227,7 @@ class Store:
         self.get_state, self.set_state, self.next_start = self.named.get_state, self.named.set_state, self.named.next_start
         self.get_langs, self.set_lang = self.langs.get_langs, self.langs.set_lang
         rt = self.rated
-        self.rating, self.ratings, self.unit_places = rt.rating, rt.ratings, rt.unit_places
+        self.rating, self.ratings, self.unit_places, self.best_hands = rt.rating, rt.ratings, rt.unit_places, rt.best_hands
         self.count_ratings, self.rebuild_source, self.replace_all_ratings = (
             rt.count_ratings, rt.rebuild_source, rt.replace_all)
 

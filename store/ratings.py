@@ -158,13 +158,26 @@ class Ratings:
                 _R.c.guild_id == guild_id, _R.c.variant == variant).order_by(_R.c.user_id))
             return [Rating(*r) for r in rows]
 
-    async def unit_places(self, guild_id: int, variant: str, user_id: int) -> list[tuple[int, int, int]]:
-        """A player's rated units in a game on a guild, oldest first: ``(unit_id, place,
-        players)``."""
+    async def unit_places(self, guild_id: int, variant: str, user_id: int,
+                          since: Optional[datetime] = None) -> list[tuple[int, int, int]]:
+        """A player's rated units in a game on a guild (rated at or after ``since``), oldest
+        first: ``(unit_id, place, players)``."""
+        q = select(_Q.c.unit_id, _Q.c.place, _Q.c.players).where(
+            _Q.c.guild_id == guild_id, _Q.c.variant == variant, _Q.c.user_id == user_id)
+        if since is not None:
+            q = q.where(_Q.c.created_at >= since)
         async with self.db.read() as conn:
-            rows = await conn.execute(select(_Q.c.unit_id, _Q.c.place, _Q.c.players).where(
-                _Q.c.guild_id == guild_id, _Q.c.variant == variant, _Q.c.user_id == user_id).order_by(_Q.c.unit_id))
+            rows = await conn.execute(q.order_by(_Q.c.unit_id))
             return [(r.unit_id, r.place, r.players) for r in rows]
+
+    async def best_hands(self, guild_id: int, user_id: int, variant: str, n: int) -> list[tuple[int, int, Optional[int]]]:
+        """A player's ``n`` best hands in a game on a guild by points won, best (then latest)
+        first: ``(hand_id, points, fan)``."""
+        async with self.db.read() as conn:
+            rows = await conn.execute(select(_P.c.hand_id, _P.c.points, _P.c.fan).where(
+                _P.c.guild_id == guild_id, _P.c.variant == variant, _P.c.user_id == user_id,
+                _P.c.is_ai.is_(False), _P.c.points > 0).order_by(_P.c.points.desc(), _P.c.hand_id.desc()).limit(n))
+            return [(r.hand_id, r.points, r.fan) for r in rows]
 
     async def count_ratings(self) -> int:
         """How many ratings are stored (0: none yet, a rebuild may fill them)."""

@@ -1,0 +1,84 @@
+"""What ``/mj profile`` shows of a player in one game of a server (:class:`Profile`): the rating,
+the 段位 and its progress, the rates players compare, the places of the last rated units and
+the best hands — gathered from the store by :func:`profile_of`; drawn by ``render/profile.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from . import dan
+from .rates import PlayerRates, RateBook
+from .records import period_start
+
+#: how many of the last rated units the card charts
+RECENT_UNITS = 20
+#: how many of the best hands it lists
+BEST_HANDS = 3
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The number players compare: ``1500 + 60 × (μ − 3σ)``, the conservative estimate
+    (openskill's ordinal) on a familiar scale — a new player (25 ± 25/3) is 1500, and it rises
+    as the rating both improves and becomes surer."""
+    return 1500 + round(60 * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True)
+class BestHand:
+    """One of the player's best hands: ``points`` won, its ``fan`` (``None`` where the game
+    counts none), the stored ``hand_id`` (for ``/mj replay``)."""
+
+    hand_id: int
+    points: int
+    fan: Optional[int]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player's profile in one game of one server.
+
+    :ivar name: the player's name as last seated.
+    :ivar game: the game's facts (``engine.facts.GameFacts``).
+    :ivar rating: :func:`display_rating`, ``None`` before the first rated unit; ``mu``,
+        ``sigma`` the rating itself, ``units`` the rated units.
+    :ivar dan: the 段位 reached (``service.dan.State``) and ``ladder`` (``service.dan.Ladder``).
+    :ivar rates: the rates (``service.rates.PlayerRates``) over ``period``.
+    :ivar recent: the last :data:`RECENT_UNITS` rated units' ``(place, players)``, oldest first.
+    :ivar best: the best hands by points won, best first.
+    """
+
+    name: str
+    game: Any
+    rating: Optional[int]
+    mu: Optional[float]
+    sigma: Optional[float]
+    units: int
+    dan: dan.State
+    ladder: dan.Ladder
+    rates: PlayerRates
+    period: str
+    recent: tuple[tuple[int, int], ...]
+    best: tuple[BestHand, ...]
+
+
+async def profile_of(store: Any, book: RateBook, guild_id: int, user_id: int, name: str, game: Any,
+                     period: str = "all") -> Profile:
+    """The :class:`Profile` of ``user_id`` in ``game`` on ``guild_id`` (rates over ``period``,
+    ``service.records.PERIODS``)."""
+    rating = await store.rating(guild_id, game.id, user_id)
+    units = await store.unit_places(guild_id, game.id, user_id)
+    since = period_start(period)
+    in_period = units if since is None else await store.unit_places(guild_id, game.id, user_id, since)
+    rates = await book.player_rates(guild_id, user_id, game.id, period, [(p, n) for _, p, n in in_period])
+    best = await store.best_hands(guild_id, user_id, game.id, BEST_HANDS)
+    state = dan.State(rating.dan_rank, rating.dan_points) if rating else dan.initial()
+    return Profile(name=name, game=game, rating=display_rating(rating.mu, rating.sigma) if rating else None,
+                   mu=rating.mu if rating else None, sigma=rating.sigma if rating else None,
+                   units=rating.units if rating else 0, dan=state, ladder=dan.load(), rates=rates, period=period,
+                   recent=tuple((p, n) for _, p, n in units[-RECENT_UNITS:]),
+                   best=tuple(BestHand(h, p, f) for h, p, f in best))
+
+
+__all__ = ["BEST_HANDS", "BestHand", "Profile", "RECENT_UNITS", "display_rating", "profile_of"]
