@@ -71,6 +71,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from service.guilds import GuildSettings
     from service.matches import MatchRecords
     from service.records import Records
+    from service.profile import Profiles
+    from service.rates import RateBook
     from store import Store
     from store.location import database_url
     from service.tables import TableService
@@ -93,6 +95,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.service = TableService(self.store, clock, owns=sharding.owns if sharding else None,
                                         vocabulary=typed)
             self.records = Records(self.store)
+            self.profiles = Profiles(self.store, RateBook(self.store))
             self.matches = MatchRecords(self.store)
             self.settings = GuildSettings(self.store)
             self.router = Router(self.store, sharding) if sharding else None

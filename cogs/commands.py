@@ -31,6 +31,8 @@ from service.guilds import LOBBY_MINUTES_RANGE, REPOST_AFTER_RANGE, TABLE_LANGUA
 from service.presets import PACES
 from service.records import PERIODS
 
+#: the English names of the leaderboard's orders (translated as ``cmd.choice__<order>``)
+BOARD_NAMES = {"points": "Points", "rating": "Rating", "dan": "段位 (rank)"}
 #: the English names of the leaderboard's periods (translated as ``cmd.choice__<period>``)
 PERIOD_NAMES = {"all": "All time", "month": "This month", "week": "This week"}
 #: the English names of the paces (translated as ``cmd.choice__<pace>``)
@@ -47,6 +49,7 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 from . import config as settings
 from . import help as guide
 from . import form_submits, lobby_settings, records, rules, standings, tables
+from . import profile as profiles
 from .common import reply_error
 from .play import send_hand
 from .tables import DEFAULT_GAME, game_autocomplete, options_autocomplete, preset_autocomplete
@@ -162,13 +165,33 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
         await records.score(self.bot, interaction, player, variant)
 
     @app_commands.command(name="leaderboard", description="Top players of this server")
-    @app_commands.describe(variant="Only this game", period="All time, this month or this week")
+    @app_commands.describe(variant="Only this game", period="All time, this month or this week",
+                           by="Points (default), rating or 段位 (rating and 段位: of one game)")
+    @app_commands.autocomplete(variant=game_autocomplete)
+    @app_commands.choices(period=[app_commands.Choice(name=PERIOD_NAMES.get(p, p), value=p) for p in PERIODS],
+                          by=[app_commands.Choice(name=BOARD_NAMES[b], value=b) for b in BOARD_NAMES])
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, variant: str | None = None,
+                          period: str = "all", by: str = "points") -> None:
+        if by in ("rating", "dan"):
+            return await profiles.rated_board(self.bot, interaction, variant, by)
+        await records.leaderboard(self.bot, interaction, variant, period)
+
+    @app_commands.command(name="profile", description="A player's card: rating, 段位, rates, last places, best hands")
+    @app_commands.describe(player="Whose profile (default: yours)", variant="The game",
+                           period="Rates over all time, this month or this week")
     @app_commands.autocomplete(variant=game_autocomplete)
     @app_commands.choices(period=[app_commands.Choice(name=PERIOD_NAMES.get(p, p), value=p) for p in PERIODS])
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, variant: str | None = None,
-                          period: str = "all") -> None:
-        await records.leaderboard(self.bot, interaction, variant, period)
+    async def profile(self, interaction: discord.Interaction, player: discord.User | None = None,
+                      variant: str | None = None, period: str = "all") -> None:
+        await profiles.profile(self.bot, interaction, player, variant, period)
+
+    @app_commands.command(name="profile-hide", description="Hide your profile from other players (or show it again)")
+    @app_commands.describe(hidden="True: only you see your profile")
+    @app_commands.guild_only()
+    async def profile_hide(self, interaction: discord.Interaction, hidden: bool) -> None:
+        await profiles.hide(self.bot, interaction, hidden)
 
     @app_commands.command(name="history", description="Your last hands (or a player's)")
     @app_commands.describe(player="Whose hands (default: yours)", variant="Only this game")

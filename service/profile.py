@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import dan
+from .dan import Ladder, State
 from .rates import PlayerRates, RateBook
 from .records import period_start
 
@@ -55,8 +56,8 @@ class Profile:
     mu: Optional[float]
     sigma: Optional[float]
     units: int
-    dan: dan.State
-    ladder: dan.Ladder
+    dan: State
+    ladder: Ladder
     rates: PlayerRates
     period: str
     recent: tuple[tuple[int, int], ...]
@@ -81,4 +82,50 @@ async def profile_of(store: Any, book: RateBook, guild_id: int, user_id: int, na
                    best=tuple(BestHand(h, p, f) for h, p, f in best))
 
 
-__all__ = ["BEST_HANDS", "BestHand", "Profile", "RECENT_UNITS", "display_rating", "profile_of"]
+@dataclass(frozen=True)
+class RatedLine:
+    """A line of the rating leaderboard: the player, their :func:`display_rating` and 段位."""
+
+    user_id: int
+    name: str
+    rating: int
+    units: int
+    dan: State
+
+
+class Profiles:
+    """Players' profiles, the rating and 段位 leaderboards, and who hides their profile (a
+    player may hide it from others: ``bot_state`` key ``profile:hidden:<guild>:<user>``)."""
+
+    def __init__(self, store: Any, book: RateBook):
+        self.store = store
+        self.book = book
+
+    async def profile(self, guild_id: int, user_id: int, name: str, game: Any, period: str = "all") -> Profile:
+        """:func:`profile_of` through this server's rate cache."""
+        return await profile_of(self.store, self.book, guild_id, user_id, name, game, period)
+
+    async def hidden(self, guild_id: int, user_id: int) -> bool:
+        """Whether the player hides their profile from others on this server."""
+        return (await self.store.get_state(f"profile:hidden:{guild_id}:{user_id}")) == "1"
+
+    async def set_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:
+        """Hide (or show again) the player's profile from others on this server."""
+        await self.store.set_state(f"profile:hidden:{guild_id}:{user_id}", "1" if hidden else "")
+
+    async def board(self, guild_id: int, variant: str, by: str = "rating", limit: int = 10) -> list[RatedLine]:
+        """The best rated players of a game on a server, ``by`` ``"rating"``
+        (:func:`display_rating`) or ``"dan"`` (rank, then its points, then the rating); players
+        hiding their profile are left out."""
+        rows = await self.store.ratings(guild_id, variant)
+        names = await self.store.player_names(guild_id, [r.user_id for r in rows])
+        lines = [RatedLine(r.user_id, names.get(r.user_id, "?"), display_rating(r.mu, r.sigma), r.units,
+                           dan.State(r.dan_rank, r.dan_points))
+                 for r in rows if not await self.hidden(guild_id, r.user_id)]
+        key = (lambda x: (-x.rating, x.user_id)) if by == "rating" else \
+            (lambda x: (-x.dan.rank, -x.dan.points, -x.rating, x.user_id))
+        return sorted(lines, key=key)[:limit]
+
+
+__all__ = ["BEST_HANDS", "BestHand", "Profile", "Profiles", "RECENT_UNITS", "RatedLine", "display_rating",
+           "profile_of"]

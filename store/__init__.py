@@ -230,6 +230,7 @@ class Store:
         self.rating, self.ratings, self.unit_places, self.best_hands = rt.rating, rt.ratings, rt.unit_places, rt.best_hands
         self.count_ratings, self.rebuild_source, self.replace_all_ratings = (
             rt.count_ratings, rt.rebuild_source, rt.replace_all)
+        self.player_names = rt.player_names
 
     async def close(self) -> None:
         """Write what is queued and close every pooled connection.  The store cannot be used

@@ -179,6 +179,15 @@ class Ratings:
                 _P.c.is_ai.is_(False), _P.c.points > 0).order_by(_P.c.points.desc(), _P.c.hand_id.desc()).limit(n))
             return [(r.hand_id, r.points, r.fan) for r in rows]
 
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each player last sat under on a guild (from their latest settlement)."""
+        if not user_ids:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute(select(_P.c.user_id, _P.c.name).where(
+                _P.c.guild_id == guild_id, _P.c.user_id.in_(list(user_ids))).order_by(_P.c.id))
+            return {r.user_id: r.name for r in rows}
+
     async def count_ratings(self) -> int:
         """How many ratings are stored (0: none yet, a rebuild may fill them)."""
         async with self.db.read() as conn:

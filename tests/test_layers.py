@@ -121,13 +121,13 @@ def test_top_level_commands_are_the_play_verbs_and_mj():
     top, subs, leaves = asyncio.run(names())
     # the README's command table lists every command
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(leaves) == 33
+    assert len(leaves) == 35
     assert [c for c in leaves if f"| `/{c}" not in readme] == []
     assert top == ["act", "chow", "discard", "double", "hu", "kong", "mj", "pass", "pung", "ting"]
     assert {"mj table", "mj table create", "mj table join", "mj table add-ai", "mj table start", "mj table replace",
             "mj table end", "mj table show", "mj hand", "mj score", "mj leaderboard", "mj history", "mj replay",
             "mj verify", "mj rules", "mj help", "mj standings", "mj config", "mj config default", "mj config server",
-            "mj config show"} <= set(subs)
+            "mj config show", "mj profile", "mj profile-hide"} <= set(subs)
 
 
 # ------------------------------------------------------------------ the service's table stays in service/

@@ -40,11 +40,15 @@ async def open_match(tmp_path, hands: int | None, seed: int = 11, game: str = GA
 
 async def play_with_settlement_refused(fd, bot, seats) -> None:
     """Play the humans' hand to its end while the store refuses every settlement ("database
-    gone", logged by the service as "could not be settled now; will retry"), then let the store
-    accept settlements again: the hand's last action is stored, its settlement is not."""
+    gone"), then let the store accept settlements again — storing the hand's last actions
+    before it refuses, as a bot from before the last action and the settlement were one
+    transaction left a hand it stopped between them: the hand's last action is stored, its
+    settlement is not (the state ``needs_settling`` and the retries repair)."""
     real = bot.store.finish_hand
 
-    async def refused(*a, **k):
+    async def refused(hand_id, *a, actions=None, **k):
+        if actions is not None:
+            await bot.store.append_actions(hand_id, *actions)
         raise RuntimeError("database gone")
 
     bot.store.finish_hand = refused

@@ -7,10 +7,11 @@ from __future__ import annotations
 from math import exp, sqrt
 
 import pytest
+from rated_history import new_rated_table, settled_hand
 
 from service import ratings
 from service.ratings import BLOCK_HANDS, decider, places, rate
-from store import Rating, SettlementRecord, SettledHand, Store
+from store import Rating, SettledHand, Store
 
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
 GUILD = 7
@@ -103,24 +104,7 @@ def test_a_match_is_one_unit_when_it_ends_with_the_players_it_began_with():
 # ----------------------------------------------------------------------------- live and rebuilt
 async def play(store: Store, table_id: int, hand_no: int, seats: list[tuple], match_hands: int,
                end: bool = False) -> int:
-    """One settled hand: ``seats`` ``(user or None, points)``; rated live as the service does."""
-    hand_id = await store.start_hand(
-        table_id=table_id, hand_no=hand_no, seed=hand_no, variant="laosanfan", options={}, dealer=0,
-        seats=[{"seat": i, "user_id": u, "name": f"P{i}"} for i, (u, _) in enumerate(seats)])
-    lines = [SettlementRecord(seat=i, user_id=u, name=f"P{i}", points=p, is_ai=u is None, is_winner=p > 0)
-             for i, (u, p) in enumerate(seats)]
-    await store.finish_hand(hand_id, result={}, settlements=lines, actions=(0, ["deal"]),
-                            rate=ratings.for_table(match_hands), end_match=match_hands if end else None)
-    return hand_id
-
-
-async def snapshot(store: Store) -> dict:
-    out = {}
-    for u in (ALICE, BOB, CAROL, DAN):
-        r = await store.rating(GUILD, "laosanfan", u)
-        out[u] = (r.mu, r.sigma, r.units, r.dan_rank, r.dan_points,
-                  await store.unit_places(GUILD, "laosanfan", u)) if r else None
-    return out
+    return await settled_hand(store, table_id, hand_no, seats, "laosanfan", match_hands, end)
 
 
 @pytest.mark.asyncio
@@ -128,21 +112,17 @@ async def test_a_rebuild_from_the_stored_hands_equals_rating_them_live(tmp_path)
     store = Store(f"sqlite:///{tmp_path}/bot.db")
     await store.init()
     try:
-        open_ended = await store.create_table(guild_id=GUILD, channel_id=1, creator_id=ALICE, variant="laosanfan",
-                                              options={"match_hands": 0}, seed=1)
-        await store.update_table(open_ended, status="playing")
+        open_ended = await new_rated_table(store, GUILD, 1, "laosanfan")
         pattern = [[(ALICE, 9), (BOB, -3), (None, -3), (CAROL, -3)], [(ALICE, -6), (BOB, 12), (None, -3), (CAROL, -3)],
                    [(ALICE, 0), (BOB, 0), (None, 0), (CAROL, 0)], [(ALICE, -3), (BOB, -3), (None, 9), (CAROL, -3)]]
         for n in range(9):  # two blocks, and a hand toward the third
             await play(store, open_ended, n + 1, pattern[n % 4], 0)
         for n in range(4):  # Dan takes Carol's seat: a new block
             await play(store, open_ended, 10 + n, [(ALICE, -1), (BOB, 2), (None, 0), (DAN, -1)], 0)
-        match = await store.create_table(guild_id=GUILD, channel_id=2, creator_id=BOB, variant="laosanfan",
-                                         options={"match_hands": 3}, seed=2)
-        await store.update_table(match, status="playing")
+        match = await new_rated_table(store, GUILD, 2, "laosanfan", 3)
         for n in range(3):
             await play(store, match, n + 1, [(BOB, 5), (CAROL, -5)], 3, end=n == 2)
-        live = await snapshot(store)
+        live = await snapshot_of(store, "laosanfan")
         assert live[ALICE][2] == 3 and live[BOB][2] == 4 and live[CAROL][2] == 3 and live[DAN][2] == 1
         # 段位 (data/ranks/dan.json): Bob first of three three times (+30 each: 新人 promotes at
         # 20 → 5级 with 0, 5级 at 20 → 4级 with 0, then 4级 30) and first of two in the match
@@ -154,8 +134,49 @@ async def test_a_rebuild_from_the_stored_hands_equals_rating_them_live(tmp_path)
         assert [(p, n) for _, p, n in live[DAN][5]] == [(2, 3)] and [p for _, p, _ in live[CAROL][5]] == [3, 3, 2]
         assert await ratings.rebuild(store) == 0  # ratings are stored: nothing to do
         assert await ratings.rebuild(store, force=True) == 4  # two blocks, Dan's block, the match
-        rebuilt = await snapshot(store)
+        rebuilt = await snapshot_of(store, "laosanfan")
         assert {u: v[:5] for u, v in rebuilt.items()} == {u: v[:5] for u, v in live.items()}
         assert {u: [x[1:] for x in v[5]] for u, v in rebuilt.items()} == {u: [x[1:] for x in v[5]] for u, v in live.items()}
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_database_from_before_ratings_is_rated_at_the_next_start_as_live(tmp_path):
+    """The same history rated live, then taken back to the revision before ratings (their
+    tables dropped, the hands kept) and upgraded again: the start's rebuild
+    (``TableService.load`` → ``ratings.rebuild``) gives every rating and place again."""
+    from service.clock import ManualClock
+    from service.tables import TableService
+
+    store = Store(f"sqlite:///{tmp_path}/bot.db")
+    await store.init()
+    try:
+        table = await new_rated_table(store, GUILD, 1, "caishen")
+        for n in range(8):
+            await play_game(store, table, n + 1, [(ALICE, 8 - 2 * n), (BOB, n), (CAROL, n - 8 + n), (DAN, -n)])
+        await store.update_table(table, status="closed")
+        live = await snapshot_of(store, "caishen")
+        assert all(v is not None and v[2] == 2 for v in live.values())
+        await store.downgrade("0013_seat_level")
+        await store.upgrade("head")
+        assert await store.count_ratings() == 0
+        await TableService(store, ManualClock()).load()
+        rebuilt = await snapshot_of(store, "caishen")
+        assert {u: v[:5] for u, v in rebuilt.items()} == {u: v[:5] for u, v in live.items()}
+        assert {u: [x[1:] for x in v[5]] for u, v in rebuilt.items()} == {u: [x[1:] for x in v[5]] for u, v in live.items()}
+    finally:
+        await store.close()
+
+
+async def play_game(store: Store, table_id: int, hand_no: int, seats: list[tuple]) -> int:
+    return await settled_hand(store, table_id, hand_no, seats, "caishen")
+
+
+async def snapshot_of(store: Store, variant: str) -> dict:
+    out = {}
+    for u in (ALICE, BOB, CAROL, DAN):
+        r = await store.rating(GUILD, variant, u)
+        out[u] = (r.mu, r.sigma, r.units, r.dan_rank, r.dan_points,
+                  await store.unit_places(GUILD, variant, u)) if r else None
+    return out
