@@ -21,7 +21,7 @@ from render.text.dan import rank_name
 from service import dan
 from service.tables import ServiceError
 
-from .common import reply, reply_error, user_lang
+from .common import reply, reply_error, user_lang, within
 from .markup import shown
 from .records import check_game
 
@@ -40,8 +40,11 @@ async def profile(bot, interaction: discord.Interaction, player: discord.User | 
             raise ServiceError("profile_hidden", name=who.display_name)
     except ServiceError as e:
         return await reply_error(interaction, e)
-    card = await bot.profiles.profile(interaction.guild_id, who.id, who.display_name, info.facts, period)
-    png = await asyncio.to_thread(profile_image, card, lang)
+    async def drawn() -> tuple:
+        card = await bot.profiles.profile(interaction.guild_id, who.id, who.display_name, info.facts, period)
+        return card, await asyncio.to_thread(profile_image, card, lang)
+
+    card, png = await within(interaction, drawn())  # a long history is answered after "thinking…"
     await reply(interaction, profile_text(card, lang, shown),
                 file=discord.File(io.BytesIO(png), filename="profile.png"))
 

@@ -11,6 +11,7 @@ from engine.errors import IllegalAction
 from store import HandNotPlaying, SettlementRecord, Store
 
 from . import ratings, streaks
+from .claims import claiming_seats
 from .clock import Clock
 from .interpret import Vocabulary, interpret
 from .open_tables import OpenTables
@@ -347,6 +348,7 @@ class Hands:
         state = t.current_match.finished_state(result)
         state[PLAYER_TOTALS] = settled_totals(t, points)
         result["seed"] = t.current_hand.seed
+        result["claimed_by"] = sorted(claiming_seats(t.current_hand))  # the 副露率 of the rates
         planned = t.match_hands
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
         result["names"] = t.names()  # who played it (another player may sit down before the next deal)

@@ -16,13 +16,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Iterable, Mapping, Optional
 
-from engine.protocol import Hand
 from store import HandRecord, Store
 
+from .claims import WIN_EVENT, claiming_seats
 from .records import period_start, rebuild
 
 #: the event type of a win: a win on another seat's tile names that seat too, but is no claim
-WIN_EVENT = "hu"
 
 
 @dataclass(frozen=True)
@@ -127,20 +126,6 @@ def placement_rates(units: Iterable[tuple[int, int]]) -> Placements:
                       distribution=tuple(Rate(places.count(p), n) for p in range(1, most + 1)))
 
 
-def claiming_seats(hand: Hand) -> frozenset[int]:
-    """The seats of a (replayed) hand that took a tile another seat discarded or showed: a
-    吃/碰/明杠 (老五对's 吃 of a pair, 字牌's 吃/碰/跑) — every event naming a ``from`` seat other
-    than its own, but a win.  A concealed or added kong, 老五对's 吃 of its own dealt tile and
-    字牌's 吃/跑 of its own card name no other seat."""
-    seats = set()
-    for e in hand.events:
-        src = e.data.get("from")
-        if e.type != WIN_EVENT and e.seat is not None and isinstance(src, int) and not isinstance(src, bool) \
-                and src != e.seat:
-            seats.add(e.seat)
-    return frozenset(seats)
-
-
 def claims_of(record: HandRecord) -> frozenset[int]:
     """:func:`claiming_seats` of a stored hand, rebuilt from its action log (``record.actions``)."""
     return claiming_seats(rebuild(record))
@@ -216,8 +201,13 @@ class RateBook:
         self._claims: OrderedDict[int, frozenset[int]] = OrderedDict()
 
     async def claims(self, hands: list[HandRecord]) -> dict[int, frozenset[int]]:
-        """``{hand id: seats that made a claim}`` of stored hands: those not kept yet are
-        rebuilt from their action logs (one read for all of them)."""
+        """``{hand id: seats that made a claim}`` of stored hands: the result's ``claimed_by``
+        (stored with the settlement), else — a hand settled before it was — rebuilt from the
+        hand's action log (one read for all of them) and kept."""
+        for h in hands:  # settled since the claims are stored with the result: read, not replayed
+            stored = (h.result or {}).get("claimed_by")
+            if h.id not in self._claims and isinstance(stored, list):
+                self._claims[h.id] = frozenset(int(x) for x in stored)
         missing = [h for h in hands if h.id not in self._claims]
         if missing:
             logs = await self.store.hand_actions(h.id for h in missing)

@@ -4,6 +4,7 @@ the table service settles them (``Store.finish_hand`` with ``rate=``), so they a
 from __future__ import annotations
 
 from service import ratings
+from service.claims import claiming_seats
 from store import SettlementRecord, Store
 
 
@@ -62,7 +63,8 @@ async def played_hand(store: Store, table_id: int, hand_no: int, users: list, va
                          dealt_in=result.get("discarder") == i and bool(winners),
                          fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total")) if i in winners else None)
         for i, u in enumerate(users)]
-    await store.finish_hand(hand_id, result=dict(result, seed=seed), settlements=settlements,
+    claimed = sorted(claiming_seats(hand))  # stored with the result, as the table service stores it
+    await store.finish_hand(hand_id, result=dict(result, seed=seed, claimed_by=claimed), settlements=settlements,
                             actions=(0, lines), rate=ratings.for_table(match_hands),
                             end_match=match_hands if end else None)
     return result

@@ -10,6 +10,8 @@ the game's own counts, the special hands, the placement rates and the empty case
 
 from __future__ import annotations
 
+import dataclasses
+
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -22,7 +24,7 @@ from engine.variants import find_variant
 from games import game_ids
 from postgres import pg_dsn, require_postgres
 from service.clock import ManualClock
-from service.rates import Mean, Placements, Rate, RateBook, placement_rates, player_rates
+from service.rates import Mean, Placements, Rate, RateBook, claims_of, placement_rates, player_rates
 from service.tables import TableService
 from store import HandRecord, SettlementRecord, Store
 
@@ -191,6 +193,11 @@ async def test_each_rate_is_its_definition_counted_from_the_stored_hands(store_c
     kept = dict(book._claims)
     await book.player_rates(GUILD, ALICE, game)
     assert book._claims == kept and set(kept) == {h.id for h in hands}
+    # the service stores each hand's claims with its result (read, not replayed), and they are
+    # the ones its log gives; a hand without them (settled before they were stored) is replayed
+    assert all(h.result["claimed_by"] == sorted(claims_of(h)) for h in hands)
+    old = [dataclasses.replace(h, result={k: v for k, v in h.result.items() if k != "claimed_by"}) for h in hands]
+    assert await RateBook(store).claims(old) == {h.id: claims_of(h) for h in hands}
 
 
 @pytest.mark.asyncio(loop_scope="function")
