@@ -36,6 +36,18 @@ def text_advance(text: str, size: int, bold: bool = False) -> float:
     return text_mask(text, size, bold, "la")[3]
 
 
+def fit_text(text: str, size: int, width: float, bold: bool = True, least: int = 13) -> tuple[str, int]:
+    """``text`` and a font size at most ``size`` (down to ``least`` px) at which it fits
+    ``width`` px, shortened with ``…`` if even that is too wide."""
+    while size > least and text_advance(text, size, bold) > width:
+        size -= 1
+    if text_advance(text, size, bold) > width:
+        while text and text_advance(text + "…", size, bold) > width:
+            text = text[:-1]
+        text += "…"
+    return text, size
+
+
 class Layer:
     """A ``width`` × ``height`` list of drawing operations in local coordinates."""
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .canvas import Layer, text_advance
+from .canvas import Layer, fit_text, text_advance
 from .common import FELT_DARK, GOLD, MUTED, WHITE, to_png
 from .standings import GAIN, LOSS, MEDALS, PANEL, ROW_BG
 from .text import profile as words
@@ -46,16 +46,8 @@ SLOTS = 20
 
 
 def fit(text: str, size: int, width: float, bold: bool = True, least: int = MIN_TEXT) -> tuple[str, int]:
-    """``text`` and a size ≤ ``size`` (down to ``least`` px) at which it fits ``width`` px
-    (then cut with …)."""
-    while size > least and text_advance(text, size, bold) > width:
-        size -= 1
-    if text_advance(text, size, bold) > width:
-        while text and text_advance(text + "…", size, bold) > width:
-            text = text[:-1]
-        text += "…"
-    return text, size
-
+    """:func:`render.canvas.fit_text` down to the card's smallest text (:data:`MIN_TEXT`)."""
+    return fit_text(text, size, width, bold, least)
 
 def _tag(key: str) -> tuple:
     return ("profile", key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.outcome import DISCARD, ROB_KONG, SELF_DRAWN, SHOWN, outcome
 
-from .canvas import Layer, text_advance
+from .canvas import Layer, fit_text, text_advance
 from .common import (GOLD, GREY, MUTED, RED, WHITE, compact_cards, game_of, kind, label, paper_cards, piece_image,
                      pill, pill_height, pill_width, tile_tag)
 from .text.results import (calc_text, cap_lines, count_items, count_title, fan_items, headline_total,
@@ -28,18 +28,6 @@ GAIN, LOSS = (120, 230, 140), (255, 130, 120)
 COUNT_TITLE_BG, COUNT_BG, FAN_BG, PAY_BG = (150, 112, 20), (92, 74, 30), (60, 70, 65), (52, 58, 70)
 
 
-def _fit(text: str, size: int, width: float) -> tuple[str, int]:
-    """``text`` and a font size at most ``size`` (down to 13) at which it fits ``width``,
-    shortened with ``…`` if even that is too wide."""
-    while size > 13 and text_advance(text, size, True) > width:
-        size -= 1
-    if text_advance(text, size, True) > width:
-        while text and text_advance(text + "…", size, True) > width:
-            text = text[:-1]
-        text += "…"
-    return text, size
-
-
 def _pills(layer: Layer, x0: float, y: float, width: float, items: list[tuple[str, tuple]]) -> float:
     """Pills ``(text, colour)`` laid left to right from ``(x0, y)``, wrapped at ``width``;
     returns the y below them (``y`` itself when there are none)."""
@@ -48,7 +36,7 @@ def _pills(layer: Layer, x0: float, y: float, width: float, items: list[tuple[st
     ph = pill_height(PILL)
     x = x0
     for text, colour in items:
-        text, size = _fit(text, PILL, width - 4)
+        text, size = fit_text(text, PILL, width - 4)
         w = pill_width(text, size)
         if x > x0 and x + w > x0 + width:
             x, y = x0, y + ph + 4
@@ -58,7 +46,7 @@ def _pills(layer: Layer, x0: float, y: float, width: float, items: list[tuple[st
 
 def _line(layer: Layer, x: float, y: float, width: float, text: str, colour, size: int = LINE) -> float:
     """One line of text fitted to ``width``; returns the y below it."""
-    text, size = _fit(text, size, width)
+    text, size = fit_text(text, size, width)
     layer.text((x, y + LINE_H / 2), text, size, fill=colour, bold=True, anchor="lm")
     return y + LINE_H
 
@@ -88,7 +76,7 @@ def _headline(view: dict, body: Layer, w: dict, names: dict, y: float, width: fl
         x += tile.width + 16
     total = headline_total(res, lang, game, w["seat"] if several else None) \
         or label(view, "fan_total", n=w["fan"])
-    total, size = _fit(total, LINE + 2, PAD + width - x)
+    total, size = fit_text(total, LINE + 2, PAD + width - x)
     body.text((x, cy), total, size, fill=WHITE, bold=True, anchor="lm")
     return y + h
 
@@ -148,7 +136,7 @@ def result_panel(view: dict, width: int) -> Layer | None:
         for i, p in enumerate(pts):
             sign = "+" if p > 0 else ("−" if p < 0 else "±")
             colour = GAIN if p > 0 else (LOSS if p < 0 else WHITE)
-            text, size = _fit(f"{names.get(i, i)} {sign}{abs(p)}", LINE, width - PAD - x0)
+            text, size = fit_text(f"{names.get(i, i)} {sign}{abs(p)}", LINE, width - PAD - x0)
             w = text_advance(text, size, True)
             if x > x0 and x + w > width - PAD:
                 x, y = x0, y + LINE_H

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from .canvas import Layer, text_advance
+from .canvas import Layer, fit_text
 from .common import FELT_DARK, GOLD, MUTED, WHITE, label, lang_of, to_png
 from .text import tv
 
@@ -28,17 +28,6 @@ COLOURS = ((240, 190, 40), (90, 170, 255), (120, 230, 140), (255, 130, 120), (20
 COLUMNS = (("standings_rank", 23, "mm"), ("standings_player", 66, "lm"), ("standings_total", 290, "rm"),
            ("standings_wins", 352, "rm"), ("standings_best", 372, "lm"), ("standings_paid", 548, "lm"))
 X = {key: x for key, x, _ in COLUMNS}
-
-
-def _fit(text: str, size: int, width: float) -> tuple[str, int]:
-    """``text`` and a size ≤ ``size`` (down to 13) at which it fits ``width`` (then cut with …)."""
-    while size > 13 and text_advance(text, size, True) > width:
-        size -= 1
-    if text_advance(text, size, True) > width:
-        while text and text_advance(text + "…", size, True) > width:
-            text = text[:-1]
-        text += "…"
-    return text, size
 
 
 def _signed(n: int) -> str:
@@ -96,7 +85,7 @@ def standings_image(view: dict):
     body = Layer(WIDTH, 0)
     y = PAD
     x = PAD + body.text((PAD, y + 20), label(view, "standings"), 30, fill=GOLD, bold=True, anchor="lm") + 16
-    sub, size = _fit(str(view.get("subtitle") or ""), 17, WIDTH - PAD - x)
+    sub, size = fit_text(str(view.get("subtitle") or ""), 17, WIDTH - PAD - x)
     body.text((x, y + 22), sub, size, fill=MUTED, bold=True, anchor="lm")
     y += 52
     for key, cx, anchor in COLUMNS:
@@ -111,7 +100,7 @@ def standings_image(view: dict):
                   anchor="mm")
         colour = COLOURS[k % len(COLOURS)]
         body.ellipse((PAD + 46, cy - 5, PAD + 56, cy + 5), fill=colour)
-        name, size = _fit(str(p["name"]), 20, X["standings_total"] - X["standings_player"] - 64)
+        name, size = fit_text(str(p["name"]), 20, X["standings_total"] - X["standings_player"] - 64)
         body.text((PAD + X["standings_player"], cy), name, size, fill=WHITE, bold=True, anchor="lm")
         total = p["total"]
         body.text((PAD + X["standings_total"], cy), _signed(total), 22, fill=GAIN if total > 0 else (LOSS if total < 0 else WHITE),
@@ -123,13 +112,13 @@ def standings_image(view: dict):
             if best.get("fan"):
                 # the game's own count: 番, 字牌's 胡息, 财神麻将's multiplier
                 text += " · " + tv(view.get("game"), "img.fan", lang_of(view), n=best["fan"])
-            text, size = _fit(text, 17, X["standings_paid"] - X["standings_best"] - 12)
+            text, size = fit_text(text, 17, X["standings_paid"] - X["standings_best"] - 12)
             body.text((PAD + X["standings_best"], cy), text, size, fill=GAIN, bold=True, anchor="lm")
         else:
             body.text((PAD + X["standings_best"], cy), "—", 17, fill=MUTED, bold=True, anchor="lm")
         paid = p.get("paid")
         if paid is not None:
-            text, size = _fit(label(view, "standings_hand_no", no=paid["no"]) + " " + _signed(-paid["points"]), 17,
+            text, size = fit_text(label(view, "standings_hand_no", no=paid["no"]) + " " + _signed(-paid["points"]), 17,
                               inner - X["standings_paid"] - 12)
             body.text((PAD + X["standings_paid"], cy), text, size, fill=LOSS, bold=True, anchor="lm")
         else:

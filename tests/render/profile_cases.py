@@ -1,43 +1,16 @@
 """Profiles built by hand for the profile card's tests and screens: a new player (no hand, no
 rating), a seasoned one (rates, a 段位 mid-ladder, 20 rated units of 2, 3 and 4 players, best
-hands) and one on the top rank.
-
-``service.profile`` defines :class:`Profile` and :class:`BestHand`; where it is not there yet a
-stand-in with the same fields is used (the card reads them by their attributes)."""
+hands) and one on the top rank."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional
 
 from engine.variant import facts_of
 from engine.variants import all_variants
 from service import dan
 from service.rates import Mean, PlayerRates, Rate, placement_rates
 
-try:
-    from service.profile import BestHand, Profile
-except ImportError:  # pragma: no cover - until service/profile.py is on this branch
-    @dataclass(frozen=True)
-    class BestHand:  # type: ignore[no-redef]
-        hand_id: int
-        points: int
-        fan: Optional[int]
-
-    @dataclass(frozen=True)
-    class Profile:  # type: ignore[no-redef]
-        name: str
-        game: Any
-        rating: Optional[int]
-        mu: Optional[float]
-        sigma: Optional[float]
-        units: int
-        dan: dan.State
-        ladder: dan.Ladder
-        rates: PlayerRates
-        period: str
-        recent: tuple[tuple[int, int], ...]
-        best: tuple[BestHand, ...]
+from service.profile import BestHand, Profile
 
 #: each game's own count of a winning hand (``PlayerRates.count_name``), where it keeps one
 COUNT_NAMES = {"laosanfan": "hu", "jinhu": "hu", "laowudui": "dui", "zipai": "huxi"}
