@@ -1,12 +1,6 @@
-"""A hand's last move is stored, its settlement fails: the player is told to try again.
-
-``Hands.run_automatic`` (``service/hands.py``) stores the move (``flush``) and then
-settles in the same ``_guarded`` run; when ``Store.finish_hand`` fails, ``_guarded`` turns it
-into a ``TableFault`` and the one error path (``cogs/common.py`` ``handle_error``) answers
-"Something went wrong — nothing was lost … Please try again" — although the move was stored
-and stays (the timer settles the hand later).  Trying again is refused ("No hand is being
-played"), and the clicked prompt keeps its buttons.
-"""
+"""A hand's last move and its settlement are stored in one transaction: when the settlement
+fails, the move is not stored either — the player is told that nothing was lost and to try
+again, and trying again takes the move (stored and settled together)."""
 
 from __future__ import annotations
 
@@ -31,12 +25,11 @@ def _last_move_next(table) -> bool:
 
 @pytest.mark.asyncio
 @pytest.mark.slow  # real waits: Discord's pace, retries, the answer-first window
-async def test_a_stored_last_move_is_answered_as_taken_when_the_settlement_fails(tmp_path):
+async def test_a_last_move_whose_settlement_fails_is_not_stored_and_taken_when_tried_again(tmp_path):
     """two_player, alice and bob (table seed 31), moves by the timeout rule up to the last one
     (the hand then ends in an exhaustive draw).  The database refuses the settlement once
-    ("database is locked").  The last move is pressed: it is stored.  Its answer should redraw
-    the clicked prompt as for any stored move, without asking to try again; it is a new private
-    message saying "nothing was lost … Please try again"."""
+    ("database is locked").  The last move is pressed: nothing of it is stored, the answer
+    asks to try again; pressed again, it is stored with the settlement."""
     bot, fd, table, users, by_seat = await open_table(tmp_path, "two_player", 31, ["alice", "bob"])
     try:
         await play_humans(fd, bot, fd.channel_id, by_seat, until=_last_move_next)
@@ -50,13 +43,18 @@ async def test_a_stored_last_move_is_answered_as_taken_when_the_settlement_fails
             return await real(*args, **kwargs)
 
         bot.store.finish_hand = finish_hand
+        before = list((await bot.store.get_hand(table.hand_id)).actions)
         seat = table.hand.pending_seats()[0]
         a = timeout_policy(table.hand, seat)
         r = await press(fd, by_seat[seat], a, check=False)
-        stored = list((await bot.store.get_hand(table.hand_id)).actions)
-        assert stored[-1] == str(a) and table.hand.is_over() and calls == [1]
+        stored = await bot.store.get_hand(table.hand_id)
+        assert list(stored.actions) == before and stored.status == "playing" and calls == [1]
+        assert not table.hand.is_over()
         texts = [m.content or "" for m in r.all_messages]
-        assert not any("try again" in x for x in texts), texts
-        assert r.response_type == 7, r.response_type
+        assert any("try again" in x for x in texts), texts
+        hand_id = table.hand_id
+        r = await press(fd, by_seat[seat], a, check=False)
+        stored = await bot.store.get_hand(hand_id)
+        assert stored.status == "done" and list(stored.actions) == before + [str(a)] and calls == [1, 1]
     finally:
         await fd.close()
