@@ -24,10 +24,7 @@ from service.tables import ServiceError
 from .common import reply, reply_error, user_lang, within
 from .markup import shown
 from .records import check_game
-
-#: the game a profile shows when none is chosen
-DEFAULT_GAME = "two_player"
-
+from .tables import DEFAULT_GAME  # the game a profile shows when none is chosen
 
 async def profile(bot, interaction: discord.Interaction, player: discord.User | None, variant: str | None,
                   period: str = "all") -> None:

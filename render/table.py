@@ -37,7 +37,7 @@ from PIL import Image
 
 from engine.outcome import outcome
 
-from .canvas import Layer, text_advance
+from .canvas import Layer, fit_text, text_advance
 from .common import (
     piece_image,
     FELT,
@@ -141,12 +141,8 @@ def shown_px(px: float, image_width: int = WIDTH) -> float:
 
 
 def _truncate(text: str, size: int, max_w: float, bold: bool = True) -> str:
-    if text_advance(text, size, bold) <= max_w:
-        return text
-    while text and text_advance(text + "…", size, bold) > max_w:
-        text = text[:-1]
-    return text + "…"
-
+    """``text`` at ``size`` cut with … to fit ``max_w`` px."""
+    return fit_text(text, size, max_w, bold, least=size)[0]
 
 def _wind_disc(layer: Layer, x: float, y: float, size: int, text: str, dealer: bool) -> float:
     layer.ellipse((x, y, x + size, y + size), fill=RED if dealer else (235, 230, 215))

@@ -25,6 +25,23 @@ from .table import (CLOSED, HIDDEN_EVENTS, PLAYING, ServiceError, Table,
 log = logging.getLogger("service.tables")
 
 
+
+def settlement_records(result: dict, seats: list[tuple[Optional[int], str, bool]]) -> list[SettlementRecord]:
+    """One ``SettlementRecord`` per seat of a finished hand's ``result``: ``seats`` ``(user_id,
+    name, is_ai)`` in seat order; winners, self-draw, the discarder dealt in, the winners' fan."""
+    points = result["points"]
+    winners = result.get("winners")
+    if winners is None:
+        winners = [] if result.get("winner") is None else [result["winner"]]
+    discarder = result.get("discarder")
+    fans = result.get("fan_by_seat") or {}
+    return [SettlementRecord(seat=i, user_id=user, name=name, points=points[i], is_ai=is_ai,
+                             is_winner=i in winners, self_drawn=bool(i in winners and result.get("self_drawn")),
+                             dealt_in=discarder == i and bool(winners),
+                             fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total"))
+                             if i in winners else None)
+            for i, (user, name, is_ai) in enumerate(seats)]
+
 class Hands:
     """Dealing, acting, storing and settling the hands of the open tables.
 
@@ -332,19 +349,7 @@ class Hands:
         assert finished is not None  # the hand is over
         result = dict(finished)
         points = result["points"]
-        winners = result.get("winners")
-        if winners is None:
-            winners = [] if result.get("winner") is None else [result["winner"]]
-        discarder = result.get("discarder")
-        fans = result.get("fan_by_seat") or {}
-        settlements = [
-            SettlementRecord(seat=i, user_id=s.user_id, name=s.name, points=points[i], is_ai=s.is_ai,
-                             is_winner=i in winners, self_drawn=bool(i in winners and result.get("self_drawn")),
-                             dealt_in=discarder == i and bool(winners),
-                             fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total"))
-                             if i in winners else None)
-            for i, s in enumerate(t.seats)
-        ]
+        settlements = settlement_records(result, [(s.user_id, s.name, s.is_ai) for s in t.seats])
         state = t.current_match.finished_state(result)
         state[PLAYER_TOTALS] = settled_totals(t, points)
         result["seed"] = t.current_hand.seed

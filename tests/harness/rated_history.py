@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from service import ratings
 from service.claims import claiming_seats
+from service.hands import settlement_records
 from store import SettlementRecord, Store
 
 
@@ -52,17 +53,10 @@ async def played_hand(store: Store, table_id: int, hand_no: int, users: list, va
                 hand.apply(action)
                 lines.append(str(action))
     result = hand.result
-    winners = result.get("winners") or ([result["winner"]] if result.get("winner") is not None else [])
-    fans = result.get("fan_by_seat") or {}
     hand_id = await store.start_hand(
         table_id=table_id, hand_no=hand_no, seed=seed, variant=variant, options=options, dealer=0,
         seats=[{"seat": i, "user_id": u, "name": f"P{u}" if u else f"AI {i}"} for i, u in enumerate(users)])
-    settlements = [
-        SettlementRecord(seat=i, user_id=u, name=f"P{u}" if u else f"AI {i}", points=result["points"][i], is_ai=u is None,
-                         is_winner=i in winners, self_drawn=bool(i in winners and result.get("self_drawn")),
-                         dealt_in=result.get("discarder") == i and bool(winners),
-                         fan=(fans.get(str(i), fans.get(i)) if fans else result.get("fan_total")) if i in winners else None)
-        for i, u in enumerate(users)]
+    settlements = settlement_records(result, [(u, f"P{u}" if u else f"AI {i}", u is None) for i, u in enumerate(users)])
     claimed = sorted(claiming_seats(hand))  # stored with the result, as the table service stores it
     await store.finish_hand(hand_id, result=dict(result, seed=seed, claimed_by=claimed), settlements=settlements,
                             actions=(0, lines), rate=ratings.for_table(match_hands),

@@ -22,11 +22,11 @@ from render.canvas import Layer
 from render.common import kind
 from render.emoji import compact_card_image
 from render.hand import hand_image
-from render.table import READABLE_PX, WIDTH, seat_positions, table_layout
+from render.table import PHONE_WIDTH, READABLE_PX, SHOWN_WIDTH, WIDTH, seat_positions, table_layout
 from render.tiles import tile_image
 from render.zipai import adapt
 
-LAPTOP, PHONE = 450, 300
+LAPTOP, PHONE = SHOWN_WIDTH, PHONE_WIDTH  # Discord's width on a laptop (450 px) and a phone (300 px)
 #: the tiles a player reads (a hidden hand's backs are only counted)
 READ = {"hand", "drawn", "meld", "flower", "pond", "last", "special", "win"}
 
