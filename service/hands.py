@@ -10,7 +10,7 @@ from engine.actions import Action
 from engine.errors import IllegalAction
 from store import HandNotPlaying, SettlementRecord, Store
 
-from . import ratings, streaks
+from . import rates, ratings, streaks
 from .claims import claiming_seats
 from .clock import Clock
 from .interpret import Vocabulary, interpret
@@ -353,7 +353,8 @@ class Hands:
         state = t.current_match.finished_state(result)
         state[PLAYER_TOTALS] = settled_totals(t, points)
         result["seed"] = t.current_hand.seed
-        result["claimed_by"] = sorted(claiming_seats(t.current_hand))  # the 副露率 of the rates
+        claimed = frozenset(claiming_seats(t.current_hand))
+        result["claimed_by"] = sorted(claimed)  # the 副露率 of the rates
         planned = t.match_hands
         last = bool(planned) and state["hand_no"] >= planned  # the match's last hand
         result["names"] = t.names()  # who played it (another player may sit down before the next deal)
@@ -364,7 +365,8 @@ class Hands:
                                                     table_updates={"state": state, "hand_no": state["hand_no"]},
                                                     streaks=counts, end_match=planned if last else None,
                                                     actions=(len(t.actions), lines) if lines else None,
-                                                    rate=ratings.for_table(planned))
+                                                    rate=ratings.for_table(planned),
+                                                    tallies=rates.hand_tallies(result, settlements, claimed))
         except HandNotPlaying:
             # settled already (by an earlier run of the bot): the store is right, memory behind
             log.warning("hand %s of table %s was settled already; reloading the table", t.hand_id, t.id)

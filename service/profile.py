@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from . import dan
 from .dan import Ladder, State
-from .rates import PlayerRates, RateBook
+from .rates import PlayerRates, RateBook, counted_placements
 from .records import period_start
 
 #: how many of the last rated units the card charts
@@ -69,16 +69,15 @@ async def profile_of(store: Any, book: RateBook, guild_id: int, user_id: int, na
     """The :class:`Profile` of ``user_id`` in ``game`` on ``guild_id`` (rates over ``period``,
     ``service.records.PERIODS``)."""
     rating = await store.rating(guild_id, game.id, user_id)
-    units = await store.unit_places(guild_id, game.id, user_id)
-    since = period_start(period)
-    in_period = units if since is None else await store.unit_places(guild_id, game.id, user_id, since)
-    rates = await book.player_rates(guild_id, user_id, game.id, period, [(p, n) for _, p, n in in_period])
+    recent = await store.recent_places(guild_id, game.id, user_id, RECENT_UNITS)
+    placed = await store.placement_counts(guild_id, game.id, user_id, period_start(period))
+    rates = await book.player_rates(guild_id, user_id, game.id, period, counted_placements(placed))
     best = await store.best_hands(guild_id, user_id, game.id, BEST_HANDS)
     state = dan.State(rating.dan_rank, rating.dan_points) if rating else dan.initial()
     return Profile(name=name, game=game, rating=display_rating(rating.mu, rating.sigma) if rating else None,
                    mu=rating.mu if rating else None, sigma=rating.sigma if rating else None,
                    units=rating.units if rating else 0, dan=state, ladder=dan.load(), rates=rates, period=period,
-                   recent=tuple((p, n) for _, p, n in units[-RECENT_UNITS:]),
+                   recent=tuple(recent),
                    best=tuple(BestHand(h, p, f) for h, p, f in best))
 
 

@@ -2,26 +2,30 @@
 deal-in values, a game's own count per win and special hands, and the placement rates), per
 player, game and server over a period — as ``docs/rates.md`` defines them.
 
-:func:`player_rates` and :func:`placement_rates` are pure: they count what they are given (the
-player's stored hands, the seats that made a claim in each, the placements of the player's
-rated units).  :func:`claiming_seats` finds the claims of a hand rebuilt from its action log.
-:class:`RateBook` reads the store and puts them together, with the claims of each hand kept
-once worked out (a finished hand never changes).
+:func:`hand_tallies` counts one finished hand for each of its human players (the store adds
+that ``PlayerTally`` to the player's tally of the day as the hand is settled);
+:func:`rates_of` turns a player's summed tally and placements into the rates.
+:func:`player_rates` (the same counted over a list of stored hands) and
+:func:`placement_rates` are pure.  :class:`RateBook` reads a player's tally from the store;
+:func:`rebuild_tallies` fills the tallies from the stored hands once (a history settled before
+they were kept), a hand's claims read from its result or, for an older hand, from replaying
+its action log (:func:`claims_of`).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import logging
+from collections import Counter
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Any, Iterable, Mapping, Optional
+from datetime import date, datetime, timezone
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from store import HandRecord, Store
+from store import HandRecord, PlayerTally, SettlementRecord, Store
 
 from .claims import WIN_EVENT, claiming_seats
 from .records import period_start, rebuild
 
-#: the event type of a win: a win on another seat's tile names that seat too, but is no claim
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -114,16 +118,25 @@ def placement_rates(units: Iterable[tuple[int, int]]) -> Placements:
         ``players``.
     :raises ValueError: a place outside ``1..players``.
     """
-    places: list[int] = []
+    return counted_placements((place, players, n) for (place, players), n in Counter(units).items())
+
+
+def counted_placements(counts: Iterable[tuple[int, int, int]]) -> Placements:
+    """:func:`placement_rates` of units given counted: ``(place, players, units)`` (as
+    ``Store.placement_counts`` gives them).
+
+    :raises ValueError: a place outside ``1..players``.
+    """
+    by_place: Counter[int] = Counter()
     most = 0
-    for place, players in units:
+    for place, players, k in counts:
         if not 1 <= place <= players:
             raise ValueError(f"place {place} of {players} players")
-        places.append(place)
+        by_place[place] += k
         most = max(most, players)
-    n = len(places)
-    return Placements(units=n, average=Mean(sum(places), n), first=Rate(places.count(1), n),
-                      distribution=tuple(Rate(places.count(p), n) for p in range(1, most + 1)))
+    n = sum(by_place.values())
+    return Placements(units=n, average=Mean(sum(p * k for p, k in by_place.items()), n), first=Rate(by_place[1], n),
+                      distribution=tuple(Rate(by_place[p], n) for p in range(1, most + 1)))
 
 
 def claims_of(record: HandRecord) -> frozenset[int]:
@@ -140,10 +153,55 @@ def _win_count(result: Mapping[str, Any], seat: int) -> Optional[Mapping[str, An
     return own
 
 
+def hand_tallies(result: Mapping[str, Any], settlements: Sequence[SettlementRecord],
+                 claimed: Optional[frozenset[int]]) -> dict[int, PlayerTally]:
+    """Each human player's counts in one finished hand (``docs/rates.md``).
+
+    :param result: the hand's result (``draw``, ``winner``, ``count``, ``count_by_seat``,
+        ``specials`` are read).
+    :param settlements: the hand's settlement rows; those of AI seats (``is_ai``) or without a
+        user count for nobody.
+    :param claimed: the seats that made a claim in the hand (:func:`claiming_seats`); ``None``
+        for a game without claims.
+    :returns: ``{user_id: PlayerTally}`` (a player holding two seats: their sum).
+    """
+    out: dict[int, PlayerTally] = {}
+    draw = int(bool(result.get("draw")))
+    for s in settlements:
+        if s.user_id is None or s.is_ai:
+            continue
+        won = bool(s.is_winner)
+        count = _win_count(result, s.seat) if won else None
+        specials: tuple[tuple[str, int], ...] = ()
+        if won and result.get("winner") == s.seat:
+            specials = tuple(sorted(Counter(result.get("specials") or ()).items()))
+        t = PlayerTally(hands=1, wins=int(won), deal_ins=int(bool(s.dealt_in)), self_drawn=int(won and bool(s.self_drawn)),
+                        calls=int(claimed is not None and s.seat in claimed), draws=draw, points=s.points,
+                        win_points=s.points if won else 0, deal_in_points=-s.points if s.dealt_in else 0,
+                        counted=int(count is not None), count_sum=int(count["value"]) if count is not None else 0,
+                        count_name=count.get("name") if count is not None else None, specials=specials)
+        out[s.user_id] = out[s.user_id] + t if s.user_id in out else t
+    return out
+
+
+def rates_of(tally: PlayerTally, user_id: int, *, has_claims: bool = True, placements: Placements = Placements(),
+             variant: Optional[str] = None, since: Optional[datetime] = None) -> PlayerRates:
+    """A player's rates from their summed :class:`PlayerTally` and :class:`Placements`
+    (``has_claims`` false: ``calls`` is ``None``)."""
+    t = tally
+    return PlayerRates(
+        user_id=user_id, variant=variant, since=since, hands=t.hands, wins=Rate(t.wins, t.hands),
+        deal_ins=Rate(t.deal_ins, t.hands), self_drawn=Rate(t.self_drawn, t.wins),
+        calls=Rate(t.calls, t.hands) if has_claims else None, draws=Rate(t.draws, t.hands),
+        win_value=Mean(t.win_points, t.wins), deal_in_value=Mean(t.deal_in_points, t.deal_ins),
+        count_name=t.count_name, count_per_win=Mean(t.count_sum, t.counted), specials=t.specials,
+        placements=placements)
+
+
 def player_rates(hands: Iterable[HandRecord], user_id: int, *, claims: Optional[Mapping[int, frozenset[int]]],
                  placements: Iterable[tuple[int, int]] = (), variant: Optional[str] = None,
                  since: Optional[datetime] = None) -> PlayerRates:
-    """A player's rates from the hands the player played.
+    """A player's rates counted from the hands the player played (:func:`hand_tallies` summed).
 
     :param hands: finished hands (``HandRecord``, as ``Store.rate_hands`` gives them: the
         result, and the player's settlements); each of the player's human settlements counts one
@@ -155,88 +213,83 @@ def player_rates(hands: Iterable[HandRecord], user_id: int, *, claims: Optional[
     :param variant, since: what was counted, carried into the result.
     :raises KeyError: a hand missing from ``claims``.
     """
-    n = wins = deal_ins = selfs = calls = draws = win_pts = lost = counted = count_sum = 0
-    count_name: Optional[str] = None
-    specials: dict[str, int] = {}
+    total = PlayerTally()
     for hand in hands:
-        result = hand.result or {}
-        for s in hand.settlements:
-            if s.user_id != user_id or s.is_ai:
-                continue
-            n += 1
-            draws += bool(result.get("draw"))
-            if claims is not None and s.seat in claims[hand.id]:
-                calls += 1
-            if s.dealt_in:
-                deal_ins += 1
-                lost -= s.points
-            if not s.is_winner:
-                continue
-            wins += 1
-            selfs += bool(s.self_drawn)
-            win_pts += s.points
-            count = _win_count(result, s.seat)
-            if count is not None:
-                counted += 1
-                count_sum += int(count["value"])
-                count_name = count_name or count.get("name")
-            if result.get("winner") == s.seat:
-                for kind in result.get("specials") or ():
-                    specials[kind] = specials.get(kind, 0) + 1
-    return PlayerRates(
-        user_id=user_id, variant=variant, since=since, hands=n, wins=Rate(wins, n), deal_ins=Rate(deal_ins, n),
-        self_drawn=Rate(selfs, wins), calls=None if claims is None else Rate(calls, n), draws=Rate(draws, n),
-        win_value=Mean(win_pts, wins), deal_in_value=Mean(lost, deal_ins), count_name=count_name,
-        count_per_win=Mean(count_sum, counted), specials=tuple(sorted(specials.items())),
-        placements=placement_rates(placements))
+        claimed = None if claims is None else claims[hand.id]
+        own = hand_tallies(hand.result or {}, hand.settlements, claimed).get(user_id)
+        total = total + own if own is not None else total
+    return rates_of(total, user_id, has_claims=claims is not None, placements=placement_rates(placements),
+                    variant=variant, since=since)
+
+
+async def claims_for(store: Store, hands: Sequence[HandRecord]) -> dict[int, frozenset[int]]:
+    """``{hand id: seats that made a claim}`` of stored hands: the result's ``claimed_by``
+    (stored with the settlement), else — a hand settled before it was — rebuilt from the hand's
+    action log (one read for all of them; a log that does not replay counts no claim, and is
+    logged)."""
+    out: dict[int, frozenset[int]] = {}
+    for h in hands:
+        stored = (h.result or {}).get("claimed_by")
+        if isinstance(stored, list):
+            out[h.id] = frozenset(int(x) for x in stored)
+    missing = [h for h in hands if h.id not in out]
+    if missing:
+        logs = await store.hand_actions(h.id for h in missing)
+        for h in missing:
+            try:
+                out[h.id] = claims_of(replace(h, actions=logs[h.id]))
+            except Exception:  # a log the rules refuse (kept as it was played) must not stop a start
+                log.warning("hand %s: its action log does not replay; counted without claims", h.id, exc_info=True)
+                out[h.id] = frozenset()
+    return out
+
+
+async def rebuild_tallies(store: Store, page: int = 2000) -> int:
+    """Fill the tallies from every stored hand when there are none but human hands are stored
+    (a history settled before the tallies were kept, or the first start after migration
+    ``0015_player_tally``), in one transaction; the same sums the settlements would have
+    added.  Returns the tally rows written (0: nothing to do)."""
+    if await store.count_tallies() or not await store.has_human_settlements():
+        return 0
+    sums: dict[tuple[int, int, str, date], PlayerTally] = {}
+    after = 0
+    while hands := await store.human_hands(after, page):
+        claims = await claims_for(store, hands)
+        for h in hands:
+            first = h.settlements[0]
+            assert first.guild_id is not None and first.created_at is not None
+            day = first.created_at.astimezone(timezone.utc).date()
+            for user, t in hand_tallies(h.result or {}, h.settlements, claims[h.id]).items():
+                key = (first.guild_id, user, h.variant, day)
+                sums[key] = sums[key] + t if key in sums else t
+        after = hands[-1].id
+    await store.replace_all_tallies([(*k, t) for k, t in sorted(sums.items(), key=lambda kv: kv[0])])
+    return len(sums)
 
 
 class RateBook:
-    """A player's rates read from the store (:meth:`player_rates`); the claims of each hand are
-    kept once worked out (at most ``keep`` hands, the least recently used forgotten first)."""
+    """A player's rates read from the store: their tally (summed per day as hands are
+    settled) and the placements given."""
 
-    def __init__(self, store: Store, keep: int = 100_000):
+    def __init__(self, store: Store):
         self.store = store
-        self.keep = keep
-        self._claims: OrderedDict[int, frozenset[int]] = OrderedDict()
-
-    async def claims(self, hands: list[HandRecord]) -> dict[int, frozenset[int]]:
-        """``{hand id: seats that made a claim}`` of stored hands: the result's ``claimed_by``
-        (stored with the settlement), else — a hand settled before it was — rebuilt from the
-        hand's action log (one read for all of them) and kept."""
-        for h in hands:  # settled since the claims are stored with the result: read, not replayed
-            stored = (h.result or {}).get("claimed_by")
-            if h.id not in self._claims and isinstance(stored, list):
-                self._claims[h.id] = frozenset(int(x) for x in stored)
-        missing = [h for h in hands if h.id not in self._claims]
-        if missing:
-            logs = await self.store.hand_actions(h.id for h in missing)
-            for h in missing:
-                self._claims[h.id] = claims_of(replace(h, actions=logs[h.id]))
-        out = {}
-        for h in hands:
-            self._claims.move_to_end(h.id)
-            out[h.id] = self._claims[h.id]
-        while len(self._claims) > self.keep:
-            self._claims.popitem(last=False)
-        return out
 
     async def player_rates(self, guild_id: int, user_id: int, variant: str, period: str = "all",
-                           placements: Iterable[tuple[int, int]] = (), *, has_claims: bool = True,
+                           placements: Placements = Placements(), *, has_claims: bool = True,
                            now: Optional[datetime] = None) -> PlayerRates:
         """A player's rates in one game of a server, for ``period`` (``service.records.PERIODS``:
         all time, this month, this week; ``now`` for the period's start, default the time now).
 
-        :param placements: ``(place, players)`` of the player's rated units in that game and
-            period (the placement rates are counted from them).
+        :param placements: the player's rated units in that game and period
+            (:func:`counted_placements`).
         :param has_claims: the game lets a seat take another's tile (``False``: ``calls`` is
             ``None``; every game the bot has now has claims).
         """
         since = period_start(period, now)
-        hands = await self.store.rate_hands(guild_id, user_id, variant, since)
-        claims = await self.claims(hands) if has_claims else None
-        return player_rates(hands, user_id, claims=claims, placements=placements, variant=variant, since=since)
+        tally = await self.store.tally(guild_id, user_id, variant, since)
+        return rates_of(tally, user_id, has_claims=has_claims, placements=placements, variant=variant, since=since)
 
 
-__all__ = ["Rate", "Mean", "Placements", "PlayerRates", "RateBook", "WIN_EVENT", "claiming_seats", "claims_of",
-           "placement_rates", "player_rates"]
+__all__ = ["Rate", "Mean", "Placements", "PlayerRates", "RateBook", "WIN_EVENT", "claiming_seats", "claims_for",
+           "claims_of", "counted_placements", "hand_tallies", "placement_rates", "player_rates", "rates_of",
+           "rebuild_tallies"]

@@ -20,7 +20,7 @@ from engine.protocol import Hand
 from engine.variants import find_variant
 from store import HandRecord, HistoryLine, PlayerStats, ScoreLine, Store
 
-from .tables import HIDDEN_EVENTS, ServiceError
+from .table import HIDDEN_EVENTS, ServiceError
 
 PERIODS = ("all", "month", "week")
 

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from store import Store
 
-from . import ratings
+from . import rates, ratings
 from .clock import Clock
 from .hands import Hands
 from .langs import Langs
@@ -50,8 +50,10 @@ class Restore:
         match is settled now closes instead (the front end posts the standings of every ended
         match not yet shown).  With ``owns`` set, only the tables of this process's guilds
         (shards).  First, when no rating is stored yet, the stored history is rated
-        (``service.ratings.rebuild``)."""
+        (``service.ratings.rebuild``), and when no tally is, tallied
+        (``service.rates.rebuild_tallies``)."""
         await ratings.rebuild(self.store)  # a history stored before ratings is rated once
+        await rates.rebuild_tallies(self.store)  # and tallied once
         loaded = []
         for ot in await self.store.load_open_tables():
             if self.owns is not None and not self.owns(ot.table.guild_id):

@@ -50,7 +50,7 @@ The schema is versioned with Alembic; the environment and the revisions are in
 ``store/migrations`` (``0001_initial``: ``game_table``, ``seat``, ``hand``, ``hand_action``,
 ``settlement``; ``0002_guild_config``; ``0003_hand_context``; ``0004_routed_action``;
 ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``; ``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``;
-``0012_guild_settings``; ``0013_seat_level``; ``0014_ratings``).  :meth:`Store.init`
+``0012_guild_settings``; ``0013_seat_level``; ``0014_ratings``; ``0015_player_tally``).  :meth:`Store.init`
 upgrades the database to the head revision in one transaction.  Two bots starting together migrate one after the other: a
 PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which also keeps
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
@@ -88,6 +88,7 @@ from .guilds import Guilds
 from .hands import Hands, append_batch
 from .langs import Langs
 from .ratings import Rated, Rating, Ratings, SettledHand, Unit
+from .tallies import PlayerTally, Tallies
 from .matches import Matches
 from .migrate import INITIAL_REVISION, MIGRATIONS_DIR, Migrations, alembic_config, head_revision
 from .records import (
@@ -117,6 +118,7 @@ from .streaks import Streaks
 from .tables import Tables
 
 __all__ = [
+    "PlayerTally",
     "Rated",
     "Rating",
     "SettledHand",
@@ -195,6 +197,7 @@ class Store:
         self.named = NamedValues(self.db)
         self.langs = Langs(self.db)
         self.rated = Ratings(self.db)
+        self.tallied = Tallies(self.db)
 
         # the calls, each answered by its part
         m = self.migrations
@@ -217,6 +220,7 @@ class Store:
         self.score, self.leaderboard, self.history, self.stats = sc.score, sc.leaderboard, sc.history, sc.stats
         self.finished_hands = sc.finished_hands
         self.rate_hands, self.hand_actions = self.hand_rates.rate_hands, self.hand_rates.hand_actions
+        self.human_hands = self.hand_rates.human_hands
         g = self.guilds
         self.get_guild_config, self.set_guild_default, self.set_guild_settings = (
             g.get_guild_config, g.set_guild_default, g.set_guild_settings)
@@ -231,6 +235,10 @@ class Store:
         self.count_ratings, self.rebuild_source, self.replace_all_ratings = (
             rt.count_ratings, rt.rebuild_source, rt.replace_all)
         self.player_names = rt.player_names
+        ty = self.tallied
+        self.tally, self.count_tallies, self.replace_all_tallies = ty.tally, ty.count_tallies, ty.replace_all
+        self.has_human_settlements = ty.has_human_settlements
+        self.placement_counts, self.recent_places = ty.placement_counts, ty.recent_places
 
     async def close(self) -> None:
         """Write what is queued and close every pooled connection.  The store cannot be used

@@ -26,6 +26,7 @@ from .records import (
 )
 from .matches import end_match_in
 from .streaks import checked_streaks, put_streak
+from .tallies import PlayerTally, add_in
 from .tables import check_table_fields, update_table_row
 
 
@@ -155,6 +156,7 @@ class Hands:
         end_match: Optional[int] = None,
         actions: Optional[tuple[int, Sequence[str]]] = None,
         rate: Optional[tuple[Decide, Rate]] = None,
+        tallies: Optional[Mapping[int, PlayerTally]] = None,
     ) -> Optional[int]:
         """Close a hand as ``'done'``, in one transaction with its last actions, settlements,
         table fields and players' 连庄 counts.
@@ -176,6 +178,9 @@ class Hands:
         :param rate: ``(decide, rate)``: when the table's hands since its last rated unit
             make a unit (``decide``, given them and whether this hand ends the match), its
             players are rated (``rate``) in the same transaction (``store.ratings.rate_in``).
+        :param tallies: ``{user_id: PlayerTally}``: the hand's counts for each human player
+            (``service.rates.hand_tallies``), added to their tally of the day in the same
+            transaction (``store.tallies.add_in``).
         :returns: the id of the match this hand ended, ``None`` when it ended none.
         :raises HandNotPlaying: the hand is already done or aborted (nothing is written, so a
             retried call cannot settle a hand twice).
@@ -233,6 +238,8 @@ class Hands:
                         for s in settlements
                     ],
                 )
+            if tallies:
+                await add_in(conn, hand.guild_id, hand.variant, now.date(), tallies)
             if rate is not None:
                 await rate_in(conn, hand.table_id, hand.guild_id, hand.variant, end_match is not None, *rate, now)
             if values:

@@ -43,12 +43,15 @@ Tables
     units (a finished match, or a block of hands at an open-ended table) and each rated
     player's place in them, written in the transaction that settles the unit's last hand
     (revision ``0014_ratings``).
+``player_tally``
+    What a player's rates are counted from, per guild, game and UTC day, added to in the
+    settling transaction (revision ``0015_player_tally``).
 
 The schema is created and upgraded by the Alembic revisions in ``store/migrations/versions``
 (``0001_initial``: the first five tables; ``0002_guild_config``; ``0003_hand_context``;
 ``0004_routed_action``; ``0005_player_streak``; ``0006_routed_hand``; ``0007_seat_prompted``;
 ``0008_bot_state``; ``0009_match``; ``0010_player_lang``; ``0011_seat_left``; ``0012_guild_settings``;
-``0013_seat_level``; ``0014_ratings``); a change to these models needs
+``0013_seat_level``; ``0014_ratings``; ``0015_player_tally``); a change to these models needs
 a new revision, and ``tests/store/test_migrations.py`` checks that the head revision matches them.
 
 Discord snowflakes (guild, channel, user, message ids) and seeds are 64-bit and use
@@ -60,7 +63,7 @@ them and hands out frozen dataclasses instead of ORM objects.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any, ClassVar, Optional
 
 from sqlalchemy import (
@@ -69,6 +72,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -262,6 +266,7 @@ class SettlementRow(SQLModel, table=True):
         UniqueConstraint("hand_id", "seat", name="uq_settlement_hand_seat"),
         Index("ix_settlement_guild_user", "guild_id", "user_id", "variant"),
         Index("ix_settlement_guild_time", "guild_id", "created_at"),
+        Index("ix_settlement_player_points", "guild_id", "user_id", "variant", "points"),
     )
 
     id: Optional[int] = Field(default=None, primary_key=True)
@@ -487,6 +492,41 @@ class UnitPlaceRow(SQLModel, table=True):
     created_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
+
+class PlayerTallyRow(SQLModel, table=True):
+    """``player_tally``: what a player's rates are counted from, summed per guild, game and UTC
+    day of settlement (revision ``0015_player_tally``; ``docs/rates.md``): hands played as a
+    human seat, wins, deal-ins, self-drawn wins, hands with a claim, draws, the points of all
+    hands, of the hands won and of the hands dealt in (as paid, positive), the wins with a
+    count of the winning hand and that count summed (``count_name``: ``huxi``, ``dui``, ``hu``),
+    and ``specials`` ``{special hand id: times}``.  Added to in the transaction that settles a
+    hand, so a profile reads a few rows per player instead of every hand."""
+
+    __tablename__: ClassVar[str] = "player_tally"
+    __table_args__ = (
+        UniqueConstraint("guild_id", "user_id", "variant", "day", name="uq_player_tally_day"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(sa_column=Column(String(64), nullable=False))
+    day: date = Field(sa_column=Column(Date, nullable=False))
+    hands: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    wins: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    deal_ins: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    self_drawn: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    calls: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    draws: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    points: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    win_points: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    deal_in_points: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    counted: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    count_sum: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    count_name: Optional[str] = Field(default=None, sa_column=Column(String(16), nullable=True))
+    specials: dict = Field(default_factory=dict, sa_column=_json())
+
+
 #: The tables this module defines, in dependency order (the schema at the head revision).
 ALL_TABLES = [
     TableRow.__table__,  # type: ignore[attr-defined]
@@ -503,4 +543,5 @@ ALL_TABLES = [
     RatingRow.__table__,  # type: ignore[attr-defined]
     RatedUnitRow.__table__,  # type: ignore[attr-defined]
     UnitPlaceRow.__table__,  # type: ignore[attr-defined]
+    PlayerTallyRow.__table__,  # type: ignore[attr-defined]
 ]

@@ -45,17 +45,29 @@ class Rates:
             ``created_at``; UTC if naive), as :meth:`Store.stats` counts a period.
         :raises TypeError, ValueError: an id that is not a 64-bit int.
         """
-        where = [_P.c.guild_id == _int64("guild_id", guild_id), _P.c.user_id == _int64("user_id", user_id),
-                 _P.c.is_ai.is_(False), _H.c.status == "done"]
+        where = [_P.c.guild_id == _int64("guild_id", guild_id), _P.c.user_id == _int64("user_id", user_id)]
         if variant is not None:
             where.append(_P.c.variant == variant)
         if since is not None:
             where.append(_P.c.created_at >= utc(since))
+        return await self._human_hands(where, (_P.c.created_at, _P.c.hand_id, _P.c.seat))
+
+    async def human_hands(self, after: int = 0, limit: int = 2000) -> list[HandRecord]:
+        """The next ``limit`` ``'done'`` hands of every guild with a human seat, by hand id from
+        ``after`` (exclusive), each with its human settlement rows only (their ``guild_id`` and
+        ``created_at`` filled) and no actions: what ``service.rates.rebuild_tallies`` reads, a
+        page at a time."""
+        ids = select(_P.c.hand_id).where(_P.c.hand_id > after, _P.c.user_id.is_not(None), _P.c.is_ai.is_(False)) \
+            .group_by(_P.c.hand_id).order_by(_P.c.hand_id).limit(limit)
+        return await self._human_hands([_P.c.hand_id.in_(ids)], (_P.c.hand_id, _P.c.seat))
+
+    async def _human_hands(self, where: list, order: tuple) -> list[HandRecord]:
+        """Done hands joined to their human settlement rows matching ``where``, in ``order``."""
         query = (
             select(_H, *[c.label("p_" + c.name) for c in _P.c])
             .join(_H, _H.c.id == _P.c.hand_id)
-            .where(*where)
-            .order_by(_P.c.created_at, _P.c.hand_id, _P.c.seat)
+            .where(*where, _P.c.user_id.is_not(None), _P.c.is_ai.is_(False), _H.c.status == "done")
+            .order_by(*order)
         )
         async with self.db.read() as conn:
             rows = (await conn.execute(query)).all()

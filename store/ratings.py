@@ -183,9 +183,10 @@ class Ratings:
         """The name each player last sat under on a guild (from their latest settlement)."""
         if not user_ids:
             return {}
+        latest = select(func.max(_P.c.id)).where(
+            _P.c.guild_id == guild_id, _P.c.user_id.in_(list(user_ids))).group_by(_P.c.user_id)
         async with self.db.read() as conn:
-            rows = await conn.execute(select(_P.c.user_id, _P.c.name).where(
-                _P.c.guild_id == guild_id, _P.c.user_id.in_(list(user_ids))).order_by(_P.c.id))
+            rows = await conn.execute(select(_P.c.user_id, _P.c.name).where(_P.c.id.in_(latest)))
             return {r.user_id: r.name for r in rows}
 
     async def count_ratings(self) -> int:

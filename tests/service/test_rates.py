@@ -24,7 +24,8 @@ from engine.variants import find_variant
 from games import game_ids
 from postgres import pg_dsn, require_postgres
 from service.clock import ManualClock
-from service.rates import Mean, Placements, Rate, RateBook, claims_of, placement_rates, player_rates
+from service.rates import (Mean, Placements, Rate, RateBook, claims_for, claims_of, placement_rates, player_rates,
+                           rebuild_tallies)
 from service.tables import TableService
 from store import HandRecord, SettlementRecord, Store
 
@@ -189,15 +190,19 @@ async def test_each_rate_is_its_definition_counted_from_the_stored_hands(store_c
     other = next(g for g in game_ids() if g != game)
     assert (await book.player_rates(GUILD, ALICE, other)).hands == 0
     assert (await book.player_rates(GUILD + 1, ALICE, game)).hands == 0
-    # the claims were kept: a second reading rebuilds nothing
-    kept = dict(book._claims)
-    await book.player_rates(GUILD, ALICE, game)
-    assert book._claims == kept and set(kept) == {h.id for h in hands}
     # the service stores each hand's claims with its result (read, not replayed), and they are
     # the ones its log gives; a hand without them (settled before they were stored) is replayed
     assert all(h.result["claimed_by"] == sorted(claims_of(h)) for h in hands)
     old = [dataclasses.replace(h, result={k: v for k, v in h.result.items() if k != "claimed_by"}) for h in hands]
-    assert await RateBook(store).claims(old) == {h.id: claims_of(h) for h in hands}
+    assert await claims_for(store, old) == {h.id: claims_of(h) for h in hands}
+    # the tallies the settlements added are the ones a rebuild from the stored hands gives
+    live = {(u, p): await store.tally(GUILD, u, game, since) for u in (ALICE, BOB) for p, since in
+            (("all", None), ("week", WEEK))}
+    assert await rebuild_tallies(store) == 0  # tallies are kept: nothing to rebuild
+    await store.replace_all_tallies([])
+    assert await rebuild_tallies(store) == 2 * 2  # two players, two days
+    assert {(u, p): await store.tally(GUILD, u, game, since) for u in (ALICE, BOB) for p, since in
+            (("all", None), ("week", WEEK))} == live
 
 
 @pytest.mark.asyncio(loop_scope="function")

@@ -35,10 +35,10 @@ from store import (
 from test_store import ALICE, BOB, GUILD, ROOT, T0, backend  # noqa: F401  (backend: fixture)
 
 UTC = timezone.utc
-HEAD = "0014_ratings"
+HEAD = "0015_player_tally"
 FIRST_TABLES = {"game_table", "seat", "hand", "hand_action", "settlement"}
 ALL_NAMES = FIRST_TABLES | {"guild_config", "routed_action", "player_streak", "bot_state", "match", "player_lang",
-                            "rating", "rated_unit", "unit_place", "alembic_version"}
+                            "rating", "rated_unit", "unit_place", "player_tally", "alembic_version"}
 
 
 def day(d: int) -> datetime:
@@ -210,7 +210,7 @@ async def check_first_schema_rows(store: Store, ids: dict[str, int], *, at_head:
 # --------------------------------------------------------------------------- tests
 
 
-def test_head_revision_is_0014():
+def test_head_revision_is_0015():
     assert head_revision() == HEAD
     assert INITIAL_REVISION == "0001_initial"
 
