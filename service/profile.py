@@ -116,11 +116,12 @@ class Profiles:
         """The best rated players of a game on a server, ``by`` ``"rating"``
         (:func:`display_rating`) or ``"dan"`` (rank, then its points, then the rating); players
         hiding their profile are left out."""
-        rows = await self.store.ratings(guild_id, variant)
+        hidden = {k for k, v in (await self.store.states(f"profile:hidden:{guild_id}:")).items() if v == "1"}
+        rows = [r for r in await self.store.ratings(guild_id, variant)
+                if f"profile:hidden:{guild_id}:{r.user_id}" not in hidden]
         names = await self.store.player_names(guild_id, [r.user_id for r in rows])
         lines = [RatedLine(r.user_id, names.get(r.user_id, "?"), display_rating(r.mu, r.sigma), r.units,
-                           dan.State(r.dan_rank, r.dan_points))
-                 for r in rows if not await self.hidden(guild_id, r.user_id)]
+                           dan.State(r.dan_rank, r.dan_points)) for r in rows]
         key = (lambda x: (-x.rating, x.user_id)) if by == "rating" else \
             (lambda x: (-x.dan.rank, -x.dan.points, -x.rating, x.user_id))
         return sorted(lines, key=key)[:limit]

@@ -229,6 +229,7 @@ class Store:
         self.add_routed_action, self.claim_routed_actions = r.add_routed_action, r.claim_routed_actions
         self.count_routed_actions = r.count_routed_actions
         self.get_state, self.set_state, self.next_start = self.named.get_state, self.named.set_state, self.named.next_start
+        self.states = self.named.states
         self.get_langs, self.set_lang = self.langs.get_langs, self.langs.set_lang
         rt = self.rated
         self.rating, self.ratings, self.unit_places, self.best_hands = rt.rating, rt.ratings, rt.unit_places, rt.best_hands

@@ -26,6 +26,13 @@ class NamedValues:
         async with self.db.read() as conn:
             return await conn.scalar(select(_B.c.value).where(_B.c.key == _key(key)))
 
+    async def states(self, prefix: str) -> dict[str, str]:
+        """Every value whose key starts with ``prefix``: ``{key: value}`` (one query)."""
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        async with self.db.read() as conn:
+            rows = await conn.execute(select(_B.c.key, _B.c.value).where(_B.c.key.like(escaped + "%", escape="\\")))
+            return {k: v for k, v in rows}
+
     async def set_state(self, key: str, value: str) -> None:
         """Store ``value`` under ``key`` (the last write wins).
 

@@ -420,6 +420,12 @@ async def test_0008_keeps_named_values_between_starts(backend):
     again = Store(backend.url, schema=backend.schema, clock=backend.clock)
     backend.stores.append(again)
     assert await again.get_state("commands:global") == "b" * 64
+    # by prefix, in one query: "%" and "_" in the prefix are themselves, not patterns
+    for key in ("profile:hidden:1:5", "profile:hidden:1:6", "profile:hidden:12:5", "p_x", "pax", "p%y"):
+        await store.set_state(key, key[-1])
+    assert await again.states("profile:hidden:1:") == {"profile:hidden:1:5": "5", "profile:hidden:1:6": "6"}
+    assert await again.states("p_") == {"p_x": "x"}
+    assert await again.states("p%") == {"p%y": "y"}
     with pytest.raises(ValueError):
         await store.set_state("", "x")
     with pytest.raises(TypeError):
