@@ -52,7 +52,8 @@ class ToyHand(MahjongHand):
 
 TOY = VariantInfo(
     "toy", "玩具牌", "Toy game", 2, 2,
-    (Option("stake", int, 1, "Points a loser pays", "输家付分", min_value=1, max_value=10),) + TIMEOUT_OPTIONS,
+    (Option("stake", int, 1, "Points a loser pays", "输家付分", min_value=1, max_value=10,
+            score_only=True),) + TIMEOUT_OPTIONS,
     lambda options, seed, dealer, n, ctx: ToyHand(options, seed, dealer, ctx),
     aliases=("toy_game",),
     fan_table=(("胡", "Win", 1),),
