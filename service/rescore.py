@@ -52,6 +52,7 @@ class Rescore:
     :ivar hand_id: the stored hand.
     :ivar game: the game's facts.
     :ivar names: the seats' names, in seat order.
+    :ivar ai_seats: some seat was played by the AI (whose moves may weigh the score).
     :ivar changes: the options that differ, in the game's declaration order.
     :ivar preset: the preset asked for, or ``None``.
     :ivar played: each seat's points as stored (the settlement), in seat order.
@@ -63,6 +64,7 @@ class Rescore:
     hand_id: int
     game: GameFacts
     names: list[str]
+    ai_seats: bool
     changes: list[Change]
     preset: Optional[str]
     played: list[int]
@@ -142,7 +144,8 @@ def rescore_record(record: HandRecord, given: dict, preset: Optional[dict] = Non
     if list(as_played.get("points", [])) != list(stored.get("points", [])):
         raise ServiceError("rescore.not_replayed", hand=record.id)
     other = replayed(record, {**dict(record.options), **{c.option: c.rescored for c in changes}})
-    return Rescore(record.id, info.facts, [s.get("name", "?") for s in record.seats], changes, preset_name,
+    return Rescore(record.id, info.facts, [s.get("name", "?") for s in record.seats],
+                   any(s.get("is_ai") or s.get("user_id") is None for s in record.seats), changes, preset_name,
                    list(stored["points"]), list(other["points"]), stored, other)
 
 

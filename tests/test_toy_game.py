@@ -75,6 +75,14 @@ def test_registered_only_inside_the_block():
     assert "toy" not in [v.id for v in all_variants()]
 
 
+def test_the_toys_options_are_classified(toy):
+    """Its stake changes only the score (a hand may be re-scored under another); the shared
+    timeouts do not."""
+    from engine.options import unclassified
+
+    assert unclassified(toy.options) == [] and toy.score_only_options == {"stake"}
+
+
 @pytest.mark.parametrize("seed", (1, 2, 3))
 def test_the_toy_keeps_the_protocol(toy, seed):
     check_facts(toy)

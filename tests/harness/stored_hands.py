@@ -10,6 +10,42 @@ from service.claims import claiming_seats
 from service.hands import settlement_records
 from store import Store
 
+#: 老三番's worked example as a stacked deal (``docs/rules/laosanfan.md``; ``tests/games/laosanfan/
+#: test_laosanfan.py``'s ``worked_hand``): seat 0, the dealer, pungs 5m and kongs 9m from seat 1,
+#: then draws 2s — 胡 26, no fan, self-drawn; dealt as the table's second hand (``hand_no`` 1: the
+#: opening restriction, on by default, is over).  ``lines`` are the moves, claim windows nobody
+#: answers left out (:func:`full_log` adds their passes).
+LAOSANFAN_WORKED = {
+    "hands": ["999m55m13s66m888m1z2z", "59m12345679p456s", "123s999s111p258p3z", "2345678s369p44z6z"],
+    "draws": "1z2z5z5z5z2s", "back": "7z",
+    "lines": ["0 discard 1z", "1 discard 5m", "0 pung", "0 discard 2z", "1 discard 9m", "0 kong",
+              "0 discard 7z", "1 discard 5z", "2 discard 5z", "3 discard 5z", "0 hu"]}
+
+
+def stacked_context(spec: dict, hand_no: int = 1) -> dict:
+    """The context of a stacked deal (``spec``: ``hands`` per seat, ``draws``, ``back``)."""
+    from engine.tiles import parse_kinds
+
+    return {"stacked": {"hands": [parse_kinds(h) for h in spec["hands"]], "draws": parse_kinds(spec["draws"]),
+                        "back": parse_kinds(spec["back"])}, "hand_no": hand_no}
+
+
+def full_log(variant: str, spec: dict, options: dict, seed: int = 3, n_seats: int = 4) -> list[str]:
+    """``spec["lines"]`` of a stacked deal (dealer 0) with the passes of the claim windows
+    none of them answers, as a stored log holds them."""
+    info = find_variant(variant)
+    hand = info.new_hand(info.resolve_options(options), seed, 0, n_seats, stacked_context(spec))
+    out = []
+    for line in spec["lines"]:
+        a = Action.parse(line)
+        while hand.phase == "claim" and a.seat not in hand.pending_seats():
+            p = Action(hand.pending_seats()[0], "pass")
+            hand.apply(p)
+            out.append(str(p))
+        hand.apply(a)
+        out.append(line)
+    return out
+
 
 async def playing_table(store: Store, guild_id: int, channel_id: int, variant: str, options: dict | None = None) -> int:
     """A playing table of ``variant`` on ``guild_id`` (``options``: the table's, resolved)."""
@@ -29,14 +65,16 @@ def played(variant: str, options: dict, seed: int, dealer: int, n_seats: int, co
 
 
 async def store_hand(store: Store, table_id: int, hand_no: int, variant: str, options: dict, *, seed: int,
-                     dealer: int, context: dict, actions: list[str], users: list) -> tuple[int, dict]:
+                     dealer: int, context: dict, actions: list[str], users: list,
+                     names: list[str] | None = None) -> tuple[int, dict]:
     """Deal, play ``actions`` to the end of the hand and store it finished (result, settlements,
     log) on ``table_id``: ``(hand id, result)``.  ``users``: each seat's user id, ``None`` for an
-    AI seat (named ``P<id>`` / ``AI <seat>``).  ``options``: given ones, resolved here."""
+    AI seat, named ``names`` (default ``P<id>`` / ``AI <seat>``).  ``options``: given ones,
+    resolved here."""
     options = find_variant(variant).resolve_options(options)
     hand = played(variant, options, seed, dealer, len(users), context, actions)
     assert hand.is_over(), "the actions do not end the hand"
-    names = [f"P{u}" if u else f"AI {i}" for i, u in enumerate(users)]
+    names = names or [f"P{u}" if u else f"AI {i}" for i, u in enumerate(users)]
     hand_id = await store.start_hand(
         table_id=table_id, hand_no=hand_no, seed=seed, variant=variant, options=options, dealer=dealer,
         seats=[{"seat": i, "user_id": u, "name": names[i], "is_ai": u is None} for i, u in enumerate(users)],

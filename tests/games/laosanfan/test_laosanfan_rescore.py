@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from conftest import kinds
-from stored_hands import playing_table, store_hand
+from stored_hands import LAOSANFAN_WORKED, full_log, playing_table, stacked_context, store_hand
 
-from engine.actions import Action
-from engine.variants import find_variant
 from engine.variants.laosanfan.scoring import style_total
 from service.records import Records
 from service.tables import ServiceError
@@ -19,13 +16,6 @@ from store import Store
 
 GUILD = 7
 
-# the seed's worked example (test_laosanfan.py, worked_hand): seat 0, the dealer, pungs 5m and
-# kongs 9m from seat 1, then draws 2s: 胡 26, no fan, self-drawn; the table's second hand
-# (hand_no 1: the opening restriction, on by default, is over)
-WORKED = {"hands": ["999m55m13s66m888m1z2z", "59m12345679p456s", "123s999s111p258p3z", "2345678s369p44z6z"],
-          "draws": "1z2z5z5z5z2s", "back": "7z",
-          "lines": ["0 discard 1z", "1 discard 5m", "0 pung", "0 discard 2z", "1 discard 9m", "0 kong",
-                    "0 discard 7z", "1 discard 5z", "2 discard 5z", "3 discard 5z", "0 hu"]}
 # test_laosanfan.py, test_discard_pays_option: seat 1 wins on seat 0's 2s, 胡 2 → 40 a loser
 DISCARD_WIN = {"hands": ["2s123456789m11z44z", "13s123456789p99p", "147m258p369s2345z", "258m369p147s5z66z7z"],
                "draws": "", "back": "", "lines": ["0 discard 2s", "1 hu"]}
@@ -34,37 +24,16 @@ DISCARD_WIN = {"hands": ["2s123456789m11z44z", "13s123456789p99p", "147m258p369s
 STYLE_TOTALS = {"yaobansan": 60, "yaobanliu": 90, "tuidaoba": 100, "yaoerliu": 130}
 
 
-def context(spec: dict) -> dict:
-    return {"stacked": {"hands": [kinds(h) for h in spec["hands"]], "draws": kinds(spec["draws"]),
-                        "back": kinds(spec["back"])}, "hand_no": 1}
-
-
-def full_log(spec: dict, options: dict) -> list[str]:
-    """``spec``'s lines with the passes of the claim windows none of them answers, as a
-    stored log holds them."""
-    info = find_variant("laosanfan")
-    hand = info.new_hand(info.resolve_options(options), 3, 0, 4, context(spec))
-    out = []
-    for line in spec["lines"]:
-        a = Action.parse(line)
-        while hand.phase == "claim" and a.seat not in hand.pending_seats():
-            p = Action(hand.pending_seats()[0], "pass")
-            hand.apply(p)
-            out.append(str(p))
-        hand.apply(a)
-        out.append(line)
-    return out
-
-
 @pytest_asyncio.fixture
 async def stored(tmp_path):
     store = Store(f"sqlite:///{tmp_path}/r.db")
     await store.init()
     table = await playing_table(store, GUILD, 70, "laosanfan")
     ids = {}
-    for n, (name, spec) in enumerate((("worked", WORKED), ("discard", DISCARD_WIN))):
+    for n, (name, spec) in enumerate((("worked", LAOSANFAN_WORKED), ("discard", DISCARD_WIN))):
         ids[name], _ = await store_hand(store, table, n + 1, "laosanfan", {}, seed=3, dealer=0,
-                                        context=context(spec), actions=full_log(spec, {}), users=[1, 2, None, 4])
+                                        context=stacked_context(spec), actions=full_log("laosanfan", spec, {}),
+                                        users=[1, 2, None, 4])
     yield Records(store), ids
     await store.close()
 
