@@ -113,7 +113,7 @@ def check_changes(info: VariantInfo, changes: list[Change], preset: Optional[str
 def replayed(record: HandRecord, options: dict) -> dict:
     """The result of the stored hand replayed under ``options``: ``rescore.not_replayed`` when
     an action is refused or the log ends before the hand does."""
-    from .records import rebuild
+    from .records import rebuild  # here: service.records imports this module
 
     try:
         hand = rebuild(record, options=options)

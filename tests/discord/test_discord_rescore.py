@@ -80,6 +80,13 @@ async def test_a_hand_under_another_style_and_the_refusals(fd_bot):
         "The preset relaxed changes `claim_timeout, discard_timeout, result_timeout`, which changes what was dealt")
     r = await fd.slash(alice, "mj rescore", {"hand": hid})
     assert r.ephemeral and "style, discard_pays, hutou, money_rounding" in r.content
+    r = await fd.slash(alice, "mj rescore", {"hand": hid, "options": 'style="tuidaoba'})
+    assert r.ephemeral and r.content == (await fd.slash(alice, "mj table create", {"options": 'a="b'})).content
+    r = await fd.slash(zh, "mj rescore", {"hand": hid, "options": "style=tuidaoba min_fan=3"})
+    assert r.ephemeral and as_shown(r.content).startswith("未知选项 min_fan。")  # 二人麻将's, not 老三番's
+    r = await fd.slash(zh, "mj rescore", {"hand": hid, "options": "style=tuidaoba opening_restriction=false"})
+    assert r.ephemeral and as_shown(r.content).startswith(
+        "`opening_restriction` 不能用来重新计分：它会改变发的牌、能做的动作或打法，而不只是得分。")
     r = await fd.slash(alice, "mj rescore", {"hand": hid + 100, "options": "style=tuidaoba"})
     assert r.ephemeral and as_shown(r.content) == f"No finished hand #{hid + 100} in this server."
     # another server's hand is unknown here, and suggests nothing

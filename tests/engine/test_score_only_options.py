@@ -46,7 +46,8 @@ BREAK_STORED_HANDS = {
 
 def values(option) -> list:
     """The values a replay tries: every choice, on and off, or a range's ends, its default and
-    its middle."""
+    its middle (the ranged score-only options, 底分 and 底注, are 1–1000: every one of them over
+    every hand would take minutes; the engine reads them as factors of the settlement alone)."""
     if option.choices is not None:
         return list(option.choices)
     if option.type is bool:
