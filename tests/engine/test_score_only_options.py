@@ -112,6 +112,15 @@ def test_score_only_options_are_the_declared_ones(game):
     assert set(find_variant(game).score_only_options) == per_game(SCORE_ONLY, game)
 
 
+@pytest.mark.parametrize("game", game_params(quick=tuple(game_ids())))
+def test_the_readme_lists_the_score_only_options(game):
+    """README's table of the options ``/mj rescore`` may change says what the game declares."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    names = [o.name for o in find_variant(game).options if o.score_only]
+    row = f"| `{game}` | " + (", ".join(f"`{n}`" for n in names) or "—") + " |"
+    assert row in readme.split("### Re-scoring a hand")[1].split("###")[0].splitlines()
+
+
 @pytest.mark.parametrize("game", game_params(quick=("laosanfan", "two_player")))
 def test_score_only_options_never_change_what_was_played(game):
     info = find_variant(game)
