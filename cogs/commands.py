@@ -5,6 +5,7 @@
   again after the server's number of them (``on_message``);
 * ``/mj hand`` — your hand, privately (``cogs/play.py``);
 * ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
+* ``/mj rescore`` — a finished hand under other scoring options (``cogs/rescore.py``);
 * ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
 * ``/mj help`` — what the bot does, a table in three steps, every command; the welcome when
   the bot joins a server (``cogs/help.py``);
@@ -48,7 +49,7 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 
 from . import config as settings
 from . import help as guide
-from . import form_submits, lobby_settings, records, rules, standings, tables
+from . import form_submits, lobby_settings, records, rescore, rules, standings, tables
 from . import profile as profiles
 from .common import reply_error
 from .play import send_hand
@@ -230,6 +231,17 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @app_commands.guild_only()
     async def verify(self, interaction: discord.Interaction, hand: int) -> None:
         await records.verify(self.bot, interaction, hand)
+
+    @app_commands.command(name="rescore", description="What a finished hand would have paid under other scoring rules")
+    @app_commands.describe(hand="The hand number (see /mj history)",
+                           options="Scoring options to change, e.g. style=tuidaoba (only those that change the score alone)",
+                           preset="A saved or shipped preset of the hand's game")
+    @app_commands.autocomplete(hand=records.hand_autocomplete, options=rescore.options_autocomplete,
+                               preset=rescore.preset_autocomplete)
+    @app_commands.guild_only()
+    async def rescore_command(self, interaction: discord.Interaction, hand: int, options: str | None = None,
+                              preset: str | None = None) -> None:
+        await rescore.rescore(self.bot, interaction, hand, options, preset)
 
     # ------------------------------------------------------------------ rules
     @app_commands.command(name="rules", description="A game's rules summary, options and fan table")

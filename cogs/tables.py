@@ -73,7 +73,13 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
         info = find_variant(variant)
     except KeyError:
         return []
-    lang = user_lang(interaction)
+    return option_choices(info, current, user_lang(interaction))
+
+
+def option_choices(info, current: str, lang: str, keep=lambda opt: True) -> list[app_commands.Choice[str]]:
+    """The suggestions for ``current``, a ``key=value …`` text of the game ``info``'s options
+    (those ``keep(option)`` accepts): the keys not yet typed, or the allowed values of the key
+    being typed; at most 25."""
     words = current.split(" ")
     done, last = words[:-1], words[-1]
     prefix = " ".join(done) + (" " if done else "")
@@ -81,7 +87,7 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     out: list[app_commands.Choice[str]] = []
     if "=" in last:
         key, typed = last.split("=", 1)
-        opt = next((o for o in info.options if o.name == key), None)
+        opt = next((o for o in info.options if o.name == key and keep(o)), None)
         if opt is not None:
             if opt.choices is not None:
                 values = list(opt.choices)
@@ -96,7 +102,7 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
                     out.append(app_commands.Choice(name=(prefix + f"{key}={text}")[:100], value=(prefix + f"{key}={text}")[:100]))
         return out[:25]
     for opt in info.options:
-        if opt.name in used or not opt.name.startswith(last):
+        if opt.name in used or not opt.name.startswith(last) or not keep(opt):
             continue
         value = prefix + f"{opt.name}={opt.default if opt.type is not bool else str(opt.default).lower()}"
         out.append(app_commands.Choice(name=choice_words.option_choice(value, opt, lang)[:100], value=value[:100]))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from .actions import ACTION_TYPES
 from .ai_levels import DEFAULT_LEVEL, MoveFn, complete, move
 from .facts import GameFacts
-from .options import Option, resolve_options
+from .options import Option, resolve_options, score_only_names
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -144,6 +144,13 @@ class VariantInfo:
             cached = facts_of(self)
             object.__setattr__(self, "_facts", cached)
         return cached
+
+    @property
+    def score_only_options(self) -> frozenset[str]:
+        """The names of the options that change only what a hand pays
+        (:attr:`engine.options.Option.score_only`): a finished hand may be re-scored under
+        other values of these, never of the others."""
+        return score_only_names(self.options)
 
     def ai_move(self, hand: Hand, seat: int, level: str = DEFAULT_LEVEL) -> "Action":
         """The move of an AI playing ``seat`` of ``hand`` at ``level`` (one of

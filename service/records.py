@@ -3,7 +3,8 @@ behind the records commands, read from the stored settlements and action logs (t
 never query the store themselves).
 
 Errors for users are :class:`service.tables.ServiceError` with a catalogue code
-(``unknown_hand``, ``hand_not_finished``, ``unknown_match``).
+(``unknown_hand``, ``hand_not_finished``, ``unknown_match``; a re-score's ``rescore.…``,
+:mod:`service.rescore`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engine.protocol import Hand
 from engine.variants import find_variant
 from store import HandRecord, HistoryLine, PlayerStats, ScoreLine, Store
 
+from .rescore import Rescore, rescore_record, resolve_preset
 from .table import HIDDEN_EVENTS, ServiceError
 
 PERIODS = ("all", "month", "week")
@@ -36,12 +38,15 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def rebuild(record: HandRecord, upto: int | None = None) -> Hand:
+def rebuild(record: HandRecord, upto: int | None = None, options: dict | None = None) -> Hand:
     """The hand of a stored record (``HandRecord``) after its first ``upto`` actions (all when
-    ``None``), dealt from its own seed, dealer and context."""
+    ``None``), dealt from its own seed, dealer and context, under its own options (or
+    ``options``: :mod:`service.rescore`'s other rules).  ``IllegalAction`` when a stored
+    action is refused."""
     info = find_variant(record.variant)
     context = dict(getattr(record, "context", None) or {})
-    hand = info.new_hand(record.options, record.seed, record.dealer, len(record.seats), context)
+    hand = info.new_hand(record.options if options is None else options, record.seed, record.dealer,
+                         len(record.seats), context)
     for line in record.actions[:upto]:
         hand.apply(Action.parse(line))
     return hand
@@ -137,6 +142,25 @@ class Records:
         events = [e.to_json() for e in hand.events if e.type not in HIDDEN_EVENTS]
         return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts)
 
+    async def hand_variant(self, guild_id: int, hand_id: int) -> Optional[str]:
+        """The game of a finished hand of this server (for suggestions), ``None`` when there is
+        no such hand here."""
+        try:
+            return (await self.finished(guild_id, hand_id)).variant
+        except ServiceError:
+            return None
+
+    async def rescore(self, guild_id: int, hand_id: int, options: dict | None = None,
+                      preset: Optional[str] = None, server_presets: dict | None = None) -> Rescore:
+        """A finished hand of this server as played and under other values of its game's
+        score-only options: ``preset`` (the server's ``server_presets``, else a shipped one)
+        laid over the hand's options, then ``options`` (``{name: value or text}``).  Errors:
+        ``unknown_hand``, ``hand_not_finished``, ``unknown_preset``, ``preset_other_variant``,
+        ``option_unknown``, ``option_bad_value`` and :mod:`service.rescore`'s."""
+        record = await self.finished(guild_id, hand_id)
+        chosen = resolve_preset(record.variant, preset, server_presets or {})
+        return rescore_record(record, dict(options or {}), chosen, preset)
+
     async def verify(self, guild_id: int, hand_id: int) -> Verification:
         """Rebuild a finished hand's wall from its revealed seed and replay its actions."""
         record = await self.finished(guild_id, hand_id)
@@ -146,4 +170,4 @@ class Records:
         return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same)
 
 
-__all__ = ["Records", "Replay", "Verification", "PERIODS", "period_start", "rebuild", "wall_digest"]
+__all__ = ["Records", "Replay", "Verification", "Rescore", "PERIODS", "period_start", "rebuild", "wall_digest"]

@@ -52,7 +52,8 @@ class ToyHand(MahjongHand):
 
 TOY = VariantInfo(
     "toy", "玩具牌", "Toy game", 2, 2,
-    (Option("stake", int, 1, "Points a loser pays", "输家付分", min_value=1, max_value=10),) + TIMEOUT_OPTIONS,
+    (Option("stake", int, 1, "Points a loser pays", "输家付分", min_value=1, max_value=10,
+            score_only=True),) + TIMEOUT_OPTIONS,
     lambda options, seed, dealer, n, ctx: ToyHand(options, seed, dealer, ctx),
     aliases=("toy_game",),
     fan_table=(("胡", "Win", 1),),
@@ -72,6 +73,14 @@ def test_registered_only_inside_the_block():
     with registered(TOY):
         assert find_variant("玩具牌") is TOY and find_variant("TOY_GAME") is TOY
     assert "toy" not in [v.id for v in all_variants()]
+
+
+def test_the_toys_options_are_classified(toy):
+    """Its stake changes only the score (a hand may be re-scored under another); the shared
+    timeouts do not."""
+    from engine.options import unclassified
+
+    assert unclassified(toy.options) == [] and toy.score_only_options == {"stake"}
 
 
 @pytest.mark.parametrize("seed", (1, 2, 3))

@@ -146,7 +146,8 @@ def settings(cfg: Any, lang: str, server: Any = None) -> tuple[str, str]:
 
 def rules(info: Any, lang: str, page: int = 3800) -> list[tuple[str, str, Optional[tuple[str, str]]]]:
     """The pages of a game's rules: ``[(title, text, (field name, field text) or None)]`` —
-    the summary with the table options first, then the fan/score table (``info.fan_table``:
+    the summary with the table options first (and those that change only the score, which
+    ``/mj rescore`` may change), then the fan/score table (``info.fan_table``:
     ``[(zh, en, value)]``)."""
     zh = lang_of(lang) != "en"
     summary = tv(info.facts, "rules.summary", lang)
@@ -154,6 +155,9 @@ def rules(info: Any, lang: str, page: int = 3800) -> list[tuple[str, str, Option
         summary = ""
     opts = "\n".join(f"`{o.name}` = {str(o.default).lower() if o.type is bool else o.default} — {pick(o.zh, o.en, lang)}"
                      for o in info.options)
+    score_only = [o.name for o in info.options if o.score_only]
+    if score_only:  # the options /mj rescore may change
+        opts += "\n" + t("rescore.rules_line", lang, options=", ".join(score_only))
     pages: list[tuple[str, str, Optional[tuple[str, str]]]] = [
         (game_name(info, lang), summary[:page], (t("ui.rules_options", lang), opts[:1024] or "—"))]
     rows = list(getattr(info, "fan_table", None) or [])

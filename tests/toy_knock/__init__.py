@@ -75,8 +75,9 @@ class KnockHand(MahjongHand):
 
 
 OPTIONS = (
-    Option("stake", int, 1, "Points a loser pays", "输家付分", min_value=1, max_value=10),
-    Option("knock_pairs", int, 4, "Pairs a player needs to knock", "敲牌所需对子数", min_value=2, max_value=7),
+    Option("stake", int, 1, "Points a loser pays", "输家付分", min_value=1, max_value=10, score_only=True),
+    Option("knock_pairs", int, 4, "Pairs a player needs to knock", "敲牌所需对子数", min_value=2, max_value=7,
+           score_only=False),
 ) + TIMEOUT_OPTIONS
 
 INFO = VariantInfo(

@@ -53,6 +53,13 @@ def test_the_knock_game_keeps_the_protocol(knock, seed):
     assert facts.words_dir == str(INFO.data_dir)
 
 
+def test_its_options_are_classified(knock):
+    """The stake changes only the score; the pairs needed change when a knock is legal."""
+    from engine.options import unclassified
+
+    assert unclassified(knock.options) == [] and knock.score_only_options == {"stake"}
+
+
 def test_a_knock_before_enough_pairs_is_refused_with_the_games_words(knock):
     from engine.errors import IllegalAction
     from render.text import error_text

@@ -53,13 +53,18 @@ RULES = "caishen.md"
 CAISHEN_HUI = "caishen_hui"
 CAP = 40  #: the multiplier cap (字清 is worth exactly this)
 
+#: ``base_stake`` and ``discard_pays`` are score-only: only ``settle`` reads them for the
+#: result.  The strong AI weighs a discard win against waiting for a self-drawn one by what
+#: each pays: every term scales with ``base_stake`` (so its choices never change with it),
+#: while ``discard_pays`` may tip one — the moves are kept as played when a hand is
+#: re-scored.  ``wild_discard`` decides whether a 财神 may be discarded.
 OPTIONS = (
     Option("base_stake", int, 1, "Base stake (底注) per multiplier point", "底注",
-           min_value=1, max_value=1000),
+           min_value=1, max_value=1000, score_only=True),
     Option("wild_discard", bool, True, "A 财神 may be discarded (nobody can claim it)",
-           "财神可以打出（打出的财神不能被吃碰杠胡）"),
+           "财神可以打出（打出的财神不能被吃碰杠胡）", score_only=False),
     Option("discard_pays", str, "discarder", "Who pays a win on a discard: the discarder alone, or all three",
-           "点炮谁付：点炮者一家付，或三家都付", choices=("discarder", "all")),
+           "点炮谁付：点炮者一家付，或三家都付", choices=("discarder", "all"), score_only=True),
 ) + TIMEOUT_OPTIONS
 
 #: special hands: id -> (zh name, en name, base value); 字清 is the cap itself

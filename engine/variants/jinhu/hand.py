@@ -38,13 +38,16 @@ from .fans import THIEVES, JinhuWin, NotAllowed, jinhu_fans
 RULES = "laosanfan.md (jinhu)"
 FAKE_TING = "fake_ting"
 
+#: neither option is score-only: ``min_fan_for_open_wait`` decides whether a win on an open
+#: wait is legal, ``opening_restriction`` the first go-around's discards and pungs.
 OPTIONS = (
     Option("min_fan_for_open_wait", int, 2,
            "Fan (without flowers) that lets a hand win on a wait that is neither closed nor edge",
-           "非夹张/边张的叫牌胡牌所需番数（不含花）", min_value=0, max_value=100),
+           "非夹张/边张的叫牌胡牌所需番数（不含花）", min_value=0, max_value=100,
+           score_only=False),
     Option("opening_restriction", bool, False,
            "First go-around of the first hand: discard only 筒/万, no pung",
-           "首局第一圈只能打筒、万，不能碰"),
+           "首局第一圈只能打筒、万，不能碰", score_only=False),
 ) + TIMEOUT_OPTIONS
 
 

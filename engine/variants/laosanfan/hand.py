@@ -35,22 +35,30 @@ from .scoring import (FAN_CAP, STYLES, capped, dragon_fan, hu_detail, meld_hu, m
 
 RULES = "laosanfan.md"
 
+#: score-only (``Option.score_only``): ``style`` sets the total of a win from its 胡 and fan,
+#: ``discard_pays`` who pays a discard win, ``hutou`` the non-winners' 胡头 payments and
+#: ``money_rounding`` a shown rounding — :meth:`LaoSanFanHand.settle` alone reads them, never
+#: the deal, what is legal or when the hand ends (the 三摊 liability is the discarder's
+#: whatever ``discard_pays``).  The strong AI weighs its routes by the ``style``'s payout,
+#: so its seats might have played otherwise under another style; a re-score keeps the moves
+#: as played.  ``opening_restriction`` limits the first go-around's discards and claims.
 OPTIONS = (
     Option("style", str, "yaobansan",
            "Scoring style: yaobansan 么半三 (30 base, cap 300), yaobanliu 么半六 (60, cap 500), "
            "tuidaoba 推倒八 (100/200/400/800), yaoerliu 么二六 (100 base)",
            "计分类别：yaobansan 么半三（30底，顶300）、yaobanliu 么半六（60底，顶500）、"
            "tuidaoba 推倒八（100/200/400/800）、yaoerliu 么二六（100底）",
-           choices=tuple(STYLES)),
+           choices=tuple(STYLES), score_only=True),
     Option("discard_pays", str, "all", "Win on a discard: all three losers pay (all) or only the discarder",
-           "点炮胡：三家都付（all）或只由点炮者付（discarder）", choices=("all", "discarder")),
+           "点炮胡：三家都付（all）或只由点炮者付（discarder）", choices=("all", "discarder"),
+           score_only=True),
     Option("opening_restriction", bool, True,
            "First go-around of the first hand: discard only 筒/万, no chow/pung/kong",
-           "首局第一圈只能打筒、万，不能吃碰杠"),
+           "首局第一圈只能打筒、万，不能吃碰杠", score_only=False),
     Option("hutou", bool, False, "胡头: the three non-winners settle their 胡 among themselves",
-           "胡头：未胡的三家之间按胡数结算"),
+           "胡头：未胡的三家之间按胡数结算", score_only=True),
     Option("money_rounding", bool, False, "么半六: also show the money rounding (120 → 100, 170 → 200)",
-           "么半六：显示银子取整（120→100，170→200）"),
+           "么半六：显示银子取整（120→100，170→200）", score_only=True),
 ) + TIMEOUT_OPTIONS
 
 

@@ -28,10 +28,13 @@ from .fans import NotAWin, WinContext, calculate_fans
 
 RULES = "two_player.md"
 
+#: ``base_points`` is score-only: it multiplies the settlement (``settle``) and nothing else
+#: reads it, the AI included; ``min_fan`` decides whether a win is legal.
 OPTIONS = (
-    Option("base_points", int, 1, "Base points (底分) per fan", "底分", min_value=1, max_value=1000),
+    Option("base_points", int, 1, "Base points (底分) per fan", "底分", min_value=1, max_value=1000,
+           score_only=True),
     Option("min_fan", int, 15, "Minimum fan to win (after 加倍 and 宝牌)", "起胡番数（含加倍、宝牌）",
-           min_value=1, max_value=88),
+           min_value=1, max_value=88, score_only=False),
 ) + TIMEOUT_OPTIONS
 
 
