@@ -15,7 +15,7 @@ import json
 from engine.errors import OptionError
 from engine.variants import VariantInfo, find_variant
 
-from .tables import ServiceError
+from .table import ServiceError
 
 #: the file of a game's presets in its own folder (``VariantInfo.data_dir``)
 PRESET_FILE = "presets.json"

@@ -32,7 +32,7 @@ from engine.variants import VariantInfo, find_variant
 from store import HandRecord
 
 from .presets import check_options, find_preset
-from .tables import ServiceError
+from .table import ServiceError
 
 
 @dataclass(frozen=True)
