@@ -23,7 +23,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from store import HandRecord, PlayerTally, SettlementRecord, Store
 
 from .claims import WIN_EVENT, claiming_seats
-from .records import period_start, rebuild
+from .records import period_start
+from .stored_hand import rebuild
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """What a finished hand would have paid under other rules: the hand rebuilt from its seed,
-dealer, context and action log (:func:`service.records.rebuild`) under its own options with
+dealer, context and action log (:func:`service.stored_hand.rebuild`) under its own options with
 other values of its game's score-only options (``Option.score_only``,
 ``VariantInfo.score_only_options``), and its result taken.
 
@@ -32,6 +32,7 @@ from engine.variants import VariantInfo, find_variant
 from store import HandRecord
 
 from .presets import check_options, find_preset
+from .stored_hand import rebuild
 from .table import ServiceError
 
 
@@ -113,8 +114,6 @@ def check_changes(info: VariantInfo, changes: list[Change], preset: Optional[str
 def replayed(record: HandRecord, options: dict) -> dict:
     """The result of the stored hand replayed under ``options``: ``rescore.not_replayed`` when
     an action is refused or the log ends before the hand does."""
-    from .records import rebuild  # here: service.records imports this module
-
     try:
         hand = rebuild(record, options=options)
     except IllegalAction:

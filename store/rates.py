@@ -35,7 +35,7 @@ class Rates:
         row with that user and ``is_ai`` false), oldest first (settlement time, then hand id).
 
         Each record carries the hand's columns (``result``, ``seed``, ``options``, ``dealer``,
-        ``seats``, ``context``: enough for ``service.records.rebuild``) and in
+        ``seats``, ``context``: enough for ``service.stored_hand.rebuild``) and in
         ``settlements`` only the player's own rows (one per seat the player held: normally
         one), but no actions (:meth:`hand_actions`).  Two indexed queries' worth of work: the
         settlement rows by ``(guild_id, user_id, variant)`` joined to their hands.

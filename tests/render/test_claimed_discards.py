@@ -20,7 +20,7 @@ from table_views import _deal, drawn_tiles, games, most_seats, public
 
 from engine.variants import find_variant
 from render.common import kind
-from service.records import rebuild
+from service.stored_hand import rebuild
 
 #: tiles drawn face up and unmarked on the seats' bands: what a player counts as live copies
 LIVE = {"hand", "drawn", "meld", "flower", "pond"}
