@@ -99,7 +99,8 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
 def error_text(code: str, lang: str | None, params: dict | None = None, game: GameFacts | None = None,
                shown: Callable[[str], str] = str) -> str:
     """The user-facing text of a ``ServiceError``/``IllegalAction`` code (the game's own words
-    first, for codes only that game has).  A tile parameter is shown by its name; anything a
+    first, for codes only that game has): key ``err.<code>``, or the code itself when it has a
+    prefix of its own (``seatview.not_yours``).  A tile parameter is shown by its name; anything a
     user typed or chose as a name (:data:`USER_TEXT_PARAMS`) is quoted short (:func:`quote`)
     and passed through ``shown`` — Discord's escaping of markdown and mentions
     (``cogs/markup.py``); as it is at a terminal."""
@@ -116,8 +117,9 @@ def error_text(code: str, lang: str | None, params: dict | None = None, game: Ga
     if "claim" in p:  # the game's own button name (堆, 碰 …), else the shared one, else the word
         name = tv(game, f"btn.{p['claim']}", lang, tiles="", tile="").strip()
         p["claim"] = p["claim"] if name.startswith("messages.") else name
-    text = tv(game, f"err.{code}", lang, **p)
-    if text == f"messages.err.{code}":
+    key = code if "." in code else f"err.{code}"  # a code of its own prefix (``seatview.…``) is its key
+    text = tv(game, key, lang, **p)
+    if text == f"messages.{key}":
         return t("err.internal", lang)
     return text
 
