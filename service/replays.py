@@ -188,6 +188,11 @@ def steps(record: HandRecord, seat: Optional[int] = None, upto: Optional[int] = 
         yield Step(step, public, own, moved, action, seat is not None and seat in t.pending())
 
 
+def _drawn(view: Optional[dict]) -> Optional[dict]:
+    """What of a seat's view the table image shows: all but its ``me`` (hints, legal moves)."""
+    return None if view is None else {k: v for k, v in view.items() if k != "me"}
+
+
 @dataclass(frozen=True)
 class Frame:
     """One frame of an animated hand: the view after the log's first ``step`` actions and
@@ -203,7 +208,7 @@ def frames(record: HandRecord, seat: Optional[int] = None) -> list[Frame]:
     """The frames of a stored hand, move by move: the deal, then one frame each time the table
     changed as it was shown live — the public table (``seat`` ``None``: a pass, a window nobody
     took, a 假听 before its discard show nothing new, as they showed nothing to the channel),
-    or ``seat``'s view (its own passes and the windows it was asked in too) — and the result
+    or ``seat``'s view (the windows it was asked in too; not what only its hints say) — and the result
     for the last action.  Views as :func:`steps` builds them."""
     total = len(record.actions)
     out: list[Frame] = []
@@ -215,7 +220,7 @@ def frames(record: HandRecord, seat: Optional[int] = None) -> list[Frame]:
             out.append(Frame(0, "deal", view))
         elif st.step == total:
             out.append(Frame(st.step, "result", view))
-        elif (st.moved if seat is None else view != last):
+        elif st.moved if seat is None else _drawn(view) != _drawn(last):
             kind = "move" if st.action is not None and st.action.type == DISCARD else "claim"
             out.append(Frame(st.step, kind, view))
         last = view
