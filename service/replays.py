@@ -22,7 +22,7 @@ there).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from engine.actions import ACTION_TYPES, DISCARD, PASS, Action
 from engine.variants import find_variant
@@ -66,7 +66,7 @@ class Decision:
     tile: Optional[str] = None
 
 
-def decision_of(index: int, me: dict, chose: Action, open_tile: Optional[str], own_turn: bool) -> Decision:
+def decision_of(index: int, me: Mapping[str, Any], chose: Action, open_tile: Optional[str], own_turn: bool) -> Decision:
     """The :class:`Decision` of the seat whose view's ``me`` is ``me`` and who chose ``chose``
     (the log's action ``index``); ``open_tile``: the tile open to claim, if any; ``own_turn``:
     the seat's own turn (neither a claim nor an opening choice)."""
@@ -240,8 +240,8 @@ def decisions(record: HandRecord, seat: int) -> list[Decision]:
             open_tile = None
             phase = v.get("phase")
             if phase in WINDOW_PHASES:
-                last = v.get("rob") or v.get("last_discard") or {}
-                open_tile = last.get("tile") if isinstance(last, dict) else None
+                open_on: Any = v.get("rob") or v.get("last_discard") or {}
+                open_tile = open_on.get("tile") if isinstance(open_on, dict) else None
             own_turn = phase not in WINDOW_PHASES and phase not in OPENING_PHASES
             out.append(decision_of(i, v.get("me") or {}, a, open_tile, own_turn))
         hand.apply(a)
