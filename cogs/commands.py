@@ -211,7 +211,7 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
 
     @app_commands.command(name="replay", description="Step through a finished hand (every hand face up, or your seat's view), or animate it")
     @app_commands.describe(hand="The hand number (see /mj history)",
-                           seat="Your seat's number in that hand: its view, your decisions marked (only you see it)",
+                           seat="Your seat in that hand: its view, your decisions marked (steps: only you see them)",
                            animate="True: post the hand move by move as an animated GIF")
     @app_commands.autocomplete(hand=records.hand_autocomplete, seat=seatview.seat_autocomplete)
     @app_commands.guild_only()

@@ -55,7 +55,9 @@ class Decision:
         claim and in an opening choice every other kind; on its own turn the shared ones
         (:data:`OWN_TURN`: 胡, 杠, 听, 加倍 …); the plain discard and pass never count.
     :ivar tile: the tile the decision was about when a discard (or a kong to rob) was open to
-        claim (``None`` on its own turn)."""
+        claim (``None`` on its own turn).
+    :ivar since: the step from which the hand waited for this decision (``index`` or earlier:
+        another seat in the same window acted first)."""
 
     index: int
     hand: tuple[str, ...]
@@ -64,9 +66,11 @@ class Decision:
     chose: Move
     passed: tuple[Move, ...]
     tile: Optional[str] = None
+    since: Optional[int] = None
 
 
-def decision_of(index: int, me: Mapping[str, Any], chose: Action, open_tile: Optional[str], own_turn: bool) -> Decision:
+def decision_of(index: int, me: Mapping[str, Any], chose: Action, open_tile: Optional[str], own_turn: bool,
+                since: Optional[int] = None) -> Decision:
     """The :class:`Decision` of the seat whose view's ``me`` is ``me`` and who chose ``chose``
     (the log's action ``index``); ``open_tile``: the tile open to claim, if any; ``own_turn``:
     the seat's own turn (neither a claim nor an opening choice)."""
@@ -79,7 +83,8 @@ def decision_of(index: int, me: Mapping[str, Any], chose: Action, open_tile: Opt
             continue
         kinds.add(m.type)
         passed.append(m)
-    return Decision(index, tuple(me.get("hand") or ()), me.get("drawn"), legal, move, tuple(passed), open_tile)
+    return Decision(index, tuple(me.get("hand") or ()), me.get("drawn"), legal, move, tuple(passed), open_tile,
+                    index if since is None else since)
 
 
 def check_seat(record: HandRecord, seat: int, user_id: Optional[int]) -> None:
@@ -233,8 +238,11 @@ def decisions(record: HandRecord, seat: int) -> list[Decision]:
     context = dict(getattr(record, "context", None) or {})
     hand = info.new_hand(record.options, record.seed, record.dealer, len(record.seats), context)
     out = []
+    since: Optional[int] = None  # the step from which the hand has waited for the seat
     for i, line in enumerate(record.actions):
         a = Action.parse(line)
+        waiting = seat in hand.pending_seats()
+        since = (i if since is None else since) if waiting else None
         if a.seat == seat:
             v = hand.view(seat)
             open_tile = None
@@ -243,17 +251,20 @@ def decisions(record: HandRecord, seat: int) -> list[Decision]:
                 open_on: Any = v.get("rob") or v.get("last_discard") or {}
                 open_tile = open_on.get("tile") if isinstance(open_on, dict) else None
             own_turn = phase not in WINDOW_PHASES and phase not in OPENING_PHASES
-            out.append(decision_of(i, v.get("me") or {}, a, open_tile, own_turn))
+            out.append(decision_of(i, v.get("me") or {}, a, open_tile, own_turn, since))
+            since = None  # what follows its own move is a new decision
         hand.apply(a)
     return out
 
 
 def decision_at(found: list[Decision], step: int, pending: bool) -> Optional[Decision]:
-    """The decision shown at ``step`` (after ``step`` actions): the seat's next one when the
-    hand waits for it there (``pending``), else ``None``."""
+    """The decision shown at ``step`` (after ``step`` actions): the one the hand waits for
+    there (``pending``: it waits for the seat; from :attr:`Decision.since` to its action),
+    else ``None`` — also when the hand went on before the seat decided (a window another
+    seat's claim closed)."""
     if not pending:
         return None
-    return next((d for d in found if d.index >= step), None)
+    return next((d for d in found if (d.since if d.since is not None else d.index) <= step <= d.index), None)
 
 
 __all__ = ["Decision", "Frame", "frames", "Step", "steps", "decisions", "decision_at", "decision_of", "check_seat", "seat_names"]

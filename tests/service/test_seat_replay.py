@@ -137,7 +137,9 @@ async def test_a_seats_view_never_shows_another_seats_concealed_tiles(game, tmp_
                     counts["images"] += 1
                 # the words: every tile named is the seat's own or one the public saw
                 d = decision_at(found, st.step, st.waiting)
-                if d is not None:
+                if d is not None:  # the seat's own next action, the hand waiting for it all along
+                    assert record.actions[d.index].startswith(f"{seat} ") and st.waiting
+                    assert not any(x.startswith(f"{seat} ") for x in record.actions[st.step:d.index])
                     r = SimpleNamespace(hand_id=record.id, game=info.facts, seat=seat, step=st.step, total=total,
                                         decision=d, went_on=False)
                     text = words.caption(r, "P", "en")
