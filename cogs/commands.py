@@ -4,7 +4,8 @@
   (``cogs/tables.py``); the channel's other messages are counted to post the table message
   again after the server's number of them (``on_message``);
 * ``/mj hand`` — your hand, privately (``cogs/play.py``);
-* ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
+* ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``; a replay from
+  one seat's view and an animated hand: ``cogs/seatview.py``);
 * ``/mj rescore`` — a finished hand under other scoring options (``cogs/rescore.py``);
 * ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
 * ``/mj help`` — what the bot does, a table in three steps, every command; the welcome when
@@ -49,7 +50,7 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 
 from . import config as settings
 from . import help as guide
-from . import form_submits, lobby_settings, records, rescore, rules, standings, tables
+from . import form_submits, lobby_settings, records, rescore, rules, seatview, standings, tables
 from . import profile as profiles
 from .common import reply_error
 from .play import send_hand
@@ -209,17 +210,25 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def standings_command(self, interaction: discord.Interaction, match: int) -> None:
         await standings.show(self.bot, interaction, match)
 
-    @app_commands.command(name="replay", description="Step through a finished hand, every hand face up")
-    @app_commands.describe(hand="The hand number (see /mj history)")
-    @app_commands.autocomplete(hand=records.hand_autocomplete)
+    @app_commands.command(name="replay", description="Step through a finished hand (every hand face up, or your seat's view), or animate it")
+    @app_commands.describe(hand="The hand number (see /mj history)",
+                           seat="Your seat in that hand: its view, your decisions marked (steps: only you see them)",
+                           animate="True: post the hand move by move as an animated GIF")
+    @app_commands.autocomplete(hand=records.hand_autocomplete, seat=seatview.seat_autocomplete)
     @app_commands.guild_only()
-    async def replay(self, interaction: discord.Interaction, hand: int) -> None:
-        await records.show_replay(self.bot, interaction, hand, 0, edit=False)
+    async def replay(self, interaction: discord.Interaction, hand: int,
+                     seat: app_commands.Range[int, 1, 8] | None = None, animate: bool = False) -> None:
+        at = None if seat is None else seat - 1
+        if animate:
+            await seatview.animate(self.bot, interaction, hand, at)
+        else:
+            await records.show_replay(self.bot, interaction, hand, 0, edit=False, seat=at)
 
     async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, edit: bool,
-                          lang: str | None = None) -> None:
-        """A step button of a replay (``cogs.components.ReplayButton``; ``lang``: the message's)."""
-        await records.show_replay(self.bot, interaction, hand_id, step, edit, lang)
+                          lang: str | None = None, seat: int | None = None) -> None:
+        """A step button of a replay (``cogs.components.ReplayButton``; ``lang``: the message's;
+        ``seat``: a seat's view, 0-based)."""
+        await records.show_replay(self.bot, interaction, hand_id, step, edit, lang, seat=seat)
 
     async def show_standings_page(self, interaction: discord.Interaction, match_id: int, page: int) -> None:
         """A page button of a match's final standings (``cogs.components.PageButton``)."""

@@ -14,7 +14,8 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
   (``page``: the second, third … menu of a decision with more than 25 choices in menus);
 * ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over
   button of a DM); **Next hand** carries the finished hand's id;
-* ``mjr:<hand>:<step>:<position>`` — a step button of a replay (⏮ ◀ ▶ ⏭);
+* ``mjr:<hand>:<step>:<position>[:<language>][:s<seat>]`` — a step button of a replay (⏮ ◀ ▶ ⏭);
+  ``seat`` (0-based): a replay from that seat's view, stepped by its player only;
 * ``mjm:<match>:<page>`` — the replay menu of a match's final standings (values: hand ids,
   at most 25 a page);
 * ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu;
@@ -43,7 +44,7 @@ from .common import Guarded, reply_error
 ACTION_ID = r"mj:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+):(?P<act>[a-z_]+):(?P<tile>[0-9A-Za-z]+|-)(?::(?P<copy>\d{1,2}))?"
 SELECT_ID = r"mjs:(?P<ch>\d+):(?P<hand>\d+):d(?P<seq>\d+)(?::(?P<page>\d))?"
 TABLE_ID = r"mjt:(?P<ch>\d+):(?P<op>[a-z_]+)(?::(?P<arg>\d+))?"
-REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?"
+REPLAY_ID = r"mjr:(?P<hand>\d+):(?P<step>\d+):(?P<pos>\d)(?::(?P<lang>zh-CN|zh-TW|zh|en))?(?::s(?P<seat>\d))?"
 MATCH_ID = r"mjm:(?P<match>\d+):(?P<page>\d+)"
 PAGE_ID = r"mjp:(?P<match>\d+):(?P<page>\d+):(?P<pos>\d)"
 MENU_ID = r"mjo:(?P<ch>\d+):(?P<key>pace|hands|auto)"
@@ -133,19 +134,22 @@ class ReplayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
     ⏭); the language is the replay message's, so a step pressed by anyone keeps it (a button
     without one, from an older message, draws in the presser's)."""
 
-    def __init__(self, hand_id: int, step: int, pos: int, disabled: bool = False, lang: str | None = None):
-        cid = f"mjr:{hand_id}:{step}:{pos}" + (f":{lang}" if lang else "")
+    def __init__(self, hand_id: int, step: int, pos: int, disabled: bool = False, lang: str | None = None,
+                 seat: int | None = None):
+        cid = (f"mjr:{hand_id}:{step}:{pos}" + (f":{lang}" if lang else "")
+               + (f":s{seat}" if seat is not None else ""))
         super().__init__(discord.ui.Button(label=REPLAY_LABELS[pos], style=discord.ButtonStyle.secondary,
                                            disabled=disabled, custom_id=cid))
-        self.hand_id, self.step, self.lang = hand_id, step, lang
+        self.hand_id, self.step, self.lang, self.seat = hand_id, step, lang, seat
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["hand"]), int(match["step"]), int(match["pos"]), lang=match["lang"])
+        seat = int(match["seat"]) if match["seat"] else None
+        return cls(int(match["hand"]), int(match["step"]), int(match["pos"]), lang=match["lang"], seat=seat)
 
     async def run(self, interaction: discord.Interaction) -> None:
         await interaction.client.get_cog("Mj").show_replay(interaction, self.hand_id, self.step, edit=True,
-                                                           lang=self.lang)
+                                                           lang=self.lang, seat=self.seat)
 
 
 class MatchSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select], template=MATCH_ID):

@@ -5,7 +5,8 @@
 * score — cumulative points and statistics in this server;
 * leaderboard — all time, this month or this week;
 * history — the last hands with result and points, and the last matches with place and total;
-* replay — step through a finished hand, every hand face up (⏮ ◀ ▶ ⏭);
+* replay — step through a finished hand, every hand face up (⏮ ◀ ▶ ⏭); from one seat's view
+  and as an animated GIF: ``cogs/seatview.py``;
 * verify — the seed revealed, its SHA-256 (the commitment shown at the deal), the wall
   rebuilt from it and the stored actions replayed to the stored result.
 """
@@ -18,13 +19,14 @@ from discord import app_commands
 from engine.variants import all_variants, find_variant
 from render.text import alt, lang_of
 from render.text import records as words
+from render.text import seatview as seat_words
 from render.text import standings as match_words
 from render.text.events import log_lines
 from service.games import game, games
 from service.tables import ServiceError
 
 from . import messages
-from .common import reply, reply_error, user_lang
+from .common import edit_clicked, reply, reply_error, user_lang, within
 from .components import ReplayButton
 from .markup import shown, shown_rows
 
@@ -100,13 +102,17 @@ async def hand_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 
 async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step: int, edit: bool,
-                      lang: str | None = None) -> None:
+                      lang: str | None = None, seat: int | None = None) -> None:
     """Step ``step`` of a finished hand as a table image with the step buttons (a new public
     message in the asking user's language, or the clicked replay message redrawn when
-    ``edit``, in ``lang``: the message's own, whoever pressed)."""
+    ``edit``, in ``lang``: the message's own, whoever pressed).  With ``seat`` (0-based): that
+    seat's view with its decisions marked, for its player only and privately
+    (``cogs/seatview.py``)."""
     lang = lang or user_lang(interaction)
     try:
-        r = await bot.records.replay(interaction.guild_id, hand_id, step)
+        work = bot.records.replay(interaction.guild_id, hand_id, step, seat=seat, user_id=interaction.user.id)
+        # a public answer is never deferred (a deferral is private); a seat's view and a step may be
+        r = await (within(interaction, work, update=edit) if edit or seat is not None else work)
     except ServiceError as e:
         return await reply_error(interaction, e)
     view = dict(r.view, lang=lang_of(lang), log=log_lines(r.events, r.names, lang, r.game))
@@ -116,12 +122,13 @@ async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step:
     for pos, target in enumerate((0, r.step - 1, r.step + 1, r.total)):
         buttons.add_item(ReplayButton(hand_id, max(0, min(r.total, target)), pos,
                                       disabled=(target < 0 or target > r.total or target == r.step),
-                                      lang=lang_of(lang)))
-    content = words.replay_caption(r, lang)
+                                      lang=lang_of(lang), seat=seat))
+    content = (words.replay_caption(r, lang) if seat is None
+               else seat_words.caption(r, shown(r.names[seat]), lang))
     if edit:
-        await interaction.response.edit_message(content=content, attachments=[file], view=buttons)
+        await edit_clicked(interaction, content=content, attachments=[file], view=buttons)
     else:
-        await reply(interaction, content, ephemeral=False, file=file, view=buttons)
+        await reply(interaction, content, ephemeral=seat is not None, file=file, view=buttons)
 
 
 async def verify(bot, interaction: discord.Interaction, hand: int) -> None:

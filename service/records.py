@@ -9,6 +9,7 @@ Errors for users are :class:`service.tables.ServiceError` with a catalogue code
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
@@ -18,6 +19,7 @@ from engine.variants import find_variant
 from store import HandRecord, HistoryLine, PlayerStats, ScoreLine, Store
 
 from .rescore import Rescore, rescore_record, resolve_preset
+from .replays import Decision, Frame, check_seat, decision_at, decisions, frames, seat_names, steps
 from .stored_hand import rebuild, wall_digest
 from .table import HIDDEN_EVENTS, ServiceError
 
@@ -50,6 +52,30 @@ class Replay:
     names: list[str]
     events: list[dict]
     game: Any = None  #: the game's facts (``engine.facts.GameFacts``), also ``view["game"]``
+    #: the seat whose view this is (0-based; ``None``: every hand face up)
+    seat: Optional[int] = None
+    #: the seat's decision the hand waits for at this step (``service.replays.Decision``)
+    decision: Optional[Decision] = None
+    #: the hand waited for the seat here, but went on before it decided
+    went_on: bool = False
+
+
+@dataclass(frozen=True)
+class Animation:
+    """The frames of an animated hand (``service.replays.Frame``): the public table as the
+    channel saw it, or one seat's view; the deal, one frame per move, the result."""
+
+    hand_id: int
+    variant: str
+    game: Any
+    names: list[str]
+    frames: list[Frame]
+    seat: Optional[int] = None
+
+    @property
+    def moves(self) -> int:
+        """The moves shown: every frame but the deal's."""
+        return len(self.frames) - 1
 
 
 @dataclass(frozen=True)
@@ -105,11 +131,17 @@ class Records:
             raise ServiceError("hand_not_finished", hand=hand_id)
         return record
 
-    async def replay(self, guild_id: int, hand_id: int, step: int) -> Replay:
-        """Step ``step`` (clamped to 0..number of actions) of a finished hand."""
+    async def replay(self, guild_id: int, hand_id: int, step: int, seat: Optional[int] = None,
+                     user_id: Optional[int] = None) -> Replay:
+        """Step ``step`` (clamped to 0..number of actions) of a finished hand; with ``seat``
+        (0-based), from that seat's view, for its player ``user_id`` only
+        (``seatview.no_seat``, ``seatview.not_yours``: :func:`service.replays.check_seat`)."""
         record = await self.finished(guild_id, hand_id)
         total = len(record.actions)
         step = max(0, min(step, total))
+        if seat is not None:
+            check_seat(record, seat, user_id)
+            return await asyncio.to_thread(self._seat_step, record, step, seat)
         hand = rebuild(record, step)
         # the replay's view: the hand's, every hand face up, with the game and the seats' names
         view: dict[str, Any] = dict(hand.view(None, reveal=True))
@@ -139,6 +171,39 @@ class Records:
         chosen = resolve_preset(record.variant, preset, server_presets or {})
         return rescore_record(record, dict(options or {}), chosen, preset)
 
+    @staticmethod
+    def _seat_step(record: HandRecord, step: int, seat: int) -> Replay:
+        last = None
+        for last in steps(record, seat, upto=step):
+            pass
+        assert last is not None and last.seat is not None
+        info = find_variant(record.variant)
+        view = dict(last.seat, game=info.facts)
+        decision = decision_at(decisions(record, seat), step, last.waiting)
+        events = list(view.get("recent") or ())[-6:]
+        return Replay(record.id, record.variant, step, len(record.actions), view, seat_names(record), events,
+                      info.facts, seat=seat, decision=decision, went_on=last.waiting and decision is None)
+
+    async def may_view(self, guild_id: int, hand_id: int, seat: Optional[int], user_id: Optional[int]) -> None:
+        """Refuse what :meth:`animation` and :meth:`replay` would refuse (an unknown or
+        unfinished hand, a seat's view for another than its player), without building
+        anything."""
+        record = await self.finished(guild_id, hand_id)
+        if seat is not None:
+            check_seat(record, seat, user_id)
+
+    async def animation(self, guild_id: int, hand_id: int, seat: Optional[int] = None,
+                        user_id: Optional[int] = None) -> Animation:
+        """The frames of a finished hand's animation (:class:`Animation`; built in a worker
+        thread): the public table, or with ``seat`` that seat's view, for its player
+        ``user_id`` only (errors as :meth:`replay`'s)."""
+        record = await self.finished(guild_id, hand_id)
+        if seat is not None:
+            check_seat(record, seat, user_id)
+        found = await asyncio.to_thread(frames, record, seat)
+        info = find_variant(record.variant)
+        return Animation(record.id, record.variant, info.facts, seat_names(record), found, seat)
+
     async def verify(self, guild_id: int, hand_id: int) -> Verification:
         """Rebuild a finished hand's wall from its revealed seed and replay its actions."""
         record = await self.finished(guild_id, hand_id)
@@ -149,3 +214,5 @@ class Records:
 
 
 __all__ = ["Records", "Replay", "Verification", "Rescore", "PERIODS", "period_start", "rebuild", "wall_digest"]
+
+__all__ = ["Animation", "Records", "Replay", "Verification", "PERIODS", "period_start", "rebuild", "wall_digest"]

@@ -14,6 +14,10 @@ from .mentions import ping_problems, raw_name_problems
 from .model import *  # noqa: F401,F403
 from .transport import *  # noqa: F401,F403
 
+#: the bytes a message's uploads may total on a server without boosts (10 MiB, as the
+#: interaction's ``attachment_size_limit`` says: ``inbound.py``)
+ATTACHMENT_LIMIT = 10 * 1024 * 1024
+
 
 class RestMixin:
     """Routing REST calls and keeping messages (part of :class:`FakeDiscord`)."""
@@ -197,11 +201,15 @@ class RestMixin:
     @staticmethod
     def _validate(payload: Dict[str, Any], *, creating: bool, files: Sequence[RecordedFile],
                   emojis: Container[int] = ()) -> None:
-        """Refuse (400) what Discord refuses in a message body: too long a content, too many or
+        """Refuse (400) what Discord refuses in a message body (413: uploads over
+        :data:`ATTACHMENT_LIMIT` together): too long a content, too many or
         too large embeds, components that break Discord's rules wherever they sit
         (``components.py``: the same check for classic and Components V2 messages), V2's own
         limits (:func:`_v2_errors`); ``emojis``: the ids of the application's emojis (a custom
         emoji in a component must be one of them)."""
+        if sum(len(f.data) for f in files) > ATTACHMENT_LIMIT:
+            # Discord: 413, "Request entity too large" — the uploads of one message together
+            raise _ApiError(413, 40005, "Request entity too large")
         errors: Dict[str, Any] = {}
         content = payload.get("content")
         if content is not None and len(content) > 2000:
