@@ -5,6 +5,7 @@
   again after the server's number of them (``on_message``);
 * ``/mj hand`` — your hand, privately (``cogs/play.py``);
 * ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
+* ``/mj record export|import`` — game records as files to share (``cogs/record_files.py``);
 * ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
 * ``/mj help`` — what the bot does, a table in three steps, every command; the welcome when
   the bot joins a server (``cogs/help.py``);
@@ -48,7 +49,7 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 
 from . import config as settings
 from . import help as guide
-from . import form_submits, lobby_settings, records, rules, standings, tables
+from . import form_submits, lobby_settings, record_files, records, rules, standings, tables
 from . import profile as profiles
 from .common import reply_error
 from .play import send_hand
@@ -60,6 +61,8 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
 
     table = app_commands.Group(name="table", description="This channel's table: create, join, start, end",
                                guild_only=True)
+    record = app_commands.Group(name="record", description="Game records as files: export a hand or match, import one",
+                                guild_only=True)
     config = app_commands.Group(name="config", description="Server settings for tables (admins)",
                                 guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
@@ -230,6 +233,19 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     @app_commands.guild_only()
     async def verify(self, interaction: discord.Interaction, hand: int) -> None:
         await records.verify(self.bot, interaction, hand)
+
+    # ------------------------------------------------------------------ record files
+    @record.command(name="export", description="A finished hand or match as a record file (.json) and as text (.txt)")
+    @app_commands.describe(hand="The hand number (see /mj history)", match="Or a match (M# in /mj history): all its hands")
+    @app_commands.autocomplete(hand=records.hand_autocomplete, match=standings.match_autocomplete)
+    async def record_export(self, interaction: discord.Interaction, hand: int | None = None,
+                            match: int | None = None) -> None:
+        await record_files.export(self.bot, interaction, hand, match)
+
+    @record.command(name="import", description="Check a record file by replaying it, and keep it to replay here")
+    @app_commands.describe(file="A record file (.json) exported by /mj record export")
+    async def record_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await record_files.import_(self.bot, interaction, file)
 
     # ------------------------------------------------------------------ rules
     @app_commands.command(name="rules", description="A game's rules summary, options and fan table")

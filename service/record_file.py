@@ -57,12 +57,20 @@ class RecordRefused(ValueError):
 @dataclass(frozen=True)
 class CheckedHand:
     """One hand of a record that replayed to its stored result: its entry (the record's JSON
-    object), the game, and the hand as replayed (``hand``, an ``engine.protocol.Hand``)."""
+    object), the game, the hand as replayed (``hand``, an ``engine.protocol.Hand``), the events
+    of the deal (``opening``) and those each action caused (``steps[i]``: action ``i``'s), as
+    ``Event.to_json()`` dicts."""
 
     entry: dict
     game: VariantInfo
     hand: Any
-    actions: int
+    opening: tuple[dict, ...] = ()
+    steps: tuple[tuple[dict, ...], ...] = ()
+
+    @property
+    def actions(self) -> int:
+        """Actions replayed."""
+        return len(self.steps)
 
 
 @dataclass(frozen=True)
@@ -233,9 +241,10 @@ def _legal_text(hand: Any, seat: int) -> str:
     return shown or "—"
 
 
-def replay_hand(i: int, h: dict, info: VariantInfo) -> Any:
+def replay_hand(i: int, h: dict, info: VariantInfo) -> CheckedHand:
     """Deal hand ``i`` (1-based, for the messages) of a record again and apply each action,
-    each one first checked against the hand's legal moves; returns the finished hand.
+    each one first checked against the hand's legal moves; returns the finished hand with the
+    events of each step (not yet compared with the stored result: :func:`compare`).
 
     :raises RecordRefused: ``deal`` (the seed, dealer and context deal no hand: ``why``),
         ``action_malformed`` / ``action_illegal`` (``hand``, ``index`` 0-based, ``action``,
@@ -245,6 +254,8 @@ def replay_hand(i: int, h: dict, info: VariantInfo) -> Any:
         hand = info.new_hand(dict(h["options"]), h["seed"], h["dealer"], n, dict(h["context"]))
     except Exception as e:  # noqa: BLE001 — an untrusted context the game cannot deal from
         raise RecordRefused("deal", hand=i, why=f"{type(e).__name__}: {e}"[:200]) from None
+    opening = tuple(e.to_json() for e in hand.events)
+    steps = []
     for idx, text in enumerate(h["actions"]):
         try:
             action = Action.parse(text)
@@ -262,14 +273,16 @@ def replay_hand(i: int, h: dict, info: VariantInfo) -> Any:
         if action not in hand.legal_actions(action.seat):
             raise RecordRefused("action_illegal", hand=i, index=idx, action=text,
                                 why=f"not a legal move now; legal: {_legal_text(hand, action.seat)}")
+        before = len(hand.events)
         try:
             hand.apply(action)
         except Exception as e:  # noqa: BLE001 — the engine refused it after all
             raise RecordRefused("action_illegal", hand=i, index=idx, action=text,
                                 why=getattr(e, "code", type(e).__name__)) from None
+        steps.append(tuple(e.to_json() for e in hand.events[before:]))
     if not hand.is_over():
         raise RecordRefused("unfinished", hand=i, actions=len(h["actions"]))
-    return hand
+    return CheckedHand(h, info, hand, opening, tuple(steps))
 
 
 def compare(i: int, h: dict, hand: Any, info: VariantInfo) -> None:
@@ -321,11 +334,14 @@ def check(data: dict) -> Checked:
         if m is None or m["hands_played"] != len(hands):
             raise RecordRefused("match", why=f"{len(hands)} hands, the match says "
                                              f"{m['hands_played'] if m else 'nothing'}")
+    numbers = [h["hand_no"] for h in hands]
+    if any(b <= a for a, b in zip(numbers, numbers[1:])):
+        raise RecordRefused("match", why="hand numbers do not increase: " + ", ".join(map(str, numbers[:10])))
     out = []
     for i, h in enumerate(hands, start=1):
-        hand = replay_hand(i, h, info)
-        compare(i, h, hand, info)
-        out.append(CheckedHand(h, info, hand, len(h["actions"])))
+        done = replay_hand(i, h, info)
+        compare(i, h, done.hand, info)
+        out.append(done)
     return Checked(data, info, tuple(out))
 
 

@@ -54,6 +54,22 @@ def wall_digest(hand: Hand) -> tuple[int, str]:
     return len(wall), hashlib.sha256(text.encode()).hexdigest()
 
 
+async def finished_hand(store: Store, guild_id: int, hand_id: int) -> HandRecord:
+    """A finished hand of this server with its actions (``HandRecord``).
+
+    :raises ServiceError: ``unknown_hand`` (another server's, or none), ``hand_not_finished``."""
+    try:
+        record = await store.get_hand(hand_id)
+    except LookupError:
+        raise ServiceError("unknown_hand", hand=hand_id) from None
+    table = await store.get_table(record.table_id)
+    if table.guild_id != guild_id:
+        raise ServiceError("unknown_hand", hand=hand_id)
+    if record.status != "done":
+        raise ServiceError("hand_not_finished", hand=hand_id)
+    return record
+
+
 @dataclass(frozen=True)
 class Replay:
     """One step of a replay: the hand's view with every hand face up (``reveal=True``) and the
@@ -111,16 +127,7 @@ class Records:
     async def finished(self, guild_id: int, hand_id: int) -> HandRecord:
         """A finished hand of this server with its actions; ``unknown_hand`` (another server's
         or none) or ``hand_not_finished``."""
-        try:
-            record = await self.store.get_hand(hand_id)
-        except LookupError:
-            raise ServiceError("unknown_hand", hand=hand_id) from None
-        table = await self.store.get_table(record.table_id)
-        if table.guild_id != guild_id:
-            raise ServiceError("unknown_hand", hand=hand_id)
-        if record.status != "done":
-            raise ServiceError("hand_not_finished", hand=hand_id)
-        return record
+        return await finished_hand(self.store, guild_id, hand_id)
 
     async def replay(self, guild_id: int, hand_id: int, step: int) -> Replay:
         """Step ``step`` (clamped to 0..number of actions) of a finished hand."""
@@ -146,4 +153,4 @@ class Records:
         return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same)
 
 
-__all__ = ["Records", "Replay", "Verification", "PERIODS", "period_start", "rebuild", "wall_digest"]
+__all__ = ["Records", "Replay", "Verification", "PERIODS", "finished_hand", "period_start", "rebuild", "wall_digest"]
