@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 
+import asyncpg
 import pytest
+import pytest_asyncio
 
 from engine.actions import Action
 from engine.variants import find_variant
 from games import game_ids
+from postgres import pg_dsn, require_postgres
 from rated_history import new_rated_table, played_hand
 from render.text.record_file import text_record
 from service import ratings
@@ -31,6 +35,29 @@ async def _stores(tmp_path):
     await src.init()
     await dst.init()
     return src, dst
+
+
+@pytest_asyncio.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
+                        loop_scope="function")
+async def importing_store(request, tmp_path):
+    """The store a record is imported into: a SQLite file or a fresh PostgreSQL schema (dropped
+    at the end)."""
+    if request.param == "sqlite":
+        store = Store(f"sqlite:///{tmp_path}/importing.db")
+        await store.init()
+        yield store
+        await store.close()
+        return
+    schema = f"test_records_{uuid.uuid4().hex[:12]}"
+    store = Store(require_postgres(), schema=schema)
+    try:
+        await store.init()
+        yield store
+    finally:
+        await store.close()
+        conn = await asyncpg.connect(pg_dsn(), timeout=5)
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await conn.close()
 
 
 def _users(variant: str) -> list:
@@ -129,8 +156,10 @@ async def test_a_whole_match_exports_and_imports(tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_an_imported_hand_counts_in_no_score_board_statistic_rate_or_rating(tmp_path):
-    src, dst, result, hand_id, ex = await _exported_hand(tmp_path, "laosanfan")
+async def test_an_imported_hand_counts_in_no_score_board_statistic_rate_or_rating(tmp_path, importing_store):
+    src, unused, result, hand_id, ex = await _exported_hand(tmp_path, "laosanfan")
+    await unused.close()
+    dst = importing_store
     try:
         # the importing store's own history: four hands of the same two players (a rated block)
         table = await new_rated_table(dst, GUILD, 200, "laosanfan")
@@ -150,9 +179,9 @@ async def test_an_imported_hand_counts_in_no_score_board_statistic_rate_or_ratin
         assert got.hand_ids[0] in [h.id for h in await dst.finished_hands(GUILD)]
         table_row = await dst.get_table((await dst.get_hand(got.hand_ids[0])).table_id)
         assert table_row.status == "closed" and table_row.state["imported"]["format"] == "mahjong-bot-record"
+        assert (await Records(dst).verify(GUILD, got.hand_ids[0])).same_result
     finally:
         await src.close()
-        await dst.close()
 
 
 @pytest.mark.asyncio
