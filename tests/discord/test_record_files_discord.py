@@ -114,3 +114,29 @@ async def test_bad_files_and_other_servers_hands_get_a_private_refusal(fd_bot):
     r = await fd.slash(alice, "mj record import", {"file": RecordedFile("n.json", json.dumps(data).encode())})
     assert r.ephemeral and "Imported and verified" in r.content
     assert len(await bot.store.finished_hands(fd.guild_id)) == count + 1
+
+
+@pytest.mark.asyncio
+async def test_a_hand_played_at_a_table_exports_without_the_players_ids_and_imports(fd_bot):
+    """A 二人麻将 hand played through the table service (its context holds each seat's user id
+    beside the dealer's 连庄 count): the record has the names, not the ids, and imports."""
+    fd, bot = fd_bot
+    alice = fd.user(987_654_321_098, "alice")
+    await fd.slash(alice, "mj table create", {"variant": "two_player"})
+    await fd.slash(alice, "mj table add-ai", {"level": "normal"})
+    await fd.slash(alice, "mj table start")
+    table = bot.service.table_in(fd.channel_id)
+    await bot.service.set_auto(fd.channel_id, alice.id, True)
+    await fd.settle()
+    assert table.hand.is_over()
+    hand_id = table.hand_id
+    await fd.slash(alice, "mj table end")
+    stored = await bot.store.get_hand(hand_id)
+    assert stored.context["seat_users"] == [alice.id, None]  # what the record must leave out
+    r = await fd.slash(alice, "mj record export", {"hand": hand_id})
+    raw = r.message.attachments[0].data
+    entry = json.loads(raw)["hands"][0]
+    assert str(alice.id).encode() not in raw and entry["seats"][0]["name"] == stored.seats[0]["name"]
+    assert "seat_users" not in entry["context"] and entry["context"]["dealer_streak"] == stored.context["dealer_streak"]
+    r = await fd.slash(alice, "mj record import", {"file": RecordedFile("hand.json", raw)})
+    assert r.ephemeral and f"{len(stored.actions)} actions replayed, result matches" in r.content
