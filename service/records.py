@@ -18,7 +18,7 @@ from engine.rng import seed_commitment
 from engine.tiles import kind_of, kinds_str
 from engine.protocol import Hand
 from engine.variants import find_variant
-from store import HandRecord, HistoryLine, PlayerStats, ScoreLine, Store
+from store import IMPORTED, HandRecord, HistoryLine, PlayerStats, ScoreLine, Store, TableRecord
 
 from .tables import HIDDEN_EVENTS, ServiceError
 
@@ -58,6 +58,12 @@ async def finished_hand(store: Store, guild_id: int, hand_id: int) -> HandRecord
     """A finished hand of this server with its actions (``HandRecord``).
 
     :raises ServiceError: ``unknown_hand`` (another server's, or none), ``hand_not_finished``."""
+    return (await finished_hand_at(store, guild_id, hand_id))[0]
+
+
+async def finished_hand_at(store: Store, guild_id: int, hand_id: int) -> tuple[HandRecord, TableRecord]:
+    """:func:`finished_hand` and its table (``TableRecord``: an imported hand's table says so
+    in its state, ``store.IMPORTED``)."""
     try:
         record = await store.get_hand(hand_id)
     except LookupError:
@@ -67,7 +73,7 @@ async def finished_hand(store: Store, guild_id: int, hand_id: int) -> HandRecord
         raise ServiceError("unknown_hand", hand=hand_id)
     if record.status != "done":
         raise ServiceError("hand_not_finished", hand=hand_id)
-    return record
+    return record, table
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ class Replay:
     names: list[str]
     events: list[dict]
     game: Any = None  #: the game's facts (``engine.facts.GameFacts``), also ``view["game"]``
+    imported: bool = False  #: the hand came from a record file (``/mj record import``)
 
 
 @dataclass(frozen=True)
@@ -131,7 +138,7 @@ class Records:
 
     async def replay(self, guild_id: int, hand_id: int, step: int) -> Replay:
         """Step ``step`` (clamped to 0..number of actions) of a finished hand."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         total = len(record.actions)
         step = max(0, min(step, total))
         hand = rebuild(record, step)
@@ -142,7 +149,8 @@ class Records:
         names = [s.get("name", "?") for s in record.seats]
         view["seats"] = [dict(sv, name=names[sv["seat"]]) for sv in view["seats"]]
         events = [e.to_json() for e in hand.events if e.type not in HIDDEN_EVENTS]
-        return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts)
+        return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts,
+                      IMPORTED in table.state)
 
     async def verify(self, guild_id: int, hand_id: int) -> Verification:
         """Rebuild a finished hand's wall from its revealed seed and replay its actions."""
@@ -153,4 +161,4 @@ class Records:
         return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same)
 
 
-__all__ = ["Records", "Replay", "Verification", "PERIODS", "finished_hand", "period_start", "rebuild", "wall_digest"]
+__all__ = ["Records", "Replay", "Verification", "PERIODS", "finished_hand", "finished_hand_at", "period_start", "rebuild", "wall_digest"]

@@ -58,6 +58,8 @@ async def test_export_answers_with_the_record_and_its_text_and_import_verifies_i
     assert new_id != hand_id and f"/mj replay hand:{new_id}" in r.content
     replay = await fd.slash(alice, "mj replay", {"hand": new_id})
     assert not replay.ephemeral and replay.message.attachments
+    assert replay.content == f"Replay of hand #{new_id} (Lao San Fan (老三番)) — step 0/{n_actions} · imported from a record file (counted nowhere)"
+    assert "imported" not in (await fd.slash(alice, "mj replay", {"hand": hand_id})).content
     # not counted: the leaderboard reads as before
     assert (await fd.slash(alice, "mj leaderboard")).message.embeds == board.message.embeds
 

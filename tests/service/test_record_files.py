@@ -373,3 +373,25 @@ async def test_a_file_that_is_too_big_not_json_of_another_version_game_or_shape_
     assert _refusal(dict(data, hands=data["hands"] * 2)).code == "match"
     two = dict(data, kind="match", match={"hands_planned": 0, "hands_played": 2})
     assert _refusal(two).code == "match"
+
+
+@pytest.mark.asyncio
+async def test_only_a_finished_hand_of_the_asking_server_is_exported(tmp_path):
+    src, dst, _, hand_id, _ = await _exported_hand(tmp_path)
+    try:
+        exchange = RecordExchange(src)
+        with pytest.raises(Exception) as err:
+            await exchange.export_hand(OTHER_GUILD, hand_id)
+        assert (getattr(err.value, "code", None), err.value.params) == ("unknown_hand", {"hand": hand_id})
+        with pytest.raises(Exception) as err:
+            await exchange.export_hand(GUILD, hand_id + 100)
+        assert getattr(err.value, "code", None) == "unknown_hand"
+        table = await new_rated_table(src, GUILD, 101, "laosanfan")
+        playing = await src.start_hand(table_id=table, hand_no=0, seed=1, variant="laosanfan", options={}, dealer=0,
+                                       seats=[{"user_id": None, "name": f"AI {i}", "is_ai": True} for i in range(4)])
+        with pytest.raises(Exception) as err:
+            await exchange.export_hand(GUILD, playing)
+        assert getattr(err.value, "code", None) == "hand_not_finished"
+    finally:
+        await src.close()
+        await dst.close()
