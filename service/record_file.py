@@ -167,7 +167,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
 def parse(raw: bytes) -> dict:
     """Read an untrusted file into a record, in this order: size (:data:`MAX_BYTES`), UTF-8
     JSON (no NaN, no key given twice), the format's name and version, the schema
-    (:func:`service.record_schema.validate`), a registered game, each hand's options.
+    (:func:`service.record_schema.validate`), a registered game, each hand's options (each
+    known, of its type and allowed; one the record does not name gets its default, in the
+    returned record).
 
     :raises RecordRefused: ``too_big`` (``size``, ``limit``), ``not_json`` (``why``),
         ``not_a_record``, ``version`` (``version``, ``supported``), ``schema`` (``path``,
@@ -197,10 +199,10 @@ def parse(raw: bytes) -> dict:
             resolved = info.resolve_options(h["options"])
         except OptionError as e:
             raise RecordRefused("options", hand=i + 1, why=f"{e.code} {e.params.get('option', '')}".strip()) from None
-        if resolved != h["options"]:
-            missing = sorted(set(resolved) - set(h["options"]))
-            raise RecordRefused("options", hand=i + 1, why="missing " + ", ".join(missing) if missing
-                                else "not as resolved")
+        changed = sorted(k for k, v in h["options"].items() if resolved[k] != v or type(resolved[k]) is not type(v))
+        if changed:
+            raise RecordRefused("options", hand=i + 1, why="not of the option's type: " + ", ".join(changed))
+        h["options"] = resolved  # an option the record does not name (a newer one) plays its default
     return data
 
 

@@ -369,6 +369,13 @@ async def test_a_file_that_is_too_big_not_json_of_another_version_game_or_shape_
     bad = copy.deepcopy(data)
     bad["hands"][0]["options"]["style"] = "tuidaoshi"
     assert _refusal(bad).code == "options"
+    bad = copy.deepcopy(data)
+    bad["hands"][0]["options"]["claim_timeout"] = "15"
+    assert _refusal(bad).params == {"hand": 1, "why": "not of the option's type: claim_timeout"}
+    # an option the record does not name plays its default (a record older than the option)
+    older = copy.deepcopy(data)
+    del older["hands"][0]["options"]["hutou"]
+    assert read(dumps(older)).hands[0].entry["options"] == data["hands"][0]["options"]
     # a hand's record with two hands, a match whose count is not its hands'
     assert _refusal(dict(data, hands=data["hands"] * 2)).code == "match"
     two = dict(data, kind="match", match={"hands_planned": 0, "hands_played": 2})
