@@ -36,6 +36,9 @@ def _echoed(params: dict) -> dict:
 
 
 async def export(bot, interaction: discord.Interaction, hand: int | None, match: int | None) -> None:
+    """``/mj record export``: exactly one of ``hand`` and ``match``; the files privately, or a
+    private refusal (another server's or an unfinished hand, a record that would not import,
+    files over the interaction's ``filesize_limit``)."""
     lang = user_lang(interaction)
     if (hand is None) == (match is None):
         return await reply(interaction, t("record.need_one", lang))
@@ -59,6 +62,8 @@ async def export(bot, interaction: discord.Interaction, hand: int | None, match:
 
 
 async def import_(bot, interaction: discord.Interaction, file: discord.Attachment) -> None:
+    """``/mj record import``: the attachment read (not at all past ``MAX_BYTES``), checked and
+    stored as imported hands; privately, what was verified or the first problem."""
     lang = user_lang(interaction)
     if file.size > MAX_BYTES:  # not downloaded at all
         return await reply(interaction, words.refused("too_big", {"size": file.size, "limit": MAX_BYTES}, lang))

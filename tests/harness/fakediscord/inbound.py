@@ -199,7 +199,8 @@ class InboundMixin:
                     wait: str = "settled") -> InteractionResult:
         """Run a slash command as ``user``: ``command`` is the full name with subcommand
         groups (``"mj table create"``), ``options`` maps option names (Discord or Python
-        names) to values (``FakeUser``/ids for user options, ``Choice`` or raw values).
+        names) to values (``FakeUser``/ids for user options, a ``RecordedFile`` for an
+        attachment option — the bot downloads it from the fake CDN —, ``Choice`` or raw values).
         ``wait="answered"`` returns once the interaction got its first response (a user
         typing the next command right away), ``"settled"`` once the bot is idle."""
         gid = None if in_dm else (guild_id or self.guild_id)
