@@ -336,6 +336,8 @@ def check(data: dict) -> Checked:
         if m is None or m["hands_played"] != len(hands):
             raise RecordRefused("match", why=f"{len(hands)} hands, the match says "
                                              f"{m['hands_played'] if m else 'nothing'}")
+        if m["hands_planned"] and m["hands_played"] > m["hands_planned"]:
+            raise RecordRefused("match", why=f"{m['hands_played']} hands played of {m['hands_planned']} planned")
     numbers = [h["hand_no"] for h in hands]
     if any(b <= a for a, b in zip(numbers, numbers[1:])):
         raise RecordRefused("match", why="hand numbers do not increase: " + ", ".join(map(str, numbers[:10])))

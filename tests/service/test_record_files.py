@@ -380,6 +380,14 @@ async def test_a_file_that_is_too_big_not_json_of_another_version_game_or_shape_
     assert _refusal(dict(data, hands=data["hands"] * 2)).code == "match"
     two = dict(data, kind="match", match={"hands_planned": 0, "hands_played": 2})
     assert _refusal(two).code == "match"
+    twice = [copy.deepcopy(h) for h in data["hands"] * 2]
+    twice[1]["hand_no"] = 1
+    over = dict(data, kind="match", hands=twice, match={"hands_planned": 1, "hands_played": 2})
+    assert _refusal(over).params == {"why": "2 hands played of 1 planned"}
+    same_no = dict(over, hands=data["hands"] * 2, match={"hands_planned": 2, "hands_played": 2})
+    assert _refusal(same_no).params == {"why": "hand numbers do not increase: 0, 0"}
+    assert read(dumps(dict(over, match={"hands_planned": 2, "hands_played": 2}))).actions == \
+        2 * len(data["hands"][0]["actions"])
 
 
 @pytest.mark.asyncio
