@@ -71,6 +71,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from service.guilds import GuildSettings
     from service.matches import MatchRecords
     from service.records import Records
+    from service.record_exchange import RecordExchange
     from service.profile import Profiles
     from service.rates import RateBook
     from store import Store
@@ -97,6 +98,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.records = Records(self.store)
             self.profiles = Profiles(self.store, RateBook(self.store))
             self.matches = MatchRecords(self.store)
+            self.record_exchange = RecordExchange(self.store)
             self.settings = GuildSettings(self.store)
             self.router = Router(self.store, sharding) if sharding else None
             #: seconds between two edits of a table message (Discord's pace: about one a second)

@@ -7,6 +7,8 @@
 * ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``; a replay from
   one seat's view and an animated hand: ``cogs/seatview.py``);
 * ``/mj rescore`` — a finished hand under other scoring options (``cogs/rescore.py``);
+* ``/mj score|leaderboard|history|replay|verify`` — records (``cogs/records.py``);
+* ``/mj record export|import`` — game records as files to share (``cogs/record_files.py``);
 * ``/mj rules`` — a game's rules, options and fan table (``cogs/rules.py``);
 * ``/mj help`` — what the bot does, a table in three steps, every command; the welcome when
   the bot joins a server (``cogs/help.py``);
@@ -50,7 +52,7 @@ LEVEL_NAMES = {"easy": "Easy — the nearest win", "normal": "Normal — the pla
 
 from . import config as settings
 from . import help as guide
-from . import form_submits, lobby_settings, records, rescore, rules, seatview, standings, tables
+from . import form_submits, lobby_settings, record_files, records, rescore, rules, seatview, standings, tables
 from . import profile as profiles
 from .common import reply_error
 from .play import send_hand
@@ -62,6 +64,8 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
 
     table = app_commands.Group(name="table", description="This channel's table: create, join, start, end",
                                guild_only=True)
+    record = app_commands.Group(name="record", description="Game records as files: export a hand or match, import one",
+                                guild_only=True)
     config = app_commands.Group(name="config", description="Server settings for tables (admins)",
                                 guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
@@ -251,6 +255,19 @@ class Mj(commands.GroupCog, group_name="mj", group_description="Chinese mahjong 
     async def rescore_command(self, interaction: discord.Interaction, hand: int, options: str | None = None,
                               preset: str | None = None) -> None:
         await rescore.rescore(self.bot, interaction, hand, options, preset)
+
+    # ------------------------------------------------------------------ record files
+    @record.command(name="export", description="A finished hand or match as a record file (.json) and as text (.txt)")
+    @app_commands.describe(hand="The hand number (see /mj history)", match="Or a match (M# in /mj history): all its hands")
+    @app_commands.autocomplete(hand=records.hand_autocomplete, match=standings.match_autocomplete)
+    async def record_export(self, interaction: discord.Interaction, hand: int | None = None,
+                            match: int | None = None) -> None:
+        await record_files.export(self.bot, interaction, hand, match)
+
+    @record.command(name="import", description="Check a record file by replaying it, and keep it to replay here")
+    @app_commands.describe(file="A record file (.json) exported by /mj record export")
+    async def record_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await record_files.import_(self.bot, interaction, file)
 
     # ------------------------------------------------------------------ rules
     @app_commands.command(name="rules", description="A game's rules summary, options and fan table")

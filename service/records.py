@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from engine.rng import seed_commitment
 from engine.variants import find_variant
-from store import HandRecord, HistoryLine, PlayerStats, ScoreLine, Store
+from store import IMPORTED, HandRecord, HistoryLine, PlayerStats, ScoreLine, Store, TableRecord
 
 from .rescore import Rescore, rescore_record, resolve_preset
 from .replays import Decision, Frame, check_seat, decision_at, decisions, frames, seat_names, steps
@@ -39,6 +39,28 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
 
 
 
+async def finished_hand(store: Store, guild_id: int, hand_id: int) -> HandRecord:
+    """A finished hand of this server with its actions (``HandRecord``).
+
+    :raises ServiceError: ``unknown_hand`` (another server's, or none), ``hand_not_finished``."""
+    return (await finished_hand_at(store, guild_id, hand_id))[0]
+
+
+async def finished_hand_at(store: Store, guild_id: int, hand_id: int) -> tuple[HandRecord, TableRecord]:
+    """:func:`finished_hand` and its table (``TableRecord``: an imported hand's table says so
+    in its state, ``store.IMPORTED``)."""
+    try:
+        record = await store.get_hand(hand_id)
+    except LookupError:
+        raise ServiceError("unknown_hand", hand=hand_id) from None
+    table = await store.get_table(record.table_id)
+    if table.guild_id != guild_id:
+        raise ServiceError("unknown_hand", hand=hand_id)
+    if record.status != "done":
+        raise ServiceError("hand_not_finished", hand=hand_id)
+    return record, table
+
+
 @dataclass(frozen=True)
 class Replay:
     """One step of a replay: the hand's view with every hand face up (``reveal=True``) and the
@@ -58,6 +80,7 @@ class Replay:
     decision: Optional[Decision] = None
     #: the hand waited for the seat here, but went on before it decided
     went_on: bool = False
+    imported: bool = False  #: the hand came from a record file (``/mj record import``)
 
 
 @dataclass(frozen=True)
@@ -120,28 +143,20 @@ class Records:
     async def finished(self, guild_id: int, hand_id: int) -> HandRecord:
         """A finished hand of this server with its actions; ``unknown_hand`` (another server's
         or none) or ``hand_not_finished``."""
-        try:
-            record = await self.store.get_hand(hand_id)
-        except LookupError:
-            raise ServiceError("unknown_hand", hand=hand_id) from None
-        table = await self.store.get_table(record.table_id)
-        if table.guild_id != guild_id:
-            raise ServiceError("unknown_hand", hand=hand_id)
-        if record.status != "done":
-            raise ServiceError("hand_not_finished", hand=hand_id)
-        return record
+        return await finished_hand(self.store, guild_id, hand_id)
 
     async def replay(self, guild_id: int, hand_id: int, step: int, seat: Optional[int] = None,
                      user_id: Optional[int] = None) -> Replay:
         """Step ``step`` (clamped to 0..number of actions) of a finished hand; with ``seat``
         (0-based), from that seat's view, for its player ``user_id`` only
         (``seatview.no_seat``, ``seatview.not_yours``: :func:`service.replays.check_seat`)."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
+        imported = IMPORTED in table.state
         total = len(record.actions)
         step = max(0, min(step, total))
         if seat is not None:
             check_seat(record, seat, user_id)
-            return await asyncio.to_thread(self._seat_step, record, step, seat)
+            return await asyncio.to_thread(self._seat_step, record, step, seat, imported)
         hand = rebuild(record, step)
         # the replay's view: the hand's, every hand face up, with the game and the seats' names
         view: dict[str, Any] = dict(hand.view(None, reveal=True))
@@ -150,7 +165,8 @@ class Records:
         names = [s.get("name", "?") for s in record.seats]
         view["seats"] = [dict(sv, name=names[sv["seat"]]) for sv in view["seats"]]
         events = [e.to_json() for e in hand.events if e.type not in HIDDEN_EVENTS]
-        return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts)
+        return Replay(hand_id, record.variant, step, total, view, names, events[-6:] if step else events, info.facts,
+                      imported=imported)
 
     async def hand_variant(self, guild_id: int, hand_id: int) -> Optional[str]:
         """The game of a finished hand of this server (for suggestions), ``None`` when there is
@@ -172,7 +188,7 @@ class Records:
         return rescore_record(record, dict(options or {}), chosen, preset)
 
     @staticmethod
-    def _seat_step(record: HandRecord, step: int, seat: int) -> Replay:
+    def _seat_step(record: HandRecord, step: int, seat: int, imported: bool) -> Replay:
         last = None
         for last in steps(record, seat, upto=step):
             pass
@@ -182,7 +198,8 @@ class Records:
         decision = decision_at(decisions(record, seat), step, last.waiting)
         events = list(view.get("recent") or ())[-6:]
         return Replay(record.id, record.variant, step, len(record.actions), view, seat_names(record), events,
-                      info.facts, seat=seat, decision=decision, went_on=last.waiting and decision is None)
+                      info.facts, seat=seat, decision=decision, went_on=last.waiting and decision is None,
+                      imported=imported)
 
     async def may_view(self, guild_id: int, hand_id: int, seat: Optional[int], user_id: Optional[int]) -> None:
         """Refuse what :meth:`animation` and :meth:`replay` would refuse (an unknown or
@@ -213,6 +230,5 @@ class Records:
         return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same)
 
 
-__all__ = ["Records", "Replay", "Verification", "Rescore", "PERIODS", "period_start", "rebuild", "wall_digest"]
-
-__all__ = ["Animation", "Records", "Replay", "Verification", "PERIODS", "period_start", "rebuild", "wall_digest"]
+__all__ = ["Animation", "Records", "Replay", "Verification", "Rescore", "PERIODS", "finished_hand", "finished_hand_at",
+           "period_start", "rebuild", "wall_digest"]

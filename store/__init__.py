@@ -31,6 +31,7 @@ function of the transaction's connection (``update_table_row``, ``put_streak``,
 * :mod:`store.records` — the frozen records and the errors;
 * :mod:`store.tables` — tables, seats, seat prompts, open tables for a restart;
 * :mod:`store.hands` — hands, the action log, settlements;
+* :mod:`store.imports` — hands imported from a game record file (counted nowhere: no settlement rows);
 * :mod:`store.scores` — score, leaderboard, history, statistics, finished hands;
 * :mod:`store.rates` — what a player's rates are counted from (``docs/rates.md``);
 * :mod:`store.guilds` — guild defaults, presets, channels;
@@ -86,6 +87,7 @@ from .connect import normalize_url
 from .database import Database
 from .guilds import Guilds
 from .hands import Hands, append_batch
+from .imports import IMPORTED, Imports
 from .langs import Langs
 from .ratings import Rated, Rating, Ratings, SettledHand, Unit
 from .tallies import PlayerTally, Tallies
@@ -119,6 +121,7 @@ from .tables import Tables
 
 __all__ = [
     "PlayerTally",
+    "IMPORTED",
     "Rated",
     "Rating",
     "SettledHand",
@@ -188,6 +191,7 @@ class Store:
         self.migrations = Migrations(self.db)
         self.tables = Tables(self.db)
         self.hands = Hands(self.db)
+        self.imports = Imports(self.db)
         self.matches = Matches(self.db)
         self.streaks = Streaks(self.db)
         self.scores = Scores(self.db)
@@ -210,6 +214,7 @@ class Store:
         h = self.hands
         self.start_hand, self.append_action, self.append_actions = h.start_hand, h.append_action, h.append_actions
         self.finish_hand, self.abort_hand, self.get_hand = h.finish_hand, h.abort_hand, h.get_hand
+        self.import_hands = self.imports.import_hands
         mt = self.matches
         self.end_match, self.get_match, self.match_hands = mt.end_match, mt.get_match, mt.match_hands
         self.set_match_standings, self.set_match_message = mt.set_match_standings, mt.set_match_message

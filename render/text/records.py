@@ -104,7 +104,8 @@ def hand_choice(record: Any, lang: str, games: Any) -> str:
 
 def replay_caption(r: Any, lang: str) -> str:
     """The caption of a replay step (``service.records.Replay``, with its game's facts)."""
-    return t("ui.replay_caption", lang, hand=r.hand_id, step=r.step, total=r.total, game=game_name(r.game, lang))
+    caption = t("ui.replay_caption", lang, hand=r.hand_id, step=r.step, total=r.total, game=game_name(r.game, lang))
+    return t("record.imported_caption", lang, caption=caption) if getattr(r, "imported", False) else caption
 
 
 def verification(v: Any, lang: str) -> str:

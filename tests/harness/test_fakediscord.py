@@ -584,6 +584,26 @@ async def test_an_image_description_is_kept_and_one_over_256_characters_is_refus
     assert len(fd.messages) == before
 
 
+@pytest.mark.asyncio
+async def test_files_over_discords_limits_are_refused(fd: FakeDiscord) -> None:
+    """Like Discord: a file over the upload limit (10 MiB without boosts, the interactions'
+    ``attachment_size_limit``) is answered 413 code 40005, more than 10 files 400 code 50035;
+    nothing is posted."""
+    from tests.harness.fakediscord import MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS
+
+    channel = fd.bot.get_partial_messageable(fd.channel_id)
+    before = len(fd.messages)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send(file=discord.File(io.BytesIO(b"x" * (MAX_ATTACHMENT_BYTES + 1)), filename="big.json"))
+    assert (err.value.status, err.value.code) == (413, 40005)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send(files=[discord.File(io.BytesIO(b"x"), filename=f"{i}.txt") for i in range(MAX_ATTACHMENTS + 1)])
+    assert (err.value.status, err.value.code) == (400, 50035)
+    assert len(fd.messages) == before
+    msg = await channel.send(file=discord.File(io.BytesIO(b"x" * MAX_ATTACHMENT_BYTES), filename="limit.json"))
+    assert len(fd.messages[msg.id].attachments[0].data) == MAX_ATTACHMENT_BYTES
+
+
 # ---------------------------------------------------------------------------------------------
 # Rate limits (fakediscord/ratelimit.py): buckets per route and channel, the global limit
 # ---------------------------------------------------------------------------------------------

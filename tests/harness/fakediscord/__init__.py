@@ -24,7 +24,8 @@ CDN url; the callback endpoint answers ``{"interaction": ..., "resource": ...}``
 as with ``with_response=true``; closed DMs give HTTP 403 code 50007; a second
 acknowledgement gives 400 code 40060; message bodies are checked against
 Discord's limits (2000 characters, 10 embeds, 5 rows of 5 buttons, 25 select
-options, unique custom ids; the rules of action rows, buttons, selects and their emojis
+options, unique custom ids, 10 files of at most 10 MiB each — a larger one is answered 413
+code 40005; the rules of action rows, buttons, selects and their emojis
 wherever they sit, ``components.py``) and rejected with 400 code 50035 / 50006.  The
 application's emojis (``emojis.py``) are kept with their images, across restarts.
 

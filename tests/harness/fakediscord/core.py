@@ -79,6 +79,8 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, EmojiMixin, RateLimitM
         self.calls: List[RecordedCall] = []
         self.users: Dict[int, FakeUser] = {}
         self.messages: Dict[int, FakeMessage] = {}
+        #: files users attached to slash commands (attachment options), by attachment id
+        self.uploads: Dict[str, RecordedFile] = {}
         self.interactions: Dict[int, FakeInteraction] = {}
         self._by_token: Dict[str, FakeInteraction] = {}
         self.guilds: Dict[int, Dict[str, Any]] = {}

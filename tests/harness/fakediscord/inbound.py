@@ -25,7 +25,7 @@ class InboundMixin:
         payload: Dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": itype, "data": data, "token": token,
             "version": 1, "locale": locale or user.locale, "entitlements": [], "entitlement_sku_ids": [],
-            "attachment_size_limit": 10 * 1024 * 1024, "app_permissions": str(_BOT_PERMS.value),
+            "attachment_size_limit": MAX_ATTACHMENT_BYTES, "app_permissions": str(_BOT_PERMS.value),
         }
         if dm:
             ch = self._dm_channel(user)
@@ -133,6 +133,17 @@ class InboundMixin:
             resolved.setdefault("channels", {})[str(cid)] = {
                 "id": str(cid), "name": ch.get("name", ""), "type": ch["type"], "permissions": str(_EVERYONE_PERMS.value)}
             return str(cid)
+        if t is T.attachment:  # a file the user attached: ``RecordedFile`` (or ``(name, bytes)``)
+            f = value if isinstance(value, RecordedFile) else RecordedFile(value[0], bytes(value[1]))
+            if len(f.data) > MAX_ATTACHMENT_BYTES:
+                raise HarnessError(f"Discord does not take a file of {len(f.data)} bytes (at most {MAX_ATTACHMENT_BYTES})")
+            aid = str(self.next_id())
+            self.uploads[aid] = f
+            url = f"{CDN_BASE}/ephemeral-attachments/{self.channel_id}/{aid}/{f.name}"
+            resolved.setdefault("attachments", {})[aid] = {
+                "id": aid, "filename": f.name, "size": len(f.data), "url": url, "proxy_url": url,
+                "content_type": f.content_type or "application/octet-stream", "ephemeral": True}
+            return aid
         raise HarnessError(f"option type {t} not supported by the harness")
 
     def _build_options(self, cmd: Any, options: Dict[str, Any], resolved: Dict[str, Any], guild: bool,
@@ -188,7 +199,8 @@ class InboundMixin:
                     wait: str = "settled") -> InteractionResult:
         """Run a slash command as ``user``: ``command`` is the full name with subcommand
         groups (``"mj table create"``), ``options`` maps option names (Discord or Python
-        names) to values (``FakeUser``/ids for user options, ``Choice`` or raw values).
+        names) to values (``FakeUser``/ids for user options, a ``RecordedFile`` for an
+        attachment option — the bot downloads it from the fake CDN —, ``Choice`` or raw values).
         ``wait="answered"`` returns once the interaction got its first response (a user
         typing the next command right away), ``"settled"`` once the bot is idle."""
         gid = None if in_dm else (guild_id or self.guild_id)

@@ -13,6 +13,11 @@ if TYPE_CHECKING:
 
 API_BASE = "https://discord.com/api/v10"
 CDN_BASE = "https://cdn.discordapp.com"
+#: Discord's upload limit of a file without server boosts (sent as an interaction's
+#: ``attachment_size_limit``; a message with a larger file is answered 413 code 40005)
+MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+#: most files one message may carry (more: 400 code 50035)
+MAX_ATTACHMENTS = 10
 
 #: Interaction types (Discord API): 2 application command, 3 component, 4 autocomplete, 5 modal submit.
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
@@ -299,4 +304,4 @@ class InteractionResult:
 # aiohttp stand-ins
 # ---------------------------------------------------------------------------
 
-__all__ = ["API_BASE", "CDN_BASE", "APPLICATION_COMMAND", "MESSAGE_COMPONENT", "AUTOCOMPLETE", "MODAL_SUBMIT", "CB_PONG", "CB_MESSAGE", "CB_DEFERRED_MESSAGE", "CB_DEFERRED_UPDATE", "CB_UPDATE", "CB_AUTOCOMPLETE", "CB_MODAL", "EPHEMERAL", "LOADING", "_EVERYONE_PERMS", "_BOT_PERMS", "HarnessError", "BotHandlingError", "RecordedFile", "RecordedCall", "FakeEmoji", "FakeUser", "FakeMessage", "FakeInteraction", "InteractionResult"]
+__all__ = ["API_BASE", "CDN_BASE", "MAX_ATTACHMENT_BYTES", "MAX_ATTACHMENTS", "APPLICATION_COMMAND", "MESSAGE_COMPONENT", "AUTOCOMPLETE", "MODAL_SUBMIT", "CB_PONG", "CB_MESSAGE", "CB_DEFERRED_MESSAGE", "CB_DEFERRED_UPDATE", "CB_UPDATE", "CB_AUTOCOMPLETE", "CB_MODAL", "EPHEMERAL", "LOADING", "_EVERYONE_PERMS", "_BOT_PERMS", "HarnessError", "BotHandlingError", "RecordedFile", "RecordedCall", "FakeEmoji", "FakeUser", "FakeMessage", "FakeInteraction", "InteractionResult"]

@@ -83,6 +83,9 @@ class RestMixin:
                 return FakeResponse(200, None, raw=image) if image is not None else \
                     FakeResponse(404, {"message": "Not Found", "code": 0})
             aid = url[len(CDN_BASE):].split("/")[3] if url.count("/") >= 6 else ""
+            if aid in self.uploads:
+                call.status = 200
+                return FakeResponse(200, None, raw=self.uploads[aid].data)
             for m in self.messages.values():
                 if aid in m.files:
                     call.status = 200
@@ -147,6 +150,12 @@ class RestMixin:
                 else:
                     new_specs.append(spec)
         out = list(keep)
+        if len(out) + len(new_specs) > MAX_ATTACHMENTS:
+            raise _ApiError(400, 50035, "Invalid Form Body", {"attachments": {
+                "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {MAX_ATTACHMENTS} or fewer in length."}]}})
+        for f in files:
+            if len(f.data) > MAX_ATTACHMENT_BYTES:
+                raise _ApiError(413, 40005, "Request entity too large")
         for spec in new_specs:
             idx = int(spec.get("id", 0))
             if idx >= len(files):
