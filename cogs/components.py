@@ -15,7 +15,7 @@ restart (discord.py ``DynamicItem``); every id starts with the bot's prefix ``mj
 * ``mjt:<channel>:<op>[:<hand>]`` — a button of the public table message (and the take-over
   button of a DM); **Next hand** carries the finished hand's id;
 * ``mjr:<hand>:<step>:<position>[:<language>][:s<seat>]`` — a step button of a replay (⏮ ◀ ▶ ⏭);
-  ``seat`` (0-based): a replay from that seat's view, stepped by its player only;
+  ``seat`` (0-based): a replay from that seat's view;
 * ``mjm:<match>:<page>`` — the replay menu of a match's final standings (values: hand ids,
   at most 25 a page);
 * ``mjp:<match>:<page>:<position>`` — a page button (◀ ▶) of the standings' replay menu;

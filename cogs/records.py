@@ -106,8 +106,7 @@ async def show_replay(bot, interaction: discord.Interaction, hand_id: int, step:
     """Step ``step`` of a finished hand as a table image with the step buttons (a new public
     message in the asking user's language, or the clicked replay message redrawn when
     ``edit``, in ``lang``: the message's own, whoever pressed).  With ``seat`` (0-based): that
-    seat's view with its decisions marked, for its player only and privately
-    (``cogs/seatview.py``)."""
+    seat's view with its decisions marked, privately, for whoever asks (``cogs/seatview.py``)."""
     lang = lang or user_lang(interaction)
     try:
         work = bot.records.replay(interaction.guild_id, hand_id, step, seat=seat, user_id=interaction.user.id)

@@ -4,8 +4,8 @@ seat's view, and the hand move by move as an animated GIF (``service.replays``; 
 
 * ``seat:`` (1-based, as ``/mj table join``): the steps from that seat's view — the other
   seats' concealed tiles hidden until the end, the seat's decisions marked — answered
-  privately, to the player who sat there only (the step buttons refuse anyone else); the step
-  buttons are ``cogs.components.ReplayButton``'s, carrying the seat.
+  privately to whoever asks (the hand is over: a 牌谱 is watched from any seat, imported ones
+  too); the step buttons are ``cogs.components.ReplayButton``'s, carrying the seat.
 * ``animate: True``: the GIF posted in the channel; the public table as the channel saw it
   live, or with ``seat:`` that seat's view, for the player who sat there only.  The checks
   are answered at once (privately when refused), then the answer is deferred publicly while

@@ -148,14 +148,15 @@ class Records:
     async def replay(self, guild_id: int, hand_id: int, step: int, seat: Optional[int] = None,
                      user_id: Optional[int] = None) -> Replay:
         """Step ``step`` (clamped to 0..number of actions) of a finished hand; with ``seat``
-        (0-based), from that seat's view, for its player ``user_id`` only
-        (``seatview.no_seat``, ``seatview.not_yours``: :func:`service.replays.check_seat`)."""
+        (0-based), from that seat's view — anyone's: the hand is over and ``/mj replay`` shows
+        it face up, as 天凤 lets anyone watch a 牌谱 from any seat; ``user_id`` is not checked
+        (``seatview.no_seat``: :func:`service.replays.check_seat`)."""
         record, table = await finished_hand_at(self.store, guild_id, hand_id)
         imported = IMPORTED in table.state
         total = len(record.actions)
         step = max(0, min(step, total))
         if seat is not None:
-            check_seat(record, seat, user_id)
+            check_seat(record, seat, user_id, own=False)
             return await asyncio.to_thread(self._seat_step, record, step, seat, imported)
         hand = rebuild(record, step)
         # the replay's view: the hand's, every hand face up, with the game and the seats' names

@@ -87,12 +87,14 @@ def decision_of(index: int, me: Mapping[str, Any], chose: Action, open_tile: Opt
                     index if since is None else since)
 
 
-def check_seat(record: HandRecord, seat: int, user_id: Optional[int]) -> None:
-    """Refuse a seat's view of a stored hand unless ``user_id`` sat in ``seat`` (0-based):
-    ``seatview.no_seat`` (no such seat), ``seatview.not_yours`` (another player's or an AI
-    seat)."""
+def check_seat(record: HandRecord, seat: int, user_id: Optional[int], own: bool = True) -> None:
+    """Refuse a seat's view of a stored hand: ``seatview.no_seat`` (no such seat, 0-based);
+    with ``own``, ``seatview.not_yours`` unless ``user_id`` sat in ``seat`` (another player's
+    or an AI seat: a GIF posted in the channel from a seat's view is its player's to ask)."""
     if not 0 <= seat < len(record.seats):
         raise ServiceError("seatview.no_seat", hand=record.id, seat=seat + 1, seats=len(record.seats))
+    if not own:
+        return
     owner = (record.seats[seat] or {}).get("user_id")
     if owner is None or user_id is None or int(owner) != int(user_id):
         raise ServiceError("seatview.not_yours", seat=seat + 1)

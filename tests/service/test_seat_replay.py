@@ -179,15 +179,17 @@ async def test_a_seat_that_could_pung_and_passed_is_marked(tmp_path):
         r = await records.replay(GUILD, record.id, at, seat=1, user_id=101)
         assert r.decision == d and r.view["viewer"] == 1
         text = words.caption(r, "P101", "en")
-        assert "Your decision: Pass 过 · could Pung 碰 3m — passed" in text, text
-        assert "Your tiles: " + " ".join(d.hand) in text
+        assert "Decision: Pass 过 · could Pung 碰 3m — passed" in text, text
+        assert "Tiles: " + " ".join(d.hand) in text
         # a step where seat 1 does not decide marks nothing
         quiet = next(i for i in range(at + 1, len(lines)) if 1 not in _pending_at(record, i))
         r2 = await records.replay(GUILD, record.id, quiet, seat=1, user_id=101)
         assert r2.decision is None and not r2.went_on
-        # only the player who sat there: another user, an unknown seat
+        # anyone may watch a finished hand from a seat (the same view); a GIF of it in the
+        # channel is the seat's player's to ask; an unknown seat is refused
+        assert await records.replay(GUILD, record.id, at, seat=1, user_id=102) == r
         with pytest.raises(ServiceError) as e:
-            await records.replay(GUILD, record.id, at, seat=1, user_id=102)
+            await records.animation(GUILD, record.id, seat=1, user_id=102)
         assert e.value.code == "seatview.not_yours"
         with pytest.raises(ServiceError) as e:
             check_seat(record, 4, 101)
