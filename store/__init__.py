@@ -81,6 +81,7 @@ The file runs in WAL mode with ``synchronous=FULL`` (default, see :class:`Store`
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .connect import normalize_url
@@ -167,6 +168,8 @@ class Store:
     :param sqlite_synchronous: SQLite ``PRAGMA synchronous`` value, ``"FULL"`` (default,
         durable against power loss) or ``"NORMAL"`` (durable against process kills only); see
         the module documentation.
+    :param backup_dir: where :meth:`init` copies a SQLite file before upgrading its schema
+        (default: beside the database; ``store.migrate.Migrations.backup_before_upgrade``).
 
     Use ``await store.init()`` before anything else and ``await store.close()`` at the end, or
     ``async with Store(url) as store:``.
@@ -180,6 +183,7 @@ class Store:
         clock: Optional[Callable[[], datetime]] = None,
         schema: Optional[str] = None,
         sqlite_synchronous: str = "FULL",
+        backup_dir: Optional[Path] = None,
     ):
         self.db = Database(url, append_batch, echo=echo, clock=clock, schema=schema,
                            sqlite_synchronous=sqlite_synchronous)
@@ -188,7 +192,7 @@ class Store:
         #: the underlying SQLAlchemy async engine (for migrations and admin queries)
         self.engine = self.db.engine
         # the parts, each given the database alone
-        self.migrations = Migrations(self.db)
+        self.migrations = Migrations(self.db, backup_dir)
         self.tables = Tables(self.db)
         self.hands = Hands(self.db)
         self.imports = Imports(self.db)

@@ -1,30 +1,51 @@
-"""A consistent copy of the bot's database while the bot runs, and how to restore it.
+"""A consistent copy of the bot's database while the bot runs, a folder of dated copies with
+retention, and the restore.
 
     python -m store.backup backup.db                 # the database DATABASE_URL names (environment or .env), or the default
     python -m store.backup backup.db --db sqlite:////data/mahjong.db
+    python -m store.backup --dir /backups            # a dated copy in /backups, older ones pruned (7 daily, 4 weekly)
+    python -m store.backup --dir /backups --keep-daily 14 --keep-weekly 8
+    python -m store.backup restore /backups/mahjong-2026-01-31T030000Z.db   # the bot stopped first
+    python /path/to/checkout/store/backup.py ...     # the same from any folder; installed: mahjong-backup ...
 
 SQLite: SQLite's online backup API (``sqlite3.Connection.backup``) copies the database page by
 page while the bot keeps writing; the copy is one consistent moment (every transaction committed
-before it is in, none half), checked with ``PRAGMA integrity_check`` before it is kept.  To
-restore: stop the bot, put the copy where ``DATABASE_URL`` points (remove a stale ``-wal`` and
-``-shm`` beside it), start the bot.
+before it is in, none half), checked with ``PRAGMA integrity_check`` before it is kept.  The
+restore (:func:`restore_sqlite`) checks the copy, keeps the database it replaces beside it
+(``<name>.replaced-<UTC time>.db``), and puts the copy in place without a stale ``-wal`` or
+``-shm``.
 
-PostgreSQL: ``pg_dump`` makes the consistent copy (``pg_dump -Fc "$DATABASE_URL" -f backup.dump``,
-restored with ``pg_restore --clean -d "$DATABASE_URL" backup.dump``); this command prints that
-advice instead of copying.
+PostgreSQL: ``pg_dump -Fc`` makes the consistent copy (``--dir`` and the bot's schedule run it
+when ``pg_dump`` is installed; ``pg_restore --list`` checks it), restored with ``pg_restore
+--clean -d "$DATABASE_URL" backup.dump``; a single named copy is left to ``pg_dump`` itself.
+Exit status: 0 done, 1 the copy or restore failed (said on stderr, nothing left half-written).
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import sqlite3
 import sys
 from pathlib import Path
 
+if __name__ == "__main__" and not __package__:
+    # run as a path (``python /opt/mahjong-bot/store/backup.py``): import the package from the
+    # checkout, not this file's folder
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+    from store.backup import main as _main
+
+    sys.exit(_main())
+
+import argparse
+import os
+import shutil
+import sqlite3
+import subprocess
+from datetime import datetime, timezone
+from typing import Callable, Optional
+
 from sqlalchemy.engine import make_url
 
-from .location import database_url, load_env_files
+from .location import COMPANIONS, database_url, load_env_files
+from .retention import backup_name, to_prune
 
 
 class BackupError(RuntimeError):
@@ -41,6 +62,11 @@ def sqlite_path(url: str) -> Path:
         raise BackupError(f"{u.drivername}: not a SQLite file; for PostgreSQL use "
                           f"pg_dump -Fc \"$DATABASE_URL\" -f backup.dump (restore: pg_restore --clean -d ...)")
     return Path(u.database)
+
+
+def is_postgres(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database."""
+    return make_url(url).get_backend_name() == "postgresql"
 
 
 def backup_sqlite(source: Path, dest: Path, pages: int = -1) -> int:
@@ -81,15 +107,150 @@ def backup_sqlite(source: Path, dest: Path, pages: int = -1) -> int:
     return count
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m store.backup",
-                                     description="A consistent copy of the bot's SQLite database, taken while it runs.")
-    parser.add_argument("dest", type=Path, help="the new file to write the copy to")
+def pg_dump_available() -> Optional[str]:
+    """Why a PostgreSQL copy cannot be made here (``None``: ``pg_dump`` and ``pg_restore`` are
+    on ``PATH``)."""
+    missing = [tool for tool in ("pg_dump", "pg_restore") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not installed (e.g. apt-get install postgresql-client)"
+    return None
+
+
+def backup_postgres(url: str, dest: Path) -> int:
+    """``pg_dump -Fc`` of the database ``url`` to ``dest`` (one consistent snapshot), checked by
+    ``pg_restore --list``.
+
+    :returns: the size of the dump in bytes.
+    :raises BackupError: the tools are missing, ``dest`` exists, or either command fails (the
+        partial dump is removed).
+    """
+    why = pg_dump_available()
+    if why:
+        raise BackupError(why)
+    if dest.exists():
+        raise BackupError(f"{dest} exists already; choose a new file")
+    u = make_url(url)
+    env = dict(os.environ)
+    if u.password is not None:  # by the environment, not the command line others can read
+        env["PGPASSWORD"] = str(u.password)
+    dsn = u.set(drivername="postgresql", password=None).render_as_string(hide_password=False)
+    part = dest.with_name(dest.name + ".part")
+    done = subprocess.run(["pg_dump", "-Fc", "-f", str(part), dsn], capture_output=True, text=True, env=env)
+    if done.returncode == 0:
+        done = subprocess.run(["pg_restore", "--list", str(part)], capture_output=True, text=True)
+    if done.returncode != 0:
+        part.unlink(missing_ok=True)
+        raise BackupError(f"pg_dump failed: {done.stderr.strip()[:500]}")
+    part.rename(dest)
+    return dest.stat().st_size
+
+
+def backup_into(url: str, folder: Path, when: datetime, keep_daily: int = 7, keep_weekly: int = 4,
+                ) -> tuple[Path, list[Path]]:
+    """A dated copy of the database ``url`` in ``folder`` (created if missing), named for
+    ``when`` (:func:`store.retention.backup_name`), then the older copies that
+    :func:`store.retention.to_keep` does not keep removed (only after the new copy passed its
+    check).  Blocking: run it in a worker thread from the event loop.
+
+    :returns: ``(the new copy, the copies removed)``.
+    :raises BackupError: as :func:`backup_sqlite` / :func:`backup_postgres`; nothing is pruned then.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackupError(f"cannot create {folder}: {exc}") from exc
+    if is_postgres(url):
+        dest = folder / backup_name(when, ".dump")
+        backup_postgres(url, dest)
+    else:
+        dest = folder / backup_name(when)
+        backup_sqlite(sqlite_path(url), dest)
+    removed = []
+    for name in to_prune((p.name for p in folder.iterdir()), when, keep_daily, keep_weekly):
+        (folder / name).unlink(missing_ok=True)
+        removed.append(folder / name)
+    return dest, removed
+
+
+def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+                   ) -> Optional[Path]:
+    """Put the copy ``copy`` in place of the SQLite database ``target`` (the bot stopped): the
+    copy is checked first; the database it replaces is kept beside it as
+    ``<stem>.replaced-<UTC time><suffix>`` (its ``-wal`` folded in); the stale ``-wal`` and
+    ``-shm`` are removed; the copy arrives whole (written beside, then renamed).
+
+    :returns: where the replaced database was kept (``None``: there was none).
+    :raises BackupError: the copy is missing or fails ``integrity_check`` (nothing changed).
+    """
+    if not copy.is_file():
+        raise BackupError(f"no copy at {copy}")
+    try:
+        con = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+        try:
+            check = con.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise BackupError(f"{copy} is not a SQLite database: {exc}") from exc
+    if check != "ok":
+        raise BackupError(f"{copy} failed its integrity check: {check}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    kept = None
+    if target.exists():
+        kept = target.with_name(f"{target.stem}.replaced-{now():%Y%m%dT%H%M%SZ}{target.suffix}")
+        backup_sqlite(target, kept)
+    incoming = target.with_name(target.name + ".restoring")
+    incoming.unlink(missing_ok=True)
+    backup_sqlite(copy, incoming)
+    for suffix in COMPANIONS:
+        Path(f"{target}{suffix}").unlink(missing_ok=True)
+    os.replace(incoming, target)
+    return kept
+
+
+def _restore(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m store.backup restore",
+                                     description="Put a copy in place of the bot's SQLite database (stop the bot first).")
+    parser.add_argument("copy", type=Path, help="the copy to restore")
     parser.add_argument("--db", default=None, help="database URL (default: DATABASE_URL, else the data directory's)")
     args = parser.parse_args(argv)
-    load_env_files()  # DATABASE_URL from the .env files bot.py reads
+    load_env_files()
     try:
-        source = sqlite_path(args.db or database_url(os.environ))
+        target = sqlite_path(args.db or database_url(os.environ))
+        kept = restore_sqlite(args.copy, target)
+    except BackupError as exc:
+        print(f"restore: {exc}", file=sys.stderr)
+        return 1
+    print(f"restore: {args.copy} -> {target}" + (f" (the replaced database kept as {kept})" if kept else ""))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["restore"]:
+        return _restore(argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m store.backup",
+                                     description="A consistent copy of the bot's database, taken while it runs "
+                                                 "(restore: python -m store.backup restore COPY).")
+    parser.add_argument("dest", type=Path, nargs="?", help="the new file to write the copy to (SQLite)")
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="write a dated copy into this folder and prune the older ones instead")
+    parser.add_argument("--keep-daily", type=int, default=7, help="with --dir: days to keep a copy of (default 7)")
+    parser.add_argument("--keep-weekly", type=int, default=4, help="with --dir: weeks to keep a copy of (default 4)")
+    parser.add_argument("--db", default=None, help="database URL (default: DATABASE_URL, else the data directory's)")
+    args = parser.parse_args(argv)
+    if (args.dest is None) == (args.dir is None):
+        parser.error("give either a destination file or --dir FOLDER")
+    if args.keep_daily < 0 or args.keep_weekly < 0:
+        parser.error("--keep-daily and --keep-weekly must be 0 or more")
+    load_env_files()  # DATABASE_URL from the .env files bot.py reads
+    url = args.db or database_url(os.environ)
+    try:
+        if args.dir is not None:
+            dest, removed = backup_into(url, args.dir, datetime.now(timezone.utc), args.keep_daily, args.keep_weekly)
+            print(f"backup: {dest} (integrity ok); {len(removed)} older copies removed")
+            return 0
+        source = sqlite_path(url)
         pages = backup_sqlite(source, args.dest)
     except BackupError as exc:
         print(f"backup: {exc}", file=sys.stderr)

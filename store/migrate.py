@@ -4,6 +4,9 @@ taken one at a time (see "Schema migrations" in :mod:`store`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Callable, Optional
@@ -14,8 +17,11 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 
+from .backup import BackupError, backup_sqlite
 from .database import Database
 from .records import StoreError
+
+log = logging.getLogger("store.migrate")
 
 __all__ = ["MIGRATIONS_DIR", "INITIAL_REVISION", "alembic_config", "head_revision", "Migrations"]
 
@@ -56,8 +62,11 @@ def head_revision() -> str:
 class Migrations:
     """Creating and upgrading a store's schema."""
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, backup_dir: Optional[Path] = None):
         self.db = db
+        #: where :meth:`init` copies a SQLite database before changing its schema (``None``:
+        #: beside the database)
+        self.backup_dir = backup_dir
 
     async def init(self) -> None:
         """Create the PostgreSQL schema (``schema=``) if missing and upgrade to the head revision.
@@ -66,10 +75,52 @@ class Migrations:
         migrations existed (the five first tables, no ``alembic_version``) is stamped
         ``0001_initial`` and upgraded; its rows are kept.  Idempotent; one transaction.
 
+        A SQLite file with tables at an older revision is copied first
+        (:meth:`backup_before_upgrade`), with a log line naming the copy.
+
         :raises StoreError: some but not all of the five first tables exist without a version
-            table (not a database of the bot).
+            table (not a database of the bot); the copy before the upgrade failed (nothing
+            was changed).
         """
+        if self.db.is_sqlite and not self.db.in_memory:
+            await asyncio.to_thread(self.backup_before_upgrade)
         await self.upgrade("head")
+
+    def backup_before_upgrade(self) -> Optional[Path]:
+        """Copy the SQLite file when its schema is behind the head revision: into
+        :attr:`backup_dir` (else beside the database) as
+        ``<stem>-before-upgrade-from-<revision>-<UTC time>.db`` (``unversioned`` for a database
+        made before migrations), checked by ``integrity_check``.  Blocking.
+
+        :returns: the copy (``None``: no file, no tables, or already at the head).
+        :raises StoreError: the copy failed (the database is left as it was).
+        """
+        path = Path(str(self.db.parsed_url.database))
+        if not path.is_file() or path.stat().st_size == 0:
+            return None
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            revision = None
+            if _VERSION_TABLE in names:
+                row = con.execute(f"SELECT version_num FROM {_VERSION_TABLE}").fetchone()
+                revision = row[0] if row else None
+        finally:
+            con.close()
+        if not names - {_VERSION_TABLE} or revision == head_revision():
+            return None
+        folder = self.backup_dir if self.backup_dir is not None else path.parent
+        stamp = self.db.now().strftime("%Y%m%dT%H%M%SZ")
+        dest = folder / f"{path.stem}-before-upgrade-from-{revision or 'unversioned'}-{stamp}.db"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            backup_sqlite(path, dest)
+        except (BackupError, OSError) as exc:
+            raise StoreError(f"could not back up {path} before upgrading its schema from {revision}: {exc}; "
+                             "nothing was changed") from exc
+        log.warning("the database's schema is at %s, behind %s: copied it to %s before upgrading",
+                    revision or "no revision", head_revision(), dest)
+        return dest
 
     async def upgrade(self, revision: str = "head") -> None:
         """Run the migrations up to ``revision`` (``'head'``, ``'0001'``, …) in one transaction.
