@@ -39,7 +39,8 @@ NOTICE_DELAY = 5.0
 
 def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, guild_id: int | None = None,
              timer_interval: float = 1.0, shard_count: int | None = None, shard_ids: list[int] | None = None,
-             route_interval: float = 0.2, schema: str | None = None, tile_emojis: bool = True):
+             route_interval: float = 0.2, schema: str | None = None, tile_emojis: bool = True,
+             backups=None):
     """Build the Discord bot (not started).
 
     :param store_url: database URL (``DATABASE_URL`` or the default SQLite file in the data
@@ -59,6 +60,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     :param tile_emojis: make the application's emojis show the tiles at start-up (uploading
         only what is missing or changed, ``cogs/emojis.py``); without them every tile button
         is labelled with text.
+    :param backups: ``store.backup_schedule.BackupSettings``: copy the database daily into its
+        folder (a background task), and copy it there before a migration; ``None``: no
+        scheduled copy (the copy before a migration goes beside a SQLite database).
     """
     import discord
     from discord.ext import commands
@@ -75,6 +79,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from service.profile import Profiles
     from service.rates import RateBook
     from store import Store
+    from store.backup_schedule import BackupSchedule
     from store.location import database_url
     from service.tables import TableService
 
@@ -89,7 +94,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             # nothing the bot writes pings anyone unless its message names them
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                              help_command=None, allowed_mentions=discord.AllowedMentions.none(), **extra)
-            self.store = Store(store_url or database_url(os.environ), schema=schema)
+            self.store = Store(store_url or database_url(os.environ), schema=schema,
+                               backup_dir=backups.folder if backups else None)
             self.sharding = sharding
             from render.text import typed
 
@@ -112,6 +118,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.notice_delay: float = NOTICE_DELAY
             self.notice_timer = asyncio.sleep
             self._timer_task: asyncio.Task | None = None
+            #: the daily database copy (``store/backup_schedule.py``), when ``backups`` is given
+            self.backups = BackupSchedule(self.store.url, backups) if backups else None
+            self._backup_task: asyncio.Task | None = None
             #: the tiles' application emojis this process shows (``cogs/emojis.py``)
             self.tile_emojis = TileEmojis()
             #: the start-up's emoji upload (or, in a process that does not upload, its reading)
@@ -121,6 +130,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.service.listeners.append(self.fanout.on_change)
 
         async def setup_hook(self) -> None:
+            from service.version import licence, version
+
+            log.info("mahjong-bot %s (%s licence) starting", version(), licence())
             if self.application_id:
                 from cogs.permissions import invite_url
 
@@ -161,6 +173,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                     log.info("slash commands synced")
             if timer_interval:
                 self._timer_task = asyncio.create_task(self._timers())
+            if self.backups is not None:
+                self._backup_task = asyncio.create_task(self.backups.run(), name="backups")
             if self.router is not None and route_interval:
                 self.router.start(self.apply_routed, route_interval)
 
@@ -215,6 +229,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 self.emoji_task.cancel()
             if self._timer_task:
                 self._timer_task.cancel()
+            if self._backup_task:
+                self._backup_task.cancel()
             if self.router is not None:
                 self.router.stop()
             self.fanout.stop()
@@ -256,7 +272,7 @@ def run_discord(token: str) -> int:
     """Run the Discord bot with ``token`` and the environment's settings until it stops.
 
     :returns: 0 when it stopped; 2 for a configuration mistake — ``DISCORD_GUILD_ID``,
-        ``SHARD_COUNT`` or ``SHARD_IDS`` not numbers, a database URL that is not one, or a
+        ``SHARD_COUNT``, ``SHARD_IDS`` or the ``BACKUP_*`` settings not numbers, a database URL that is not one, or a
         token Discord refuses — said on stderr (restarting would not help)."""
     import discord
     from sqlalchemy.exc import ArgumentError
@@ -270,13 +286,20 @@ def run_discord(token: str) -> int:
         sharding = Sharding.from_env(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
     except ValueError as exc:
         return config_error(f"SHARD_COUNT / SHARD_IDS: {exc} (e.g. SHARD_COUNT=2 SHARD_IDS=0,1)")
+    from store.backup_schedule import BackupSettings
+
+    try:
+        backups = BackupSettings.from_env(os.environ)
+    except ValueError as exc:
+        return config_error(f"{exc} (the scheduled backups: BACKUP_DIR, BACKUP_KEEP_DAILY, BACKUP_KEEP_WEEKLY, "
+                            "BACKUP_AT)")
     from render.table import warm_up
 
     warm_up()  # the palette and the tile images, before the first click needs them
     try:
         bot = make_bot(sync=True, guild_id=int(guild) if guild else None,
                        shard_count=sharding.shard_count if sharding else None,
-                       shard_ids=list(sharding.mine) if sharding else None)
+                       shard_ids=list(sharding.mine) if sharding else None, backups=backups)
     except ArgumentError as exc:
         return config_error(f"DATABASE_URL is not a database URL: {exc}")
     try:

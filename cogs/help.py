@@ -12,6 +12,7 @@ from discord import app_commands
 from engine.variants import all_variants
 from render.text import help as words
 from render.text.catalogue import lang_of
+from service.version import licence, version
 
 from .common import reply, user_lang
 from .translator import command_key
@@ -40,7 +41,7 @@ def command_list(tree: app_commands.CommandTree) -> list[tuple[str, str, str]]:
 
 
 def help_embeds(tree: app_commands.CommandTree, lang: str) -> list[discord.Embed]:
-    pages = words.help_pages(all_variants(), command_list(tree), lang)
+    pages = words.help_pages(all_variants(), command_list(tree), lang, version=version(), licence=licence())
     return [discord.Embed(title=title, description=text[:4096], colour=discord.Colour.dark_green() if i == 0 else None)
             for i, (title, text) in enumerate(pages)]
 

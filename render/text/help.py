@@ -15,9 +15,11 @@ def permission_names(flags: Iterable[str], lang: str) -> str:
     return t("perm.separator", lang).join(t(f"perm.{flag}", lang) for flag in flags)
 
 
-def help_pages(games: Iterable[Any], commands: Iterable[tuple[str, str, str]], lang: str) -> list[tuple[str, str]]:
+def help_pages(games: Iterable[Any], commands: Iterable[tuple[str, str, str]], lang: str,
+               version: str | None = None, licence: str = "MIT") -> list[tuple[str, str]]:
     """``[(title, text)]`` of ``/mj help``: what the bot does and a table in three steps, the
-    games (``games``: ``VariantInfo``s, with their players), where the rules are, and every
+    games (``games``: ``VariantInfo``s, with their players), where the rules are, the bot's
+    ``version`` and code ``licence`` (left out when ``version`` is ``None``), and every
     command (``commands``: ``(command path, catalogue key, English description)``, in the
     order the command tree gives them) with its description in ``lang``."""
     games = list(games)
@@ -30,7 +32,7 @@ def help_pages(games: Iterable[Any], commands: Iterable[tuple[str, str, str]], l
         t("help.steps_title", lang) + "\n" + t("help.steps", lang),
         t("help.games_title", lang) + "\n" + game_lines,
         t("help.rules", lang, example=games[0].id if games else ""),
-    ])
+    ] + ([t("help.version", lang, version=version, licence=licence)] if version is not None else []))
     lines = [f"`/{path}` — {command_description(key, lang) or english}" for path, key, english in commands]
     return [(t("help.title", lang), intro), (t("help.commands_title", lang), "\n".join(lines))]
 
