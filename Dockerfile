@@ -1,5 +1,5 @@
 # The bot in a container: slim Python, the shipped fonts (data/fonts), a non-root user, the
-# database in the /data volume. Build: docker build -t mahjong-bot .  Run: see compose.yaml.
+# database in the /data volume, the scheduled backups in the /backups volume. Build: docker build -t mahjong-bot .  Run: see compose.yaml.
 FROM python:3.11-slim
 
 ENV PYTHONUNBUFFERED=1 \
@@ -11,7 +11,7 @@ WORKDIR /app
 COPY requirements.txt constraints.txt ./
 RUN pip install -c constraints.txt -r requirements.txt
 
-COPY bot.py ./
+COPY bot.py pyproject.toml LICENSE ./
 COPY cogs ./cogs
 COPY engine ./engine
 COPY local ./local
@@ -21,8 +21,9 @@ COPY store ./store
 COPY data ./data
 
 RUN useradd --system --uid 10001 --home-dir /app mahjong \
-    && mkdir /data && chown mahjong /data
+    && mkdir /data /backups && chown mahjong /data /backups
 USER mahjong
 VOLUME ["/data"]
+VOLUME ["/backups"]
 
 CMD ["python", "bot.py"]

@@ -52,4 +52,11 @@ def licence() -> str:
         meta = metadata.metadata(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return "unknown"
-    return meta.get("License-Expression") or meta.get("License") or "unknown"
+    for field in ("License-Expression", "License"):
+        try:
+            value = meta[field]
+        except KeyError:  # (newer Pythons raise for a missing field; 3.11 gives None)
+            value = None
+        if value:
+            return str(value)
+    return "unknown"

@@ -311,8 +311,15 @@ def test_the_images_files_run_the_bot_and_docker_builds_it_where_an_engine_answe
                           text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "== 总分 ==" in proc.stdout
-    assert sorted(p.name for p in image.iterdir()) == ["bot.py", "cogs", "constraints.txt", "data", "engine", "local",
-                                                       "render", "requirements.txt", "service", "store"]
+    assert sorted(p.name for p in image.iterdir()) == ["LICENSE", "bot.py", "cogs", "constraints.txt", "data", "engine",
+                                                       "local", "pyproject.toml", "render", "requirements.txt",
+                                                       "service", "store"]
+    # the image knows its version (pyproject.toml copied beside bot.py; nothing installed)
+    said = subprocess.run([sys.executable, "-c", "from service.version import version; print(version())"], cwd=image,
+                          capture_output=True, text=True, env=env, timeout=120)
+    import tomllib
+
+    assert said.stdout.strip() == tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert (tmp_path / "img" / "hand-1-result.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # fonts and tiles found
     if shutil.which("docker") is not None and subprocess.run(["docker", "info"], capture_output=True).returncode == 0:
         built = subprocess.run(["docker", "build", "-q", "-t", "mahjong-bot-test", str(ROOT)], capture_output=True,
