@@ -119,7 +119,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             self.notice_timer = asyncio.sleep
             self._timer_task: asyncio.Task | None = None
             #: the daily database copy (``store/backup_schedule.py``), when ``backups`` is given
-            self.backups = BackupSchedule(self.store.url, backups) if backups else None
+            self.backups = BackupSchedule(self.store.url, backups, schema=schema) if backups else None
             self._backup_task: asyncio.Task | None = None
             #: the tiles' application emojis this process shows (``cogs/emojis.py``)
             self.tile_emojis = TileEmojis()

@@ -116,9 +116,10 @@ def pg_dump_available() -> Optional[str]:
     return None
 
 
-def backup_postgres(url: str, dest: Path) -> int:
-    """``pg_dump -Fc`` of the database ``url`` to ``dest`` (one consistent snapshot), checked by
-    ``pg_restore --list``.
+def backup_postgres(url: str, dest: Path, schema: Optional[str] = None) -> int:
+    """``pg_dump -Fc`` of the database ``url`` (only the schema ``schema`` when given: the
+    bot's ``Store(schema=)``) to ``dest`` (one consistent snapshot), checked by ``pg_restore
+    --list``.
 
     :returns: the size of the dump in bytes.
     :raises BackupError: the tools are missing, ``dest`` exists, or either command fails (the
@@ -135,7 +136,8 @@ def backup_postgres(url: str, dest: Path) -> int:
         env["PGPASSWORD"] = str(u.password)
     dsn = u.set(drivername="postgresql", password=None).render_as_string(hide_password=False)
     part = dest.with_name(dest.name + ".part")
-    done = subprocess.run(["pg_dump", "-Fc", "-f", str(part), dsn], capture_output=True, text=True, env=env)
+    only = ["-n", schema] if schema else []
+    done = subprocess.run(["pg_dump", "-Fc", *only, "-f", str(part), dsn], capture_output=True, text=True, env=env)
     if done.returncode == 0:
         done = subprocess.run(["pg_restore", "--list", str(part)], capture_output=True, text=True)
     if done.returncode != 0:
@@ -146,11 +148,12 @@ def backup_postgres(url: str, dest: Path) -> int:
 
 
 def backup_into(url: str, folder: Path, when: datetime, keep_daily: int = 7, keep_weekly: int = 4,
-                ) -> tuple[Path, list[Path]]:
+                schema: Optional[str] = None) -> tuple[Path, list[Path]]:
     """A dated copy of the database ``url`` in ``folder`` (created if missing), named for
     ``when`` (:func:`store.retention.backup_name`), then the older copies that
     :func:`store.retention.to_keep` does not keep removed (only after the new copy passed its
-    check).  Blocking: run it in a worker thread from the event loop.
+    check).  ``schema``: PostgreSQL, the bot's schema alone.  Blocking: run it in a worker
+    thread from the event loop.
 
     :returns: ``(the new copy, the copies removed)``.
     :raises BackupError: as :func:`backup_sqlite` / :func:`backup_postgres`; nothing is pruned then.
@@ -161,7 +164,7 @@ def backup_into(url: str, folder: Path, when: datetime, keep_daily: int = 7, kee
         raise BackupError(f"cannot create {folder}: {exc}") from exc
     if is_postgres(url):
         dest = folder / backup_name(when, ".dump")
-        backup_postgres(url, dest)
+        backup_postgres(url, dest, schema)
     else:
         dest = folder / backup_name(when)
         backup_sqlite(sqlite_path(url), dest)
@@ -238,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-daily", type=int, default=7, help="with --dir: days to keep a copy of (default 7)")
     parser.add_argument("--keep-weekly", type=int, default=4, help="with --dir: weeks to keep a copy of (default 4)")
     parser.add_argument("--db", default=None, help="database URL (default: DATABASE_URL, else the data directory's)")
+    parser.add_argument("--schema", default=None, help="PostgreSQL with --dir: dump this schema alone")
     args = parser.parse_args(argv)
     if (args.dest is None) == (args.dir is None):
         parser.error("give either a destination file or --dir FOLDER")
@@ -247,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     url = args.db or database_url(os.environ)
     try:
         if args.dir is not None:
-            dest, removed = backup_into(url, args.dir, datetime.now(timezone.utc), args.keep_daily, args.keep_weekly)
+            dest, removed = backup_into(url, args.dir, datetime.now(timezone.utc), args.keep_daily, args.keep_weekly,
+                                        args.schema)
             print(f"backup: {dest} (integrity ok); {len(removed)} older copies removed")
             return 0
         source = sqlite_path(url)

@@ -74,14 +74,16 @@ class BackupSchedule:
 
     :param clock: the time now, aware UTC (tests pass a manual one).
     :param sleep: waits a number of seconds (``asyncio.sleep``; tests advance their clock).
+    :param schema: PostgreSQL: the bot's schema (``Store(schema=)``), dumped alone.
     """
 
     #: seconds before a failed copy is tried again
     RETRY = 3600.0
 
     def __init__(self, url: str, settings: BackupSettings, clock: Callable[[], datetime] = _utcnow,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, schema: Optional[str] = None):
         self.url = url
+        self.schema = schema
         self.settings = settings
         self.clock = clock
         self.sleep = sleep
@@ -115,7 +117,7 @@ class BackupSchedule:
         s = self.settings
         try:
             dest, removed = await asyncio.to_thread(backup_into, self.url, s.folder, self.clock(), s.keep_daily,
-                                                    s.keep_weekly)
+                                                    s.keep_weekly, self.schema)
         except (BackupError, OSError) as exc:
             log.error("scheduled backup failed: %s (tried again in %d minutes)", exc, self.RETRY // 60)
             return None

@@ -290,3 +290,32 @@ async def test_restore_brings_a_table_back(tmp_path):
     assert [s.channel_id for s in snaps] == [7]
     assert list(back.table_in(7).actions) == moves
     await restored.close()
+
+
+# --- PostgreSQL: pg_dump on the same schedule -----------------------------------------------
+@pytest.mark.asyncio
+@pytest.mark.postgres
+async def test_postgresql_copies_are_pg_dumps_of_the_bots_schema(tmp_path):
+    import subprocess
+    import uuid
+
+    import asyncpg
+    from postgres import pg_dsn, require_postgres
+
+    url = require_postgres()
+    schema = f"test_backup_{uuid.uuid4().hex[:12]}"
+    store = Store(url, schema=schema)
+    await store.init()
+    await store.set_preset(4, "night", "jinhu", {})
+    await store.close()
+    try:
+        schedule = BackupSchedule(url, BackupSettings(tmp_path / "b"), clock=lambda: _day(1, 1), schema=schema)
+        dump = await schedule.run_once()
+        assert dump == tmp_path / "b" / "mahjong-2026-01-01T030000Z.dump"
+        listed = subprocess.run(["pg_restore", "--list", str(dump)], capture_output=True, text=True, check=True).stdout
+        assert f"TABLE DATA {schema} guild_config" in listed
+        assert "TABLE DATA public" not in listed  # the bot's schema alone
+    finally:
+        conn = await asyncpg.connect(pg_dsn(), timeout=5)
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await conn.close()
