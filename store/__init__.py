@@ -41,7 +41,10 @@ function of the transaction's connection (``update_table_row``, ``put_streak``,
 * :mod:`store.state` — named values kept between starts (the synced commands' hash, the start number);
 * :mod:`store.langs` — each player's language;
 * :mod:`store.migrate` — Alembic upgrade, downgrade and stamp;
-* :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions.
+* :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions;
+* :mod:`store.backup` — a consistent copy, a folder of dated copies, the restore (a command too);
+  :mod:`store.retention` — which copies to keep (pure); :mod:`store.backup_schedule` — the
+  bot's daily copy task.
 
 Nothing here imports the service, the Discord front end or the renderer.
 
@@ -57,7 +60,9 @@ PostgreSQL advisory lock, and on SQLite a ``BEGIN IMMEDIATE`` transaction (which
 the DDL inside the transaction, so a failed upgrade leaves no half-created table).  A database
 created before the bot had migrations (the five tables, no ``alembic_version``) is stamped
 ``0001_initial`` first and then upgraded, keeping its rows.  With ``schema=`` on PostgreSQL
-the version table lives in that schema next to the tables.  From the command line:
+the version table lives in that schema next to the tables.  A SQLite file behind the head
+revision is copied first (``Store(backup_dir=)``, else beside it), named with its revision.
+From the command line:
 ``DATABASE_URL=… alembic -c store/migrations/alembic.ini upgrade head``.
 
 Durability on SQLite
