@@ -173,7 +173,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                     log.info("slash commands synced")
             if timer_interval:
                 self._timer_task = asyncio.create_task(self._timers())
-            if self.backups is not None:
+            if self.backups is not None and (sharding is None or 0 in sharding.mine):
+                # one process copies the shared database (shard 0's)
                 self._backup_task = asyncio.create_task(self.backups.run(), name="backups")
             if self.router is not None and route_interval:
                 self.router.start(self.apply_routed, route_interval)

@@ -76,7 +76,8 @@ def backup_sqlite(source: Path, dest: Path, pages: int = -1) -> int:
 
     :returns: the number of pages copied.
     :raises BackupError: ``source`` is missing, ``dest`` exists, or the copy fails its
-        ``integrity_check`` (the partial copy is removed).
+        ``integrity_check`` (nothing is left at ``dest``: the copy is written to
+        ``<dest>.part`` and renamed once checked).
     """
     if not source.exists():
         raise BackupError(f"no database at {source}")
@@ -84,9 +85,11 @@ def backup_sqlite(source: Path, dest: Path, pages: int = -1) -> int:
         raise BackupError(f"{dest} exists already; choose a new file")
     if not dest.parent.is_dir():
         raise BackupError(f"no folder {dest.parent}; create it first")
+    part = dest.with_name(dest.name + ".part")  # the copy appears whole under its name, or not at all
+    part.unlink(missing_ok=True)
     src = sqlite3.connect(source, timeout=30)  # read only: the backup writes nothing to it
     try:
-        dst = sqlite3.connect(dest)
+        dst = sqlite3.connect(part)
     except sqlite3.Error as exc:
         src.close()
         raise BackupError(f"cannot write {dest}: {exc}") from exc
@@ -96,14 +99,15 @@ def backup_sqlite(source: Path, dest: Path, pages: int = -1) -> int:
         count = dst.execute("PRAGMA page_count").fetchone()[0]
     except sqlite3.Error as exc:
         dst.close()
-        dest.unlink(missing_ok=True)
+        part.unlink(missing_ok=True)
         raise BackupError(f"backup failed: {exc}") from exc
     finally:
         src.close()
     dst.close()
     if check != "ok":
-        dest.unlink(missing_ok=True)
+        part.unlink(missing_ok=True)
         raise BackupError(f"the copy failed its integrity check: {check}")
+    os.replace(part, dest)
     return count
 
 
