@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from store import Store
+if TYPE_CHECKING:  # (not imported at run time: ``python -m cogs.web --check`` starts light)
+    from store import Store
 
 #: seconds the store has to answer its health query
 STORE_TIMEOUT = 2.0
