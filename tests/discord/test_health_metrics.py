@@ -224,6 +224,15 @@ async def test_metrics_after_a_few_moves(tmp_path, caplog):
         await fd.close()
 
 
+def test_a_sharded_process_labels_a_guild_by_its_shard_and_itself_by_its_shards():
+    from cogs.metrics import Metrics
+
+    m = Metrics(4, (1, 2))
+    assert m.process_shards == "1,2"
+    guild = (7 << 22) | 12345  # Discord's formula: (guild_id >> 22) % 4 = 7 % 4 = 3
+    assert m.shard(guild) == "3" and m.shard(None) == "0"  # a DM: shard 0
+
+
 def test_routes_are_named_as_discord_py_names_them():
     api = "https://discord.com/api/v10"
     assert route_of("POST", f"{api}/channels/123/messages") == "POST /channels/{channel_id}/messages"
