@@ -298,11 +298,18 @@ async def test_bound_to_the_loopback_by_default_and_everywhere_when_configured(t
     for host in ("127.0.0.1", "0.0.0.0"):
         bot = new_bot(f"sqlite:///{tmp_path}/{host}.db", ManualClock(), web=WebSettings(port=0, host=host,
                                                                                          beat_interval=0))
+        from aiohttp import web
+
+        async def hello(request):
+            return web.Response(text="hello")
+
+        bot.web.app.router.add_get("/hello", hello)  # another front end's route, added before the start
         await bot.store.init()
         await bot.web.start()
         try:
             assert [a[0] for a in bot.web.addresses] == [host]
             assert (await _get(bot, "/metrics"))[0] == 200
+            assert await _get(bot, "/hello") == (200, "hello")
             if other is not None:
                 if host == "127.0.0.1":  # from another address of this machine: refused
                     with pytest.raises(aiohttp.ClientConnectorError):
@@ -332,3 +339,34 @@ async def test_no_port_is_opened_unless_web_port_is_set(tmp_path):
     finally:
         await fd.close()
     assert _listening_sockets() == before
+
+
+@pytest.mark.asyncio
+async def test_the_rest_hook_counts_what_a_real_aiohttp_session_sends(tmp_path):
+    """The trace config given to discord.py (``Client(http_trace=…)``) counts the requests of
+    a real ``aiohttp`` session (here asking this bot's own web server for a Discord route it
+    does not have: 404, then a 429 it answers)."""
+    from aiohttp import web
+
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock(), web=WebSettings(port=0, beat_interval=0))
+    assert bot.http.http_trace is bot.metrics.http_trace
+
+    async def limited(request):
+        return web.json_response({"retry_after": 1}, status=429, headers={"X-RateLimit-Scope": "global"})
+
+    bot.web.app.router.add_get("/api/v10/users/@me", limited)
+    await bot.web.start()
+    try:
+        async with aiohttp.ClientSession(trace_configs=[bot.metrics.http_trace],
+                                         connector=aiohttp.TCPConnector(force_close=True)) as s:
+            for path in ("/api/v10/channels/42/messages", "/api/v10/users/@me"):
+                async with s.get(f"http://127.0.0.1:{bot.web.port}{path}") as r:
+                    await r.read()
+        fams = _families(bot.metrics.exposition().decode())
+        assert _value(fams, "mahjong_discord_requests", "mahjong_discord_requests_total", shard="0",
+                      route="GET /channels/{channel_id}/messages", status="404") == 1
+        assert _value(fams, "mahjong_discord_rate_limited", "mahjong_discord_rate_limited_total", shard="0",
+                      route="GET /users/@me", scope="global") == 1
+    finally:
+        await bot.web.stop()
+        await bot.store.close()
