@@ -26,4 +26,12 @@ USER mahjong
 VOLUME ["/data"]
 VOLUME ["/backups"]
 
+# /healthz and /metrics (cogs/web.py) on the container's own loopback: the health check asks
+# it, nothing outside the container reaches it unless WEB_HOST=0.0.0.0 and a port is
+# published. With WEB_PORT set empty the web server is off and the check passes (nothing to ask).
+ENV WEB_PORT=8080 \
+    WEB_HOST=127.0.0.1
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "cogs.web", "--check"]
+
 CMD ["python", "bot.py"]

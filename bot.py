@@ -8,7 +8,9 @@
 
 Configuration comes from the environment (or a ``.env`` file): ``DISCORD_TOKEN``,
 ``DATABASE_URL`` (default: the SQLite file ``mahjong.db`` in the user's data directory,
-``store/location.py``), ``DISCORD_GUILD_ID`` (sync the
+``store/location.py``), ``LOG_LEVEL`` (default ``INFO``), ``WEB_PORT`` / ``WEB_HOST`` /
+``HEALTH_STALL_SECONDS`` (``/healthz`` and ``/metrics``, off by default: ``cogs/web.py``),
+``DISCORD_GUILD_ID`` (sync the
 slash commands to one server at start-up, which is instant; otherwise they are synced
 globally), and for a sharded bot ``SHARD_COUNT`` with ``SHARD_IDS`` (``"0,1"``: the shards of
 this process; unset: all): the process runs an ``AutoShardedBot`` and owns only the tables of
@@ -40,7 +42,7 @@ NOTICE_DELAY = 5.0
 def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, guild_id: int | None = None,
              timer_interval: float = 1.0, shard_count: int | None = None, shard_ids: list[int] | None = None,
              route_interval: float = 0.2, schema: str | None = None, tile_emojis: bool = True,
-             backups=None):
+             backups=None, web=None):
     """Build the Discord bot (not started).
 
     :param store_url: database URL (``DATABASE_URL`` or the default SQLite file in the data
@@ -63,6 +65,9 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     :param backups: ``store.backup_schedule.BackupSettings``: copy the database daily into its
         folder (a background task), and copy it there before a migration; ``None``: no
         scheduled copy (the copy before a migration goes beside a SQLite database).
+    :param web: a ``cogs.web.WebSettings``: serve ``/healthz`` and ``/metrics`` there (started
+        at the end of the set-up, stopped first at close) and keep the metrics
+        (``cogs/metrics.py``); ``None`` (the default): no web server, no metrics.
     """
     import discord
     from discord.ext import commands
@@ -91,6 +96,16 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             extra = {}
             if sharding:
                 extra = {"shard_count": sharding.shard_count, "shard_ids": list(sharding.mine)}
+            #: ``hook(event, args)`` for every event, as discord.py dispatches it (before any
+            #: handler runs): the gateway's state and the interactions' arrival
+            self.event_hooks: list = []
+            self.metrics = None
+            self.web = None
+            if web is not None:
+                from cogs.metrics import Metrics
+
+                self.metrics = Metrics(sharding.shard_count if sharding else 1, sharding.mine if sharding else (0,))
+                extra["http_trace"] = self.metrics.http_trace
             # nothing the bot writes pings anyone unless its message names them
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                              help_command=None, allowed_mentions=discord.AllowedMentions.none(), **extra)
@@ -128,6 +143,18 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             #: what each table shows (public message, DMs), in the table's own task
             self.fanout = Fanout(self)
             self.service.listeners.append(self.fanout.on_change)
+            if web is not None:
+                from cogs.web import WebApp
+
+                self.web = WebApp(self, web)
+
+        def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+            for hook in self.event_hooks:
+                try:
+                    hook(event_name, args)
+                except Exception:
+                    log.exception("event hook failed on %s", event_name)
+            super().dispatch(event_name, *args, **kwargs)
 
         async def setup_hook(self) -> None:
             from service.version import licence, version
@@ -178,6 +205,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 self._backup_task = asyncio.create_task(self.backups.run(), name="backups")
             if self.router is not None and route_interval:
                 self.router.start(self.apply_routed, route_interval)
+            if self.web is not None:
+                await self.web.start()
 
         # ------------------------------------------------------------ routed clicks (sharding)
         async def poll_routed(self) -> int:
@@ -226,6 +255,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 self.emoji_task = asyncio.create_task(self._tile_emojis(), name="tile-emojis")
 
         async def close(self) -> None:
+            if self.web is not None:
+                await self.web.stop()
             if self.emoji_task is not None:
                 self.emoji_task.cancel()
             if self._timer_task:
@@ -262,6 +293,21 @@ def positive_int(text: str) -> int:
     return n
 
 
+#: the values of ``LOG_LEVEL``
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def log_level(text: str | None, default: int) -> int:
+    """``LOG_LEVEL`` (a name of :data:`LOG_LEVELS`, any case) → a ``logging`` level; unset or
+    empty: ``default``.  :raises ValueError: any other value, with the values allowed."""
+    name = (text or "").strip().upper()
+    if not name:
+        return default
+    if name not in LOG_LEVELS:
+        raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {text!r}")
+    return getattr(logging, name)
+
+
 def config_error(message: str) -> int:
     """A configuration mistake: said on stderr, exit status 2 (a service manager does not
     restart the bot for it: ``deploy/mahjong-bot.service``'s ``RestartPreventExitStatus=2``)."""
@@ -273,7 +319,8 @@ def run_discord(token: str) -> int:
     """Run the Discord bot with ``token`` and the environment's settings until it stops.
 
     :returns: 0 when it stopped; 2 for a configuration mistake — ``DISCORD_GUILD_ID``,
-        ``SHARD_COUNT``, ``SHARD_IDS`` or the ``BACKUP_*`` settings not numbers, a database URL that is not one, or a
+        ``SHARD_COUNT``, ``SHARD_IDS`` or the ``BACKUP_*`` settings not numbers, ``WEB_PORT`` not a port or
+        ``HEALTH_STALL_SECONDS`` not a positive number (``cogs/web.py``), a database URL that is not one, or a
         token Discord refuses — said on stderr (restarting would not help)."""
     import discord
     from sqlalchemy.exc import ArgumentError
@@ -294,13 +341,20 @@ def run_discord(token: str) -> int:
     except ValueError as exc:
         return config_error(f"{exc} (the scheduled backups: BACKUP_DIR, BACKUP_KEEP_DAILY, BACKUP_KEEP_WEEKLY, "
                             "BACKUP_AT)")
+
+    from cogs.web import WebSettings
+
+    try:
+        web = WebSettings.from_env(os.environ)
+    except ValueError as exc:
+        return config_error(str(exc))
     from render.table import warm_up
 
     warm_up()  # the palette and the tile images, before the first click needs them
     try:
         bot = make_bot(sync=True, guild_id=int(guild) if guild else None,
                        shard_count=sharding.shard_count if sharding else None,
-                       shard_ids=list(sharding.mine) if sharding else None, backups=backups)
+                       shard_ids=list(sharding.mine) if sharding else None, backups=backups, web=web)
     except ArgumentError as exc:
         return config_error(f"DATABASE_URL is not a database URL: {exc}")
     try:
@@ -342,7 +396,11 @@ def main(argv: list[str] | None = None) -> int:
 
     load_env_files()  # the working directory's .env, then the one beside bot.py
     token = os.environ.get("DISCORD_TOKEN")
-    logging.basicConfig(level=logging.INFO if token else logging.WARNING,
+    try:  # the bot logs from INFO on, the local table only warnings, unless LOG_LEVEL says
+        level = log_level(os.environ.get("LOG_LEVEL"), logging.INFO if token else logging.WARNING)
+    except ValueError as exc:
+        return config_error(str(exc))
+    logging.basicConfig(level=level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if token:
         return run_discord(token.strip())

@@ -216,6 +216,7 @@ class Hands:
         t.recent.extend(e for e in evs if e.get("type") not in HIDDEN_EVENTS)
         del t.recent[:-30]
         upd.events.extend(evs)
+        upd.action_types.append(action.type)
         upd.seats_to_notify.add(action.seat)
         for e in evs:
             if "seat" in e:

@@ -57,7 +57,7 @@ class Publisher:
         notices = freeze({s: list(keys) for s, keys in upd.notices.items()})
         return Change(kind=upd.kind, snapshot=snap, events=publish.public_events(upd.events), actor=upd.actor,
                       notices=notices, prompt=frozenset(upd.seats_to_notify), hand_id=upd.hand_id,
-                      match_id=upd.match_id)
+                      match_id=upd.match_id, actions=tuple(upd.action_types))
 
     def build(self, t: Table) -> TableSnapshot:
         """Build and keep the snapshot of ``t`` now (``service/publish.py``)."""

@@ -275,6 +275,8 @@ class Change:
     :ivar actor: the seat whose request caused it (it gets its answer directly).
     :ivar notices: per seat, catalogue keys to tell that seat only (``notice.ting_ignored``).
     :ivar prompt: seats that must decide anew (their panel first, and a notice).
+    :ivar actions: the type of each action the change applied and stored, in order
+        (``discard``, ``pung``, ``pass`` …; no seat, no tile): what a front end counts.
     """
 
     kind: str
@@ -286,6 +288,7 @@ class Change:
     prompt: frozenset = frozenset()
     hand_id: Optional[int] = None
     match_id: Optional[int] = None
+    actions: tuple[str, ...] = ()
 
 
 __all__ = ["EMPTY", "freeze", "refreeze", "FrozenDict", "Move", "SeatInfo", "PublicPart", "SeatPart", "TableSnapshot", "Change"]

@@ -94,6 +94,8 @@ class Update:
     :ivar match_id: with ``"match_over"`` (the last hand of a match was settled: the table is
         closed) and ``"closed"``: the stored id of the match that ended, whose final standings
         a front end shows (``None``: no hand was settled, no standings).
+    :ivar action_types: the type of each action applied in the update (``discard``, ``pass``
+        …), in order: what a front end counts.
     """
 
     kind: str
@@ -103,6 +105,7 @@ class Update:
     notices: dict[int, list[str]] = field(default_factory=dict)
     hand_id: Optional[int] = None
     match_id: Optional[int] = None
+    action_types: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -60,6 +60,7 @@ from store import Store
 from .clock import Clock, SystemClock
 from .frontends import FrontEnds
 from .hands import Hands
+from .health import StoreHealth
 from .interpret import Vocabulary
 from .langs import Langs
 from .lobby import Lobby
@@ -99,6 +100,7 @@ class TableService:
         self.timers = Timers(self.clock, self.open_tables, self.publisher, self.hands, self.lobby)
         self.restore = Restore(store, self.clock, self.open_tables, self.publisher, self.hands, self.langs, owns)
         self.front = FrontEnds(store, self.open_tables, self.publisher)
+        self.store_health = StoreHealth(store)
 
         # the requests, each answered by its part
         #: the open tables by channel id, and the one check of who may act
@@ -127,6 +129,8 @@ class TableService:
         self.set_dms_open, self.set_message = front.set_dms_open, front.set_message
         self.note_channel_name, self.announce = front.note_channel_name, front.announce
         self.front_memory, self.set_front_memory = front.front_memory, front.set_front_memory
+        #: ``await check_store(timeout)``: whether the store answers (``service/health.py``)
+        self.check_store = self.store_health.check
 
 
 __all__ = ["TableService", "Table", "Seat", "Update", "ServiceError", "TableFault", "IllegalAction", "Listener",

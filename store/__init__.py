@@ -196,6 +196,8 @@ class Store:
         self.url = self.db.url
         #: the underlying SQLAlchemy async engine (for migrations and admin queries)
         self.engine = self.db.engine
+        #: ``await ping()``: one trivial query, returns once the database answered (a health check)
+        self.ping = self.db.ping
         # the parts, each given the database alone
         self.migrations = Migrations(self.db, backup_dir)
         self.tables = Tables(self.db)

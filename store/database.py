@@ -70,6 +70,8 @@ class Database:
         self._write_queue: list[tuple[Optional[Job], Optional[Append], asyncio.Future]] = []
         #: the writer task while writes are queued
         self.writer: Optional[asyncio.Task] = None
+        #: :meth:`close` was called (nothing may use the database since)
+        self.closed = False
 
     @property
     def in_memory(self) -> bool:
@@ -106,6 +108,15 @@ class Database:
                 raise
             else:
                 await self._reader.rollback()
+
+    async def ping(self) -> None:
+        """One trivial query (``SELECT 1``) through :meth:`read`: returns once the database
+        answered.  :raises RuntimeError: the database was closed; the driver's error when it
+        cannot answer."""
+        if self.closed:
+            raise RuntimeError("the database is closed")
+        async with self.read() as conn:
+            await conn.exec_driver_sql("SELECT 1")
 
     # ------------------------------------------------------------------ writes
     @contextlib.asynccontextmanager
@@ -197,6 +208,7 @@ class Database:
     async def close(self) -> None:
         """Write what is queued, then close every connection.  The database cannot be used
         afterwards."""
+        self.closed = True
         await self.drain()
         if self._reader is not None:
             reader, self._reader = self._reader, None

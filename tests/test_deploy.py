@@ -396,6 +396,9 @@ def test_backup_command_refuses_postgresql_with_the_pg_dump_advice_and_an_existi
     ({"DISCORD_GUILD_ID": "abc"}, "DISCORD_GUILD_ID must be a server id (digits), not 'abc'"),
     ({"SHARD_COUNT": "x"}, "SHARD_COUNT / SHARD_IDS:"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "5"}, "shard ids [5] not within 0..1"),
+    ({"WEB_PORT": "metrics"}, "WEB_PORT must be a port number (1-65535), not 'metrics'"),
+    ({"WEB_PORT": "9100", "HEALTH_STALL_SECONDS": "-1"}, "HEALTH_STALL_SECONDS must be a number of seconds above 0"),
+    ({"LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'"),
 ])
 def test_a_malformed_setting_exits_2_and_names_it(env, said, tmp_path):
     full = dict(_env_without_token(tmp_path), DISCORD_TOKEN="not-a-real-token", **env)
@@ -450,3 +453,72 @@ async def test_backup_reads_database_url_from_dot_env_and_refuses_a_missing_fold
     err = capsys.readouterr().err
     assert f"no folder {tmp_path / 'no-such-folder'}; create it first" in err and "Traceback" not in err
     monkeypatch.delenv("DATABASE_URL", raising=False)  # (load_dotenv set it in this process)
+
+
+# --- health, metrics and logs of a bot running for months ---------------------------------
+def test_log_level_names_a_level_or_is_a_configuration_error():
+    import logging
+
+    assert bot.log_level(None, logging.INFO) == logging.INFO and bot.log_level(" ", logging.WARNING) == logging.WARNING
+    assert bot.log_level("debug", logging.INFO) == logging.DEBUG and bot.log_level("ERROR", logging.INFO) == logging.ERROR
+    with pytest.raises(ValueError, match="LOG_LEVEL must be one of"):
+        bot.log_level("verbose", logging.INFO)
+
+
+def test_the_image_and_compose_check_health_on_the_loopback_and_bound_their_logs():
+    """The image serves /healthz on its own loopback and asks it (``python -m cogs.web
+    --check``); compose does the same, passes every setting, and keeps its logs bounded."""
+    import yaml
+
+    steps = _dockerfile()
+    env = " ".join(arg for ins, arg in steps if ins == "ENV")
+    assert "WEB_PORT=8080" in env and "WEB_HOST=127.0.0.1" in env
+    health = [arg for ins, arg in steps if ins == "HEALTHCHECK"]
+    assert len(health) == 1 and health[0].endswith('CMD ["python", "-m", "cogs.web", "--check"]')
+    assert "--start-period=" in health[0]
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    for name, service in compose["services"].items():
+        assert service["logging"] == {"driver": "json-file", "options": {"max-size": "10m", "max-file": "5"}}, name
+    bot_service = compose["services"]["bot"]
+    assert bot_service["healthcheck"]["test"] == ["CMD", "python", "-m", "cogs.web", "--check"]
+    assert bot_service["environment"]["WEB_PORT"] == "${WEB_PORT-8080}"  # set empty in .env: off
+    assert bot_service["environment"]["WEB_HOST"] == "${WEB_HOST:-127.0.0.1}"
+    assert bot_service["environment"]["LOG_LEVEL"] == "${LOG_LEVEL:-INFO}"
+
+
+@pytest.mark.asyncio
+async def test_the_health_check_command_asks_the_running_bot(tmp_path):
+    """``python -m cogs.web --check`` (the image's HEALTHCHECK): 0 while /healthz answers 200,
+    1 with the JSON body once it answers 503 (a closed store), 0 when WEB_PORT is unset, 1
+    when nothing listens."""
+    import asyncio
+
+    from cogs.web import WebSettings
+    from service.clock import ManualClock
+
+    async def check(port: str) -> tuple[int, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "HEALTH_"))}
+        if port:
+            env["WEB_PORT"] = port
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "cogs.web", "--check", cwd=ROOT, env=env,
+                                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out, _ = await proc.communicate()
+        return proc.returncode, out.decode()
+
+    running = bot.make_bot(f"sqlite:///{tmp_path}/bot.db", clock=ManualClock(), timer_interval=0,
+                           tile_emojis=False, web=WebSettings(port=0, beat_interval=0))
+    running.is_ready = lambda: True  # as after Discord's READY (no gateway here)
+    await running.store.init()
+    await running.web.start()
+    port = str(running.web.port)
+    try:
+        code, out = await check(port)
+        assert code == 0 and '"status": "ok"' in out
+        await running.store.close()
+        code, out = await check(port)
+        assert code == 1 and '"failed": ["store"]' in out
+    finally:
+        await running.web.stop()
+    assert await check("") == (0, "health check: WEB_PORT is not set: the web server is off, nothing to check\n")
+    code, out = await check(port)
+    assert code == 1 and "Connection refused" in out

@@ -153,7 +153,8 @@ class FakeDiscord(InboundMixin, RestMixin, HandlersMixin, EmojiMixin, RateLimitM
     async def _attach(self, bot: discord.Client, *, first: bool) -> None:
         await bot._async_setup_hook()
         http = bot.http
-        http._HTTPClient__session = FakeSession(self)  # type: ignore[attr-defined]
+        trace = getattr(http, "http_trace", None)  # the bot's own (discord.py's ``http_trace``)
+        http._HTTPClient__session = FakeSession(self, [trace] if trace is not None else None)  # type: ignore[attr-defined]
         http._global_over = asyncio.Event()
         http._global_over.set()
         http.token = "fake-token"

@@ -59,14 +59,42 @@ class _RequestContext:
 
 
 class FakeSession:
-    """Stands in for the ``aiohttp.ClientSession`` of ``discord.http.HTTPClient``."""
+    """Stands in for the ``aiohttp.ClientSession`` of ``discord.http.HTTPClient``.
 
-    def __init__(self, harness: "FakeDiscord"):
+    :param trace_configs: the bot's ``http_trace`` (``aiohttp.TraceConfig``), as discord.py
+        gives it to its session: told of each request's start, end (with the answer's status
+        and headers) or exception, as aiohttp tells them."""
+
+    def __init__(self, harness: "FakeDiscord", trace_configs: Optional[List[Any]] = None):
         self._harness = harness
         self.closed = False
+        self._trace_configs = list(trace_configs or [])
+        for tc in self._trace_configs:
+            tc.freeze()
 
     def request(self, method: str, url: str, **kwargs: Any) -> _RequestContext:
-        return _RequestContext(self._harness._handle_request(method, str(url), **kwargs))
+        if not self._trace_configs:
+            return _RequestContext(self._harness._handle_request(method, str(url), **kwargs))
+        return _RequestContext(self._traced(method, str(url), **kwargs))
+
+    async def _traced(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
+        from aiohttp.tracing import Trace
+        from yarl import URL
+
+        traces = [Trace(self, tc, tc.trace_config_ctx(trace_request_ctx=kwargs.get("trace_request_ctx")))  # type: ignore[arg-type]
+                  for tc in self._trace_configs]
+        u, headers = URL(url), CIMultiDict(kwargs.get("headers") or {})
+        for t in traces:
+            await t.send_request_start(method, u, headers)
+        try:
+            response = await self._harness._handle_request(method, url, **kwargs)
+        except BaseException as exc:
+            for t in traces:
+                await t.send_request_exception(method, u, headers, exc)
+            raise
+        for t in traces:
+            await t.send_request_end(method, u, headers, response)  # type: ignore[arg-type]
+        return response
 
     def get(self, url: str, **kwargs: Any) -> _RequestContext:
         return self.request("GET", url, **kwargs)
