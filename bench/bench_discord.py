@@ -33,7 +33,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 HARNESS = HERE / "tests" / "harness"
-CACHE = Path.home() / ".cache" / "bench_discord"
+
+from revisions import worktree  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -153,16 +154,6 @@ def child(args) -> None:
 
 
 # ------------------------------------------------------------------ the trees, side by side
-def worktree(rev: str) -> Path:
-    sha = subprocess.run(["git", "-C", str(HERE), "rev-parse", rev], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    path = CACHE / sha[:12]
-    if not (path / "bot.py").exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", str(path), sha], check=True,
-                       capture_output=True)
-    return path
-
 
 def run_tree(tree: Path, latency: float, args) -> dict:
     env = dict(os.environ)

@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HARNESS))
 
 from rated_history import new_rated_table, play_by_ai, store_played  # noqa: E402
+from revisions import worktree  # noqa: E402
 
 from engine.variants import find_variant  # noqa: E402
 from render.profile import profile_image  # noqa: E402
@@ -56,7 +57,6 @@ PER_DAY = 40
 DISTINCT = 200
 START = datetime(2020, 1, 1, 9, 0, tzinfo=timezone.utc)
 COLUMNS = ("profile", "profile month", "rating board", "dan board", "points board")
-
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
@@ -103,16 +103,6 @@ async def one_size(n: int, game: str, runs: int, played: list) -> tuple[dict[str
         await store.close()
         return times, built, size
 
-
-def worktree(rev: str) -> Path:
-    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", rev], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    path = Path.home() / ".cache" / "bench_discord" / sha[:12]
-    if not (path / "bot.py").exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), sha], check=True,
-                       capture_output=True)
-    return path
 
 
 def before(rev: str, sizes: list[int], game: str, runs: int) -> dict[int, tuple[float, float]]:

@@ -17,9 +17,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "harness"))
+
+from rated_history import play_by_ai  # noqa: E402
 
 from engine.variants import all_variants  # noqa: E402
-from service.claims import claiming_seats  # noqa: E402
 from service.hands import settlement_records  # noqa: E402
 from service.record_file import MAX_BYTES, dumps, hand_entry, read, record  # noqa: E402
 
@@ -27,20 +29,13 @@ from service.record_file import MAX_BYTES, dumps, hand_entry, read, record  # no
 def match_record(info, hands: int) -> bytes:
     """A ``hands``-hand match of ``info`` at its largest seat count, every seat the AI."""
     n = info.max_players
-    options = info.resolve_options({"match_hands": hands})
     entries = []
     for k in range(hands):
         seed, dealer = 1000 + k, k % n
-        hand = info.new_hand(options, seed, dealer, n)
-        lines = []
-        while not hand.is_over():
-            for s in list(hand.pending_seats()):
-                if not hand.is_over() and s in hand.pending_seats():
-                    action = hand.ai_action(s)
-                    hand.apply(action)
-                    lines.append(str(action))
+        played = play_by_ai(info.id, n, seed, hands, dealer)
+        options, lines = played.options, list(played.lines)
         names = [f"player {i}" for i in range(n)]
-        result = json.loads(json.dumps(dict(hand.result, seed=seed, claimed_by=sorted(claiming_seats(hand)),
+        result = json.loads(json.dumps(dict(played.result, seed=seed, claimed_by=sorted(played.claimed),
                                             names=names)))
         seats = [{"user_id": None, "name": name, "is_ai": False} for name in names]
         entries.append(hand_entry(hand_id=k + 1, hand_no=k, variant=info.id, options=options, seed=seed,

@@ -25,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 HARNESS = ROOT / "tests" / "harness"
 
+from revisions import worktree  # noqa: E402
+
 
 def measure(seeds: list[int]) -> dict:
     """In the tree on ``sys.path``: game → ``{"bytes": [...], "heights": [...]}`` per move."""
@@ -48,16 +50,6 @@ def measure(seeds: list[int]) -> dict:
         out[game] = {"bytes": sizes, "heights": heights}
     return out
 
-
-def worktree(rev: str) -> Path:
-    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", rev], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    path = Path.home() / ".cache" / "bench_discord" / sha[:12]
-    if not (path / "bot.py").exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), sha], check=True,
-                       capture_output=True)
-    return path
 
 
 def run_tree(tree: Path, seeds: list[int]) -> dict:

@@ -7,7 +7,6 @@ import hashlib
 from datetime import datetime, timezone
 
 import pytest
-import pytest_asyncio
 
 try:
     from discord_play import new_bot
@@ -17,16 +16,6 @@ except ImportError:  # pragma: no cover
     from tests.harness.fakediscord import FakeDiscord, as_shown
 
 from service.records import period_start
-from service.clock import ManualClock
-
-
-@pytest_asyncio.fixture
-async def fd_bot(tmp_path):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    yield fd, bot
-    await fd.close()
 
 
 async def _auto_hand(fd, bot, user, channel_id, variant, when: datetime, ai_seats: int, options: str | None = None):

@@ -7,21 +7,8 @@ hand, another server's hand."""
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
-from discord_play import new_bot
-from fakediscord import FakeDiscord, as_shown
+from fakediscord import as_shown
 from stored_hands import LAOSANFAN_WORKED, full_log, playing_table, stacked_context, store_hand
-
-from service.clock import ManualClock
-
-
-@pytest_asyncio.fixture
-async def fd_bot(tmp_path):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    yield fd, bot
-    await fd.close()
 
 
 async def worked_hand(bot, guild_id: int, channel_id: int, names: list[str]) -> int:

@@ -9,27 +9,14 @@ from __future__ import annotations
 import io
 
 import pytest
-import pytest_asyncio
-from discord_play import new_bot
-from fakediscord import FakeDiscord
 from PIL import Image
 from rated_history import new_rated_table, played_hand
 
 import cogs.seatview as seat_cog
 from render import animate as gif
-from service.clock import ManualClock
 from service.replays import frames
 
 ALICE, BOB = 101, 102
-
-
-@pytest_asyncio.fixture
-async def fd_bot(tmp_path):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    yield fd, bot
-    await fd.close()
 
 
 async def _hand(bot, guild_id: int) -> int:

@@ -7,25 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-import pytest_asyncio
 
-from discord_play import new_bot
-from fakediscord import MAX_ATTACHMENT_BYTES, FakeDiscord, RecordedFile
+from fakediscord import MAX_ATTACHMENT_BYTES, RecordedFile
 from rated_history import new_rated_table, played_hand
 
-from service.clock import ManualClock
 from service.record_file import MAX_BYTES
 
 ALICE, BOB = 41, 42
-
-
-@pytest_asyncio.fixture
-async def fd_bot(tmp_path):
-    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
-    fd = FakeDiscord(bot)
-    await fd.start()
-    yield fd, bot
-    await fd.close()
 
 
 async def _hand(bot, guild_id: int, channel_id: int, seed: int = 5) -> tuple[int, dict]:

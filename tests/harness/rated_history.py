@@ -50,8 +50,8 @@ async def played_hand(store: Store, table_id: int, hand_no: int, users: list, va
 
 @dataclass(frozen=True)
 class Played:
-    """A hand played to its end by the AI: its game, options, seed, action log, result and the
-    seats that claimed."""
+    """A hand played to its end by the AI: its game, options, seed, action log, result, the
+    seats that claimed, and its dealer."""
 
     variant: str
     options: dict
@@ -60,16 +60,17 @@ class Played:
     result: dict
     claimed: frozenset[int]
     match_hands: int
+    dealer: int = 0
 
 
-def play_by_ai(variant: str, players: int, seed: int, match_hands: int = 0) -> Played:
-    """A hand of ``variant`` for ``players`` seats dealt from ``seed``, every seat played by the
-    game's AI."""
+def play_by_ai(variant: str, players: int, seed: int, match_hands: int = 0, dealer: int = 0) -> Played:
+    """A hand of ``variant`` for ``players`` seats dealt from ``seed`` (``dealer`` deals), every
+    seat played by the game's AI."""
     from engine.variants import find_variant
 
     info = find_variant(variant)
     options = info.resolve_options({"match_hands": match_hands})
-    hand = info.new_hand(options, seed, 0, players)
+    hand = info.new_hand(options, seed, dealer, players)
     lines: list[str] = []
     while not hand.is_over():
         for s in list(hand.pending_seats()):
@@ -79,7 +80,7 @@ def play_by_ai(variant: str, players: int, seed: int, match_hands: int = 0) -> P
                 lines.append(str(action))
     assert hand.result is not None
     return Played(variant, options, seed, tuple(lines), dict(hand.result), frozenset(claiming_seats(hand)),
-                  match_hands)
+                  match_hands, dealer)
 
 
 async def store_played(store: Store, table_id: int, hand_no: int, users: list, played: Played,
@@ -89,7 +90,7 @@ async def store_played(store: Store, table_id: int, hand_no: int, users: list, p
     live).  Returns the hand id."""
     hand_id = await store.start_hand(
         table_id=table_id, hand_no=hand_no, seed=played.seed, variant=played.variant, options=played.options,
-        dealer=0, seats=[{"seat": i, "user_id": u, "name": f"P{u}" if u else f"AI {i}"} for i, u in enumerate(users)])
+        dealer=played.dealer, seats=[{"seat": i, "user_id": u, "name": f"P{u}" if u else f"AI {i}"} for i, u in enumerate(users)])
     settlements = settlement_records(played.result, [(u, f"P{u}" if u else f"AI {i}", u is None)
                                                      for i, u in enumerate(users)])
     # the claims stored with the result, as the table service stores them
