@@ -1,0 +1,123 @@
+"""A clean stop against the fake Discord: SIGTERM (or SIGINT) reaches the handler that
+``cogs.shutdown.serve`` installs on this test's own loop, with a move in flight.  The move is
+acknowledged, stored and fanned out, an interaction that arrives while stopping is answered
+"restarting", the bot closes, and the next start resumes the hand.
+
+(The fake Discord lives in the test's process; the same signal path in a separate ``bot.py``
+process, as PID 1 and at a terminal, is tested in ``tests/test_lifecycle_exits.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from cogs.shutdown import serve
+from engine import ai
+from render.text import t
+from service.clock import ManualClock
+
+try:
+    from discord_play import new_bot, press
+    from fakediscord import FakeDiscord
+except ImportError:  # pragma: no cover
+    from tests.harness.discord_play import new_bot, press
+    from tests.harness.fakediscord import FakeDiscord
+
+
+async def _until(condition, what: str) -> None:
+    """Let the loop run until ``condition()`` (at most 10,000 turns of 1 ms)."""
+    for _ in range(10_000):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError(f"never: {what}")
+
+
+def _serving(fd: FakeDiscord, bot):
+    """``start()`` for :func:`serve`: the fake's start-up, then wait until the bot closed (as
+    ``bot.start`` returns once the gateway sees the bot closed)."""
+    async def start() -> None:
+        await fd.start()
+        while not bot.is_closed():
+            await asyncio.sleep(0.01)
+    return start
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_a_stop_signal_finishes_the_move_in_flight_refuses_new_ones_and_the_next_start_resumes(tmp_path, sig):
+    db_url = f"sqlite:///{tmp_path}/bot.db"
+    clock = ManualClock()
+    bot = new_bot(db_url, clock)
+    bot.service.lobby.seed_source = lambda: 12345
+    fd = FakeDiscord(bot)
+    serving = asyncio.create_task(serve(bot, _serving(fd, bot), timeout=8.0))
+    await _until(lambda: bot.shutdown.serving, "the bot set itself up")
+    try:
+        alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+        await fd.slash(alice, "mj table create", {"variant": "two_player"})
+        await fd.slash(bob, "mj table join")
+        await fd.slash(alice, "mj table start")
+        ch = fd.channel_id
+        table = bot.service.table_in(ch)
+        users = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
+        seat = table.hand.pending_seats()[0]
+        mover, other = users[seat], users[1 - seat]
+        action = ai.choose_action(table.hand, seat)
+        actions_before = list(table.actions)
+        table_message = table.message_id
+
+        # the move's handling is held inside the service until the test lets it go on
+        entered, gate = asyncio.Event(), asyncio.Event()
+        act = bot.service.press
+
+        async def held(*args, **kwargs):
+            entered.set()
+            await gate.wait()
+            return await act(*args, **kwargs)
+
+        bot.service.press = held
+        n_calls = len(fd.calls)
+        move = asyncio.create_task(press(fd, mover, action))
+        await entered.wait()
+        os.kill(os.getpid(), sig)  # what docker stop / systemctl stop / Ctrl-C send
+        await _until(lambda: bot.shutdown.stopping, "the stop began")
+        assert bot.shutdown.in_flight == 1  # the held move
+
+        # an interaction arriving while stopping: a private "restarting" in the user's language
+        refused = await fd.slash(other, "mj table show", wait="answered")
+        assert refused.response_type == 4 and refused.ephemeral
+        assert refused.content == t("lifecycle.restarting", "en")
+        refused_zh = await fd.slash(other, "mj table show", locale="zh-CN", wait="answered")
+        assert refused_zh.content == t("lifecycle.restarting", "zh")
+        assert bot.shutdown.refused == 2
+
+        gate.set()
+        answered = await move
+        assert await serving == sig.name
+        assert bot.is_closed()
+        # acknowledged: the clicked panel redrawn (7 UPDATE_MESSAGE)
+        assert answered.response_type == 7
+        # stored and fanned out before the stop ended: the table message was edited after the
+        # move (its id is the one the table keeps), and so was the other player's panel
+        assert table.actions[len(actions_before):] and len(table.actions) > len(actions_before)
+        after = fd.calls[n_calls:]
+        edited = {c.path for c in after if c.method == "PATCH"}
+        assert any(str(table_message) in p for p in edited), edited
+        other_panels = [m for m in fd.dms_to(other) if not m.deleted]
+        assert any(any(str(m.id) in p for p in edited) for m in other_panels)
+
+        # the next start on the same database resumes the hand with the move in it
+        bot2 = new_bot(db_url, clock)
+        await fd.restart(bot2)
+        table2 = bot2.service.table_in(ch)
+        assert table2.actions == table.actions and table2.hand.seq == table.hand.seq
+        again = await fd.slash(other, "mj table show")
+        assert again.content != t("lifecycle.restarting", "en")
+    finally:
+        if not serving.done():
+            serving.cancel()
+        await fd.close()
