@@ -25,4 +25,8 @@ RUN useradd --system --uid 10001 --home-dir /app mahjong \
 USER mahjong
 VOLUME ["/data"]
 
+# docker stop sends SIGTERM, then SIGKILL 10 s later: bot.py, PID 1 here, handles SIGTERM itself
+# (from its first line on) and stops cleanly within STOP_TIMEOUT (8 s) — no init (tini/--init) is
+# needed, as the bot starts no child processes to reap or pass the signal to.
+STOPSIGNAL SIGTERM
 CMD ["python", "bot.py"]
