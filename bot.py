@@ -73,7 +73,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     from cogs.common import DEFER_AFTER
     from cogs.emojis import TileEmojis
     from cogs.fanout import Fanout
-    from cogs.shutdown import Shutdown
+    from cogs.shutdown import GatedTree, Shutdown
     from service.routing import Router, Sharding
     from service.guilds import GuildSettings
     from service.matches import MatchRecords
@@ -95,7 +95,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 extra = {"shard_count": sharding.shard_count, "shard_ids": list(sharding.mine)}
             # nothing the bot writes pings anyone unless its message names them
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                             help_command=None, allowed_mentions=discord.AllowedMentions.none(), **extra)
+                             help_command=None, allowed_mentions=discord.AllowedMentions.none(),
+                             tree_cls=GatedTree, **extra)
             self.store = Store(store_url or database_url(os.environ), schema=schema)
             self.sharding = sharding
             from render.text import typed

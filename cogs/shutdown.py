@@ -28,6 +28,7 @@ import signal
 from typing import Awaitable, Callable, Iterable, Optional
 
 import discord
+from discord import app_commands
 
 from render.text import t
 
@@ -61,9 +62,10 @@ def stop_timeout(text: Optional[str]) -> float:
 class Shutdown:
     """The gate of a bot's interactions and its draining (see the module docstring).
 
-    Made with the bot (``bot.shutdown``): it wraps the bot's ``INTERACTION_CREATE`` handler
-    (``ConnectionState.parse_interaction_create``, which the gateway calls) to remember the
-    tasks each interaction starts, and to refuse interactions once stopping.
+    Made with the bot (``bot.shutdown``).  Every interaction passes :meth:`admit` first —
+    the slash commands through :class:`GatedTree`, the bot's buttons and menus through
+    ``cogs.common.Guarded``, the rules form through its ``interaction_check`` — which
+    remembers its task while it is handled, and refuses it once stopping.
     """
 
     def __init__(self, bot: discord.Client):
@@ -76,43 +78,35 @@ class Shutdown:
         self.refused = 0
         self._in_flight: set[asyncio.Task] = set()
         self._refusals: set[asyncio.Task] = set()
-        state = bot._connection
-        handle = state.parse_interaction_create
-
-        def parse_interaction_create(data) -> None:
-            if self.stopping:
-                self._refuse(discord.Interaction(data=data, state=state))
-                return
-            before = asyncio.all_tasks()
-            handle(data)  # discord.py starts the handler's task(s) right here
-            for task in asyncio.all_tasks() - before:
-                self._in_flight.add(task)
-                task.add_done_callback(self._in_flight.discard)
-
-        state.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
-        state.parsers["INTERACTION_CREATE"] = parse_interaction_create
 
     @property
     def in_flight(self) -> int:
         """Interactions being handled now (their tasks)."""
         return sum(1 for task in self._in_flight if not task.done())
 
-    def _refuse(self, interaction: discord.Interaction) -> None:
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Called first in the handling of every interaction (:func:`admit`): ``True`` — handle
+        it, its task is now in flight; ``False`` — the bot is stopping and the interaction was
+        answered "restarting" (privately; an autocomplete with no choices)."""
+        task = asyncio.current_task()
+        if not self.stopping:
+            if task is not None:
+                self._in_flight.add(task)
+                task.add_done_callback(self._in_flight.discard)
+            return True
         self.refused += 1
-        task = asyncio.get_running_loop().create_task(self._answer_restarting(interaction), name="restarting")
-        self._refusals.add(task)
-        task.add_done_callback(self._refusals.discard)
-
-    @staticmethod
-    async def _answer_restarting(interaction: discord.Interaction) -> None:
+        if task is not None:
+            self._refusals.add(task)
+            task.add_done_callback(self._refusals.discard)
         try:
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
-            elif interaction.type is not discord.InteractionType.ping:
+            else:
                 await interaction.response.send_message(t("lifecycle.restarting", user_lang(interaction)),
                                                         ephemeral=True)
         except discord.HTTPException as exc:
             log.warning("could not answer an interaction while stopping: %s", exc)
+        return False
 
     async def drain(self, timeout: float) -> bool:
         """Refuse new interactions, then let what is in flight finish, within ``timeout``
@@ -141,6 +135,19 @@ class Shutdown:
             finishing.cancel()
         ok = await _until(deadline, self._refusals, "restarting answers") and ok
         return ok
+
+
+async def admit(interaction: discord.Interaction) -> bool:
+    """The bot's :meth:`Shutdown.admit` (``True`` for a client without one)."""
+    shutdown: Optional[Shutdown] = getattr(interaction.client, "shutdown", None)
+    return True if shutdown is None else await shutdown.admit(interaction)
+
+
+class GatedTree(app_commands.CommandTree):
+    """The bot's command tree: every slash command and autocomplete passes :func:`admit`."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await admit(interaction)
 
 
 async def _until(deadline: float, tasks: Iterable[asyncio.Task], what: str) -> bool:
@@ -217,4 +224,4 @@ async def serve(bot, start: Callable[[], Awaitable[None]], *, timeout: float = S
             await bot.close()
 
 
-__all__ = ["STOP_SIGNALS", "STOP_TIMEOUT", "Shutdown", "serve", "stop_timeout"]
+__all__ = ["CLOSE_WAIT", "GatedTree", "STOP_SIGNALS", "STOP_TIMEOUT", "Shutdown", "admit", "serve", "stop_timeout"]

@@ -93,7 +93,13 @@ async def test_a_stop_signal_finishes_the_move_in_flight_refuses_new_ones_and_th
         assert refused.content == t("lifecycle.restarting", "en")
         refused_zh = await fd.slash(other, "mj table show", locale="zh-CN", wait="answered")
         assert refused_zh.content == t("lifecycle.restarting", "zh")
-        assert bot.shutdown.refused == 2
+        shown = fd.messages[table_message]  # a button of the table message too
+        button = next(c for c in shown.walk_components() if c.get("type") == 2 and "custom_id" in c
+                      and not c.get("disabled"))
+        clicked = await fd.click(other, shown, button["custom_id"], wait="answered")
+        assert clicked.response_type == 4 and clicked.ephemeral
+        assert clicked.content == t("lifecycle.restarting", "en")
+        assert bot.shutdown.refused == 3
 
         gate.set()
         answered = await move
