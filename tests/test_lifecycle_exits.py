@@ -245,6 +245,19 @@ async def _serving_bot_stopped(tmp_path: Path, argv_prefix: list, stop, terminal
     return status, err
 
 
+def _print_stop_time(err: str, label: str) -> None:
+    """Print (seen with ``pytest -s``) how long the clean stop took, from the bot's own log
+    times of "stopping" and "stopped" — a number to read, not asserted."""
+    import datetime as dt
+
+    def at(word: str) -> dt.datetime:
+        line = next(line for line in err.splitlines() if f" bot: {word}" in line)
+        return dt.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f")
+
+    took = (at("stopped") - at("SIG")).total_seconds()
+    print(f"\n{label}: the clean stop took {took * 1000:.0f} ms (bound: STOP_TIMEOUT 8 s)")
+
+
 def _child_of(pid: int) -> int:
     """The one child of process ``pid`` (the bot, under ``unshare --fork``)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -276,6 +289,7 @@ async def test_sigterm_to_the_bot_as_pid_1_stops_it_cleanly_with_0(tmp_path):
     assert status == 0, err
     assert "Traceback" not in err
     assert "SIGTERM: stopping — finishing what is in flight (at most 8 s)" in err
+    _print_stop_time(err, "SIGTERM to PID 1")
     assert err.splitlines()[-1].endswith("bot: stopped")
     assert (tmp_path / "bot.db").exists() and not (tmp_path / "bot.db-wal").exists()
 
@@ -289,6 +303,7 @@ async def test_ctrl_c_at_a_terminal_stops_a_serving_bot_cleanly_with_0(tmp_path)
     assert status == 0, err
     assert "Traceback" not in err
     assert "SIGINT: stopping — finishing what is in flight" in err
+    _print_stop_time(err, "Ctrl-C at a terminal")
     assert err.splitlines()[-1].endswith("bot: stopped")
     assert not (tmp_path / "bot.db-wal").exists()
 
