@@ -127,3 +127,63 @@ async def test_a_stop_signal_finishes_the_move_in_flight_refuses_new_ones_and_th
         if not serving.done():
             serving.cancel()
         await fd.close()
+
+
+async def _held_move(tmp_path, bound: float):
+    """A bot serving through :func:`serve` (bound ``bound`` s) with a two-player hand dealt
+    and one move held inside the service until the returned gate opens."""
+    bot = new_bot(f"sqlite:///{tmp_path}/bot.db", ManualClock())
+    bot.service.lobby.seed_source = lambda: 12345
+    fd = FakeDiscord(bot, strict=False)
+    serving = asyncio.create_task(serve(bot, _serving(fd, bot), timeout=bound))
+    await _until(lambda: bot.shutdown.serving, "the bot set itself up")
+    alice, bob = fd.user(101, "alice"), fd.user(102, "bob")
+    await fd.slash(alice, "mj table create", {"variant": "two_player"})
+    await fd.slash(bob, "mj table join")
+    await fd.slash(alice, "mj table start")
+    table = bot.service.table_in(fd.channel_id)
+    seat = table.hand.pending_seats()[0]
+    entered, gate = asyncio.Event(), asyncio.Event()
+    pressed = bot.service.press
+
+    async def held(*args, **kwargs):
+        entered.set()
+        await gate.wait()
+        return await pressed(*args, **kwargs)
+
+    bot.service.press = held
+    move = asyncio.create_task(press(fd, {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}[seat],
+                                     ai.choose_action(table.hand, seat)))
+    await entered.wait()
+    return bot, fd, serving, move, gate
+
+
+@pytest.mark.asyncio
+async def test_the_bound_ends_a_stop_whose_move_does_not_finish(tmp_path, caplog):
+    """A move that never finishes does not hold the stop: after STOP_TIMEOUT the bot says what
+    was left and closes all the same (the next start resumes from the store)."""
+    bot, fd, serving, move, gate = await _held_move(tmp_path, bound=0.05)
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert await serving == "SIGTERM"  # the gate never opens: only the bound ends the wait
+        assert bot.is_closed()
+        assert any("1 of interactions not finished within STOP_TIMEOUT" in r.getMessage() for r in caplog.records)
+    finally:
+        move.cancel()
+        await fd.close()
+
+
+@pytest.mark.asyncio
+async def test_a_second_signal_stops_at_once(tmp_path, caplog):
+    """Ctrl-C twice: the second does not wait for the bound (8 s here, and the move is held)."""
+    bot, fd, serving, move, gate = await _held_move(tmp_path, bound=8.0)
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        await _until(lambda: bot.shutdown.stopping, "the stop began")
+        os.kill(os.getpid(), signal.SIGINT)
+        assert await serving == "SIGINT"
+        assert bot.is_closed() and bot.shutdown.in_flight == 1  # the held move was not waited for
+        assert any("SIGINT again: stopping now" in r.getMessage() for r in caplog.records)
+    finally:
+        move.cancel()
+        await fd.close()
