@@ -34,4 +34,8 @@ ENV WEB_PORT=8080 \
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "cogs.web", "--check"]
 
+# docker stop sends SIGTERM, then SIGKILL 10 s later: bot.py, PID 1 here, handles SIGTERM itself
+# (from its first line on) and stops cleanly within STOP_TIMEOUT (8 s) — no init (tini/--init) is
+# needed, as the bot starts no child processes to reap or pass the signal to.
+STOPSIGNAL SIGTERM
 CMD ["python", "bot.py"]

@@ -16,6 +16,9 @@ globally), and for a sharded bot ``SHARD_COUNT`` with ``SHARD_IDS`` (``"0,1"``: 
 this process; unset: all): the process runs an ``AutoShardedBot`` and owns only the tables of
 its shards' guilds; DM clicks for other processes' tables go through the database
 (``service/routing.py``).  Every process of a sharded bot shares one ``DATABASE_URL``.
+``STOP_TIMEOUT``: seconds a clean stop on SIGTERM or Ctrl-C may take (default 8,
+``cogs/shutdown.py``).  Exit status: 0 stopped when asked, 1 Discord unreachable, 2 a
+configuration mistake.
 """
 
 from __future__ import annotations
@@ -72,10 +75,14 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
     import discord
     from discord.ext import commands
 
+    # the bot has no voice: no warnings at every start that voice's libraries are missing
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
     from cogs import components
     from cogs.common import DEFER_AFTER
     from cogs.emojis import TileEmojis
     from cogs.fanout import Fanout
+    from cogs.shutdown import GatedTree, Shutdown
     from service.routing import Router, Sharding
     from service.guilds import GuildSettings
     from service.matches import MatchRecords
@@ -108,7 +115,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 extra["http_trace"] = self.metrics.http_trace
             # nothing the bot writes pings anyone unless its message names them
             super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                             help_command=None, allowed_mentions=discord.AllowedMentions.none(), **extra)
+                             help_command=None, allowed_mentions=discord.AllowedMentions.none(),
+                             tree_cls=GatedTree, **extra)
             self.store = Store(store_url or database_url(os.environ), schema=schema,
                                backup_dir=backups.folder if backups else None)
             self.sharding = sharding
@@ -136,6 +144,10 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
             #: the daily database copy (``store/backup_schedule.py``), when ``backups`` is given
             self.backups = BackupSchedule(self.store.url, backups, schema=schema) if backups else None
             self._backup_task: asyncio.Task | None = None
+            #: held while the timers tick: a clean stop waits for the tick in progress
+            self.ticking = asyncio.Lock()
+            #: the clean stop: refuses interactions once stopping, drains what is in flight
+            self.shutdown = Shutdown(self)
             #: the tiles' application emojis this process shows (``cogs/emojis.py``)
             self.tile_emojis = TileEmojis()
             #: the start-up's emoji upload (or, in a process that does not upload, its reading)
@@ -207,6 +219,7 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
                 self.router.start(self.apply_routed, route_interval)
             if self.web is not None:
                 await self.web.start()
+            self.shutdown.serving = True
 
         # ------------------------------------------------------------ routed clicks (sharding)
         async def poll_routed(self) -> int:
@@ -222,7 +235,8 @@ def make_bot(store_url: str | None = None, *, clock=None, sync: bool = False, gu
         async def _timers(self) -> None:
             while True:
                 try:
-                    await self.service.tick()
+                    async with self.ticking:
+                        await self.service.tick()
                 except Exception:
                     log.exception("timer tick failed")
                 await asyncio.sleep(timer_interval)
@@ -315,16 +329,32 @@ def config_error(message: str) -> int:
     return 2
 
 
+def unreachable(exc: BaseException) -> int:
+    """Discord could not be reached (no network, DNS, Discord down): said on one line of
+    stderr, exit status 1 — a failure a service manager retries (``Restart=on-failure``,
+    compose's ``on-failure``), as the network may come back."""
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    print(f"bot.py: cannot reach Discord ({said}); check the network — exit status 1", file=sys.stderr)
+    return 1
+
+
 def run_discord(token: str) -> int:
     """Run the Discord bot with ``token`` and the environment's settings until it stops.
 
-    :returns: 0 when it stopped; 2 for a configuration mistake — ``DISCORD_GUILD_ID``,
-        ``SHARD_COUNT``, ``SHARD_IDS`` or the ``BACKUP_*`` settings not numbers, ``WEB_PORT`` not a port or
-        ``HEALTH_STALL_SECONDS`` not a positive number (``cogs/web.py``), a database URL that is not one, or a
-        token Discord refuses — said on stderr (restarting would not help)."""
+    SIGTERM or SIGINT (Ctrl-C) stops it cleanly within ``STOP_TIMEOUT`` seconds
+    (``cogs/shutdown.py``).
+
+    :returns: 0 when it stopped (asked to, by a signal); 1 when Discord could not be reached
+        (:func:`unreachable`); 2 for a configuration mistake — ``DISCORD_GUILD_ID``,
+        ``SHARD_COUNT``, ``SHARD_IDS``, ``STOP_TIMEOUT`` or the ``BACKUP_*`` settings not numbers,
+        ``WEB_PORT`` not a port or ``HEALTH_STALL_SECONDS`` not a positive number
+        (``cogs/web.py``), a database URL that is not one, or a token Discord refuses — said on
+        stderr (restarting would not help)."""
+    import aiohttp
     import discord
     from sqlalchemy.exc import ArgumentError
 
+    from cogs.shutdown import serve, stop_timeout
     from service.routing import Sharding
 
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
@@ -348,6 +378,10 @@ def run_discord(token: str) -> int:
         web = WebSettings.from_env(os.environ)
     except ValueError as exc:
         return config_error(str(exc))
+    try:
+        timeout = stop_timeout(os.environ.get("STOP_TIMEOUT"))
+    except ValueError as exc:
+        return config_error(str(exc))
     from render.table import warm_up
 
     warm_up()  # the palette and the tile images, before the first click needs them
@@ -358,7 +392,12 @@ def run_discord(token: str) -> int:
     except ArgumentError as exc:
         return config_error(f"DATABASE_URL is not a database URL: {exc}")
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(serve(bot, lambda: bot.start(token), timeout=timeout))
+    except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) before the bot's own handlers were set
+        print("bot.py: stopped during start-up", file=sys.stderr)
+        return 0
+    except (aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as exc:
+        return unreachable(exc)
     except discord.LoginFailure:
         return config_error("Discord refused DISCORD_TOKEN (a wrong or reset token): copy the bot's token "
                             "again from the Developer Portal (Bot → Reset Token)")
@@ -412,5 +451,17 @@ def main(argv: list[str] | None = None) -> int:
     return play(args)
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    import signal
+
+    # until the bot sets its own handlers (cogs/shutdown.py), SIGTERM stops it as Ctrl-C does
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("bot.py: stopped", file=sys.stderr)
+        sys.exit(0)

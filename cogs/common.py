@@ -230,6 +230,10 @@ class Guarded:
     the one error path.  Subclasses implement ``async def run(self, interaction)``."""
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        from .shutdown import admit
+
+        if not await admit(interaction):  # the bot is stopping: answered "restarting"
+            return
         try:
             await self.run(interaction)
         except Exception as exc:

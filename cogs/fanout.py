@@ -157,6 +157,11 @@ class Fanout:
         finally:
             self.posting.discard(match_id)
 
+    async def finish(self) -> None:
+        """A clean stop (``cogs/shutdown.py``): every table's lanes send what they were given,
+        its memory is kept and a closing table ends its closing; returns when all are done."""
+        await asyncio.gather(*(feed.finish() for feed in list(self.feeds.values())))
+
     def stop(self) -> None:
         for feed in self.feeds.values():
             feed.stop()

@@ -402,6 +402,18 @@ class TableFeed:
                 log.exception("could not post the standings of match %s", self.match_id)
         self.fanout.drop(self)
 
+    async def finish(self) -> None:
+        """A clean stop: the lanes send what they were given, then the memory is written and a
+        closing table ends its closing.  Notices still waiting for the bot's ``notice_delay``
+        are not sent: the next start prompts every seat of a resumed table anew."""
+        for task in self.waking.values():
+            task.cancel()
+        await asyncio.gather(self.public.finish(), *(lane.finish() for lane in list(self.seats.values())))
+        if self.task is not None and not self.task.done():
+            await asyncio.wait([self.task])
+        while self._saving is not None and not self._saving.done():
+            await asyncio.wait([self._saving])
+
     def stop(self) -> None:
         for task in self.waking.values():
             task.cancel()

@@ -29,13 +29,17 @@ from service.tables import ServiceError
 from . import config, lobby_settings, tables
 from .common import handle_error, reply_error
 from .rules_form import read_submission
+from .shutdown import admit
 
 FORM_ID = re.compile(r"mjform:(?P<kind>[tdpc]):(?P<part>[0-9]):(?P<rest>[^\n]{1,90})")
 LOBBY_REST = re.compile(r"(?P<ch>[0-9]{1,20}):(?P<table>[0-9]{1,20})")
 
 
 async def on_form_submit(bot: Any, interaction: discord.Interaction) -> None:
-    """Answer a modal submission whose id starts ``mjform:`` (the one error path for faults)."""
+    """Answer a modal submission whose id starts ``mjform:`` (the one error path for faults);
+    while the bot stops, "restarting" (``cogs/shutdown.py``)."""
+    if not await admit(interaction):
+        return
     try:
         await _dispatch(bot, interaction)
     except Exception as exc:

@@ -265,7 +265,7 @@ def test_compose_runs_the_bot_with_its_variables_and_postgresql_as_an_option():
     assert set(bot_service["environment"]) == _variables_read_by_the_code()
     assert bot_service["environment"]["DATABASE_URL"] == "${DATABASE_URL:-sqlite:////data/mahjong.db}"
     assert "data:/data" in bot_service["volumes"] and "data" in compose["volumes"]
-    assert bot_service["restart"] == "unless-stopped"
+    assert bot_service["restart"] == "on-failure:5"  # tests/test_lifecycle_exits.py says why
     pg = compose["services"]["postgres"]
     assert pg["profiles"] == ["postgres"] and pg["image"].startswith("postgres:")
     # with the profile on, the bot waits for the server's healthcheck; without it, for nothing
@@ -418,9 +418,15 @@ def test_a_token_discord_refuses_exits_2_with_the_way_out(error, said, monkeypat
     import render.table
 
     class Refused:
-        def run(self, token, log_handler=None):
+        async def start(self, token):
             exc = getattr(discord, error)
             raise exc("refused") if error == "LoginFailure" else exc(None)
+
+        def is_closed(self):
+            return False
+
+        async def close(self):
+            pass
 
     monkeypatch.setattr(render.table, "warm_up", lambda: None)
     monkeypatch.setattr(bot, "make_bot", lambda **kw: Refused())
