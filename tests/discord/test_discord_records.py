@@ -7,6 +7,7 @@ import hashlib
 from datetime import datetime, timezone
 
 import pytest
+from fd_fixture import fd_bot  # noqa: F401  (the fixture)
 
 try:
     from discord_play import new_bot

@@ -7,6 +7,7 @@ hand, another server's hand."""
 from __future__ import annotations
 
 import pytest
+from fd_fixture import fd_bot  # noqa: F401  (the fixture)
 from fakediscord import as_shown
 from stored_hands import LAOSANFAN_WORKED, full_log, playing_table, stacked_context, store_hand
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from fd_fixture import fd_bot  # noqa: F401  (the fixture)
 from PIL import Image
 from rated_history import new_rated_table, played_hand
 

@@ -1,6 +1,6 @@
-"""What the Discord tests share: ``fd_bot``, a bot on a fresh SQLite file with a manual clock,
-connected to the fake Discord (``tests/harness/fakediscord``).  A module that needs another bot
-defines its own ``fd_bot``."""
+"""``fd_bot``: a bot on a fresh SQLite file with a manual clock, connected to the fake Discord
+(``tests/harness/fakediscord``) — the fixture the Discord tests share; a test module imports it
+(``from fd_fixture import fd_bot``) or defines its own."""
 
 from __future__ import annotations
 
