@@ -1,0 +1,53 @@
+"""Hostile record files (``service.record_file``): every refusal is a ``RecordRefused`` the
+importer is told about privately, never another exception escaping the import, and nothing the
+bot could not write back as JSON is accepted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rated_history import new_rated_table, played_hand
+from service.record_exchange import RecordExchange
+from service.record_file import RecordRefused, read
+from store import Store
+
+GUILD = 5150
+
+
+async def _record(tmp_path, variant: str, users: list) -> dict:
+    store = Store(f"sqlite:///{tmp_path}/src.db")
+    await store.init()
+    try:
+        table = await new_rated_table(store, GUILD, 100, variant)
+        await played_hand(store, table, 0, users, variant, seed=42)
+        hand_id = (await store.finished_hands(GUILD, limit=1))[0].id
+        return json.loads((await RecordExchange(store).export_hand(GUILD, hand_id)).raw)
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_number_too_large_for_a_float_is_refused_as_not_json(tmp_path):
+    # Python's json reads 1e400 as float('inf'), which JSON cannot write back: an imported
+    # hand holding it would export as a file with "Infinity" in it, which no import reads
+    data = await _record(tmp_path, "laosanfan", [41, 42, None, None])
+    data["hands"][0]["context"] = {"dealer_streak": 12345}
+    for literal in ("1e400", "-1e400"):
+        raw = json.dumps(data).replace("12345", literal).encode()
+        with pytest.raises(RecordRefused) as err:
+            read(raw)
+        assert err.value.code == "not_json"
+
+
+@pytest.mark.asyncio
+async def test_a_context_value_of_the_wrong_type_is_refused_not_a_crash(tmp_path):
+    # two_player deals its 宝牌 from context["treasure"] when given: a string there made the
+    # opening events' tile names raise TypeError out of the import (the importer saw no reason)
+    data = await _record(tmp_path, "two_player", [41, 42])
+    for bad in ("x", [1], {"a": 1}):
+        data["hands"][0]["context"] = {"treasure": bad}
+        with pytest.raises(RecordRefused) as err:
+            read(json.dumps(data).encode())
+        assert err.value.code == "deal" and err.value.params["hand"] == 1
