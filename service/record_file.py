@@ -155,6 +155,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large for JSON's numbers")
+    return value
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for k, v in pairs:
@@ -177,7 +184,8 @@ def parse(raw: bytes) -> dict:
     if len(raw) > MAX_BYTES:
         raise RecordRefused("too_big", size=len(raw), limit=MAX_BYTES)
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite,
+                          object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise RecordRefused("not_json", why=str(e)[:200]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -343,8 +351,13 @@ def check(data: dict) -> Checked:
         raise RecordRefused("match", why="hand numbers do not increase: " + ", ".join(map(str, numbers[:10])))
     out = []
     for i, h in enumerate(hands, start=1):
-        done = replay_hand(i, h, info)
-        compare(i, h, done.hand, info)
+        try:
+            done = replay_hand(i, h, info)
+            compare(i, h, done.hand, info)
+        except RecordRefused:
+            raise
+        except Exception as e:  # noqa: BLE001 — an untrusted context the game chokes on later
+            raise RecordRefused("deal", hand=i, why=f"{type(e).__name__}: {e}"[:200]) from None
         out.append(done)
     return Checked(data, info, tuple(out))
 
