@@ -174,6 +174,8 @@ def backup_into(url: str, folder: Path, when: datetime, keep_daily: int = 7, kee
         backup_sqlite(sqlite_path(url), dest)
     removed = []
     for name in to_prune((p.name for p in folder.iterdir()), when, keep_daily, keep_weekly):
+        if name == dest.name:  # the copy just made, whatever the counts (0 and 0 keep no day)
+            continue
         (folder / name).unlink(missing_ok=True)
         removed.append(folder / name)
     return dest, removed
@@ -187,6 +189,8 @@ def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambd
     ``-shm`` are removed; the copy arrives whole (written beside, then renamed).
 
     :returns: where the replaced database was kept (``None``: there was none).
+    A database too damaged to copy by SQLite's backup is kept as its bytes (and its ``-wal``).
+
     :raises BackupError: the copy is missing or fails ``integrity_check`` (nothing changed).
     """
     if not copy.is_file():
@@ -205,7 +209,12 @@ def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambd
     kept = None
     if target.exists():
         kept = target.with_name(f"{target.stem}.replaced-{now():%Y%m%dT%H%M%SZ}{target.suffix}")
-        backup_sqlite(target, kept)
+        try:
+            backup_sqlite(target, kept)
+        except BackupError:  # damaged (what a restore is for): kept byte for byte, with its -wal
+            for suffix in ("", *COMPANIONS):
+                if Path(f"{target}{suffix}").is_file():
+                    shutil.copy2(f"{target}{suffix}", f"{kept}{suffix}")
     incoming = target.with_name(target.name + ".restoring")
     incoming.unlink(missing_ok=True)
     backup_sqlite(copy, incoming)
