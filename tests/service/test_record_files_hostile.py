@@ -51,3 +51,48 @@ async def test_a_context_value_of_the_wrong_type_is_refused_not_a_crash(tmp_path
         with pytest.raises(RecordRefused) as err:
             read(json.dumps(data).encode())
         assert err.value.code == "deal" and err.value.params["hand"] == 1
+
+
+@pytest.mark.asyncio
+async def test_a_name_with_a_line_break_or_control_character_is_refused(tmp_path):
+    # a Discord name has no line break; one in a file would put lines of the importer's own
+    # in the bot's public answers about the hand (/mj rescore is answered in the channel)
+    data = await _record(tmp_path, "laosanfan", [41, 42, None, None])
+    for name in ("a\n**Tournament cancelled**", "tab\there", "bell\x07", "nel\x85"):
+        bad = json.loads(json.dumps(data))
+        bad["hands"][0]["seats"][0]["name"] = name
+        with pytest.raises(RecordRefused) as err:
+            read(json.dumps(bad).encode())
+        assert (err.value.code, err.value.params["path"]) == ("schema", "hands/0/seats/0/name"), name
+        bad = json.loads(json.dumps(data))
+        bad["hands"][0]["settlements"][1]["name"] = name
+        with pytest.raises(RecordRefused) as err:
+            read(json.dumps(bad).encode())
+        assert (err.value.code, err.value.params["path"]) == ("schema", "hands/0/settlements/1/name"), name
+    # names as Discord allows them still import: markdown, mentions, other scripts, emoji
+    ok = json.loads(json.dumps(data))
+    ok["hands"][0]["seats"][0]["name"] = "**@everyone** <@42> 王小明 🀄"
+    assert read(json.dumps(ok).encode()).hands[0].entry["seats"][0]["name"] == "**@everyone** <@42> 王小明 🀄"
+
+
+@pytest.mark.asyncio
+async def test_a_stored_name_with_a_control_character_still_exports_a_record_that_imports(tmp_path):
+    store = Store(f"sqlite:///{tmp_path}/src.db")
+    await store.init()
+    try:
+        table = await new_rated_table(store, GUILD, 100, "two_player")
+        await played_hand(store, table, 0, [41, 42], "two_player", seed=42)
+        hand_id = (await store.finished_hands(GUILD, limit=1))[0].id
+        ex = await RecordExchange(store).export_hand(GUILD, hand_id)
+        data = json.loads(ex.raw)
+        # the export cleans what the import refuses: a name written with a control character
+        # (a name kept before names were checked) becomes spaces
+        from service.record_file import hand_entry
+        entry = data["hands"][0]
+        again = hand_entry(hand_id=None, hand_no=0, variant="two_player", options=entry["options"], seed=42,
+                           dealer=entry["dealer"], seats=[{"name": "a\nb", "is_ai": False}, {"name": "c\td", "is_ai": False}],
+                           context=entry["context"], actions=entry["actions"], result=entry["result"],
+                           settlements=entry["settlements"])
+        assert [s["name"] for s in again["seats"]] == ["a b", "c d"]
+    finally:
+        await store.close()
