@@ -18,6 +18,7 @@ without it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
@@ -42,6 +43,7 @@ PRIVATE_CONTEXT = ("seat_users",)
 SERVICE_RESULT_KEYS = ("seed", "claimed_by", "names")
 #: at most this many legal moves are named when an action is refused
 SHOWN_LEGAL = 8
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 class RecordRefused(ValueError):
@@ -90,6 +92,12 @@ class Checked:
 # --------------------------------------------------------------------------- building
 
 
+def _name(value: Any) -> str:
+    """A player's name as a record holds it: at most 100 characters, each control character
+    (a line break …, which the schema refuses) a space."""
+    return _CONTROL.sub(" ", str(value))[:100]
+
+
 def _plain(value: Any) -> Any:
     """``value`` as JSON gives it back (tuples as lists, keys as strings)."""
     return json.loads(json.dumps(value, ensure_ascii=False))
@@ -114,7 +122,7 @@ def hand_entry(*, hand_id: Optional[int], hand_no: int, variant: str, options: d
         out["ended_at"] = ended_at
     out.update(
         options=_plain(options), seed=seed, dealer=dealer,
-        seats=[{"seat": i, "name": str(s.get("name", "?"))[:100],
+        seats=[{"seat": i, "name": _name(s.get("name", "?")),
                 "ai": bool(s.get("is_ai", s.get("ai", s.get("user_id") is None)))} for i, s in enumerate(seats)],
         context=_plain(ctx), actions=list(actions), result=_plain(result),
         settlements=[settlement_entry(s) for s in settlements],
@@ -126,8 +134,8 @@ def hand_entry(*, hand_id: Optional[int], hand_no: int, variant: str, options: d
 def settlement_entry(s: Any) -> dict:
     """A record's settlement from a ``SettlementRecord`` (or a record settlement, unchanged)."""
     if isinstance(s, dict):
-        return dict(s)
-    return {"seat": s.seat, "name": str(s.name)[:100], "ai": bool(s.is_ai), "points": int(s.points),
+        return dict(s, name=_name(s.get("name", "?")))
+    return {"seat": s.seat, "name": _name(s.name), "ai": bool(s.is_ai), "points": int(s.points),
             "winner": bool(s.is_winner), "self_drawn": bool(s.self_drawn), "dealt_in": bool(s.dealt_in),
             "fan": s.fan}
 
