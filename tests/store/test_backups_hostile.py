@@ -41,3 +41,34 @@ def test_a_restore_replaces_a_corrupt_database_and_keeps_its_bytes(tmp_path):
     assert con.execute("SELECT count(*) FROM t").fetchone()[0] == 5  # the 5 rows written above
     con.close()
     assert kept is not None and kept.read_bytes() == garbage  # kept as it was, for whoever looks into it
+
+
+def test_a_copy_dated_in_the_future_does_not_stop_the_daily_copies(tmp_path):
+    # a copy taken while the clock was wrong (a year ahead, then set right) is kept by the
+    # retention; it must not count as today's copy, or no copy is due again for a year
+    from store.backup_schedule import BackupSchedule, BackupSettings
+
+    db = tmp_path / "bot.db"
+    _db(db, 1)
+    folder = tmp_path / "b"
+    ahead = datetime(2027, 1, 31, 3, tzinfo=timezone.utc)
+    backup_into(f"sqlite:///{db}", folder, ahead)
+    now = datetime(2026, 1, 31, 10, tzinfo=timezone.utc)
+    schedule = BackupSchedule(f"sqlite:///{db}", BackupSettings(folder), clock=lambda: now)
+    assert schedule.seconds_until_due(now) == 0  # no copy since today's 03:00 slot
+
+
+def test_a_folder_named_like_a_copy_does_not_stop_the_pruning(tmp_path):
+    # an odd entry among the copies (a folder someone made, named like a copy) is left alone;
+    # the copies after it in age order are still pruned and the new copy is reported made
+    db = tmp_path / "bot.db"
+    _db(db, 1)
+    folder = tmp_path / "b"
+    folder.mkdir()
+    (folder / "mahjong-2025-01-01T030000Z.db").mkdir()
+    for day in range(1, 11):
+        backup_into(f"sqlite:///{db}", folder, datetime(2026, 1, day, 3, tzinfo=timezone.utc), keep_daily=2,
+                    keep_weekly=0)
+    # 2 days kept (9th, 10th) and the folder: the 8 older copies removed
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "mahjong-2025-01-01T030000Z.db", "mahjong-2026-01-09T030000Z.db", "mahjong-2026-01-10T030000Z.db"]
