@@ -173,7 +173,7 @@ def backup_into(url: str, folder: Path, when: datetime, keep_daily: int = 7, kee
         dest = folder / backup_name(when)
         backup_sqlite(sqlite_path(url), dest)
     removed = []
-    for name in to_prune((p.name for p in folder.iterdir()), when, keep_daily, keep_weekly):
+    for name in to_prune((p.name for p in folder.iterdir() if p.is_file()), when, keep_daily, keep_weekly):
         if name == dest.name:  # the copy just made, whatever the counts (0 and 0 keep no day)
             continue
         (folder / name).unlink(missing_ok=True)
