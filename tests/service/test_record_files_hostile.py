@@ -96,3 +96,25 @@ async def test_a_stored_name_with_a_control_character_still_exports_a_record_tha
         assert [s["name"] for s in again["seats"]] == ["a b", "c d"]
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_deeply_nested_context_is_refused_before_it_reaches_the_store(tmp_path):
+    # JSON reads nesting up to about 1,000 levels, but storing such a context as JSON again
+    # overflowed Python's stack in the database write: the import failed with no reason given.
+    # The bot's records nest at most 9 levels (laowudui's result); 32 are allowed.
+    data = await _record(tmp_path, "laosanfan", [41, 42, None, None])
+    store = Store(f"sqlite:///{tmp_path}/dst.db")
+    await store.init()
+    try:
+        for depth in (40, 980):
+            raw = json.dumps(data).replace('"context": {}', '"context": {"x": ' + "[" * depth + "]" * depth + "}")
+            with pytest.raises(RecordRefused) as err:
+                await RecordExchange(store).import_file(GUILD, 1, 2, "en", raw.encode())
+            assert err.value.code == "schema" and err.value.params["path"].startswith("hands/0/context/x"), depth
+        assert await store.finished_hands(GUILD) == []  # nothing stored
+        raw = json.dumps(data).replace('"context": {}', '"context": {"x": ' + "[" * 20 + "]" * 20 + "}")
+        done = await RecordExchange(store).import_file(GUILD, 1, 2, "en", raw.encode())
+        assert len(done.hand_ids) == 1  # a nesting the limit allows still imports
+    finally:
+        await store.close()
