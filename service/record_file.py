@@ -43,6 +43,9 @@ PRIVATE_CONTEXT = ("seat_users",)
 SERVICE_RESULT_KEYS = ("seed", "claimed_by", "names")
 #: at most this many legal moves are named when an action is refused
 SHOWN_LEGAL = 8
+#: the deepest nesting of arrays and objects a record may have (the bot's records have at most
+#: 9 levels; JSON itself reads about 1,000, which the store cannot write back)
+MAX_DEPTH = 32
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
@@ -170,6 +173,22 @@ def _finite(text: str) -> float:
     return value
 
 
+def _too_deep(data: Any) -> Optional[str]:
+    """The path (``hands/0/context/x/0/…``) of the first value nested deeper than
+    :data:`MAX_DEPTH`, ``None`` when none is."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                where = f"{path}/{key}" if path else str(key)
+                if depth + 1 >= MAX_DEPTH:
+                    return where
+                stack.append((item, where, depth + 1))
+    return None
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for k, v in pairs:
@@ -181,8 +200,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
 
 def parse(raw: bytes) -> dict:
     """Read an untrusted file into a record, in this order: size (:data:`MAX_BYTES`), UTF-8
-    JSON (no NaN, no key given twice), the format's name and version, the schema
-    (:func:`service.record_schema.validate`), a registered game, each hand's options (each
+    JSON (no NaN, no number too large for a float, no key given twice), the format's name and
+    version, the schema (:func:`service.record_schema.validate`, and nesting no deeper than
+    :data:`MAX_DEPTH`), a registered game, each hand's options (each
     known, of its type and allowed; one the record does not name gets its default, in the
     returned record).
 
@@ -200,6 +220,9 @@ def parse(raw: bytes) -> dict:
         raise RecordRefused("not_a_record", format=FORMAT)
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise RecordRefused("version", version=str(data.get("version"))[:20], supported=VERSION)
+    deep = _too_deep(data)
+    if deep is not None:
+        raise RecordRefused("schema", path=deep[:200], why=f"nested deeper than {MAX_DEPTH} levels")
     try:
         validate(data)
     except Invalid as e:
