@@ -72,3 +72,35 @@ def test_a_folder_named_like_a_copy_does_not_stop_the_pruning(tmp_path):
     # 2 days kept (9th, 10th) and the folder: the 8 older copies removed
     assert sorted(p.name for p in folder.iterdir()) == [
         "mahjong-2025-01-01T030000Z.db", "mahjong-2026-01-09T030000Z.db", "mahjong-2026-01-10T030000Z.db"]
+
+
+def test_a_restore_refuses_an_empty_file_or_another_programs_database(tmp_path):
+    # an empty file (a copy cut short: a full disk, a failed download) opens as an empty
+    # SQLite database and passes integrity_check; put in place it would start the bot on no
+    # data at all. A SQLite file of another program passes it too.
+    import pytest
+
+    from store import Store
+    from store.backup import BackupError
+
+    db = tmp_path / "bot.db"
+    _db(db, 3)
+    before = db.read_bytes()
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    other = tmp_path / "other.db"
+    _db(other, 1)  # a valid SQLite database, without the bot's tables
+    for copy in (empty, other):
+        with pytest.raises(BackupError):
+            restore_sqlite(copy, db)
+        assert db.read_bytes() == before  # nothing changed
+    # the bot's own (freshly created) database is a good copy
+    import asyncio
+
+    async def make() -> None:
+        store = Store(f"sqlite:///{tmp_path}/fresh.db")
+        await store.init()
+        await store.close()
+
+    asyncio.run(make())
+    assert restore_sqlite(tmp_path / "fresh.db", db) is not None
