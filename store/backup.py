@@ -48,6 +48,10 @@ from .location import COMPANIONS, database_url, load_env_files
 from .retention import backup_name, to_prune
 
 
+#: a table every copy of the bot's database has (alembic's revision, from the first migration on)
+BOT_TABLE = "alembic_version"
+
+
 class BackupError(RuntimeError):
     """The copy could not be made or did not pass the integrity check (nothing is left at the
     destination then)."""
@@ -191,7 +195,8 @@ def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambd
     :returns: where the replaced database was kept (``None``: there was none).
     A database too damaged to copy by SQLite's backup is kept as its bytes (and its ``-wal``).
 
-    :raises BackupError: the copy is missing or fails ``integrity_check`` (nothing changed).
+    :raises BackupError: the copy is missing, fails ``integrity_check`` or is not the bot's
+        database (no :data:`BOT_TABLE`: an empty file, another program's), and nothing changed.
     """
     if not copy.is_file():
         raise BackupError(f"no copy at {copy}")
@@ -199,12 +204,16 @@ def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambd
         con = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
         try:
             check = con.execute("PRAGMA integrity_check").fetchone()[0]
+            ours = con.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+                               (BOT_TABLE,)).fetchone()[0]
         finally:
             con.close()
     except sqlite3.Error as exc:
         raise BackupError(f"{copy} is not a SQLite database: {exc}") from exc
     if check != "ok":
         raise BackupError(f"{copy} failed its integrity check: {check}")
+    if not ours:  # an empty file (a copy cut short) or another program's database
+        raise BackupError(f"{copy} is not a copy of the bot's database (no {BOT_TABLE} table)")
     target.parent.mkdir(parents=True, exist_ok=True)
     kept = None
     if target.exists():

@@ -18,6 +18,21 @@ def _db(path, rows: int) -> None:
     con.close()
 
 
+def _bot_db(path, rows: int) -> None:
+    """The bot's database (its tables, by the store) with ``rows`` rows in a table ``t``."""
+    import asyncio
+
+    from store import Store
+
+    async def make() -> None:
+        store = Store(f"sqlite:///{path}")
+        await store.init()
+        await store.close()
+
+    asyncio.run(make())
+    _db(path, rows)
+
+
 def test_the_copy_just_made_is_kept_when_retention_keeps_no_days_and_no_weeks(tmp_path):
     # `--keep-daily 0 --keep-weekly 0` is accepted by the command ("0 or more"); the new copy
     # is dated now, so the retention rule keeps nothing and the copy reported as made was gone
@@ -32,7 +47,7 @@ def test_the_copy_just_made_is_kept_when_retention_keeps_no_days_and_no_weeks(tm
 
 def test_a_restore_replaces_a_corrupt_database_and_keeps_its_bytes(tmp_path):
     db = tmp_path / "bot.db"
-    _db(db, 5)
+    _bot_db(db, 5)
     copy, _ = backup_into(f"sqlite:///{db}", tmp_path / "b", datetime(2026, 1, 31, 3, tzinfo=timezone.utc))
     garbage = b"this is not a database any more" * 100
     db.write_bytes(garbage)  # a disk fault: the bot's database is damaged
@@ -80,7 +95,6 @@ def test_a_restore_refuses_an_empty_file_or_another_programs_database(tmp_path):
     # data at all. A SQLite file of another program passes it too.
     import pytest
 
-    from store import Store
     from store.backup import BackupError
 
     db = tmp_path / "bot.db"
@@ -94,13 +108,5 @@ def test_a_restore_refuses_an_empty_file_or_another_programs_database(tmp_path):
         with pytest.raises(BackupError):
             restore_sqlite(copy, db)
         assert db.read_bytes() == before  # nothing changed
-    # the bot's own (freshly created) database is a good copy
-    import asyncio
-
-    async def make() -> None:
-        store = Store(f"sqlite:///{tmp_path}/fresh.db")
-        await store.init()
-        await store.close()
-
-    asyncio.run(make())
+    _bot_db(tmp_path / "fresh.db", 2)  # the bot's own database is a good copy
     assert restore_sqlite(tmp_path / "fresh.db", db) is not None
