@@ -118,3 +118,27 @@ async def test_a_deeply_nested_context_is_refused_before_it_reaches_the_store(tm
         assert len(done.hand_ids) == 1  # a nesting the limit allows still imports
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_hand_stored_with_an_option_its_game_no_longer_has_exports_a_record_that_imports(tmp_path):
+    # the export promises that every export imports; a hand stored under an option the game
+    # has since dropped exported it, and the import then refused the file (option_unknown)
+    from dataclasses import replace
+
+    from rated_history import play_by_ai, store_played
+
+    store = Store(f"sqlite:///{tmp_path}/src.db")
+    await store.init()
+    try:
+        table = await new_rated_table(store, GUILD, 100, "laosanfan")
+        played = play_by_ai("laosanfan", 4, 5)
+        await store_played(store, table, 0, [41, 42, None, None],
+                           replace(played, options={**played.options, "retired_option": True}))
+        hand_id = (await store.finished_hands(GUILD, limit=1))[0].id
+        ex = await RecordExchange(store).export_hand(GUILD, hand_id)
+        assert "retired_option" not in json.loads(ex.raw)["hands"][0]["options"]
+        checked = read(ex.raw)
+        assert checked.hands[0].entry["result"]["points"] == list(played.result["points"])
+    finally:
+        await store.close()
