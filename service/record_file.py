@@ -112,9 +112,11 @@ def hand_entry(*, hand_id: Optional[int], hand_no: int, variant: str, options: d
     """One hand of a record (a JSON object) from a stored hand's columns: ``seats`` as stored
     (``{"name", "is_ai", "user_id"…}``; the user id is left out), ``settlements``
     ``SettlementRecord``-like objects or record settlement dicts.  Adds the wall's size and
-    SHA-256 (dealt again from the seed).  ``variant`` must be a registered game
-    (``KeyError``)."""
+    SHA-256 (dealt again from the seed); an option the game no longer declares is left out.
+    ``variant`` must be a registered game (``KeyError``)."""
     info = find_variant(variant)
+    declared = {o.name for o in info.options}  # one the game no longer has plays no part, and no import reads it
+    options = {k: v for k, v in (options or {}).items() if k in declared}
     ctx = {k: v for k, v in (context or {}).items() if k not in PRIVATE_CONTEXT}
     tiles, digest = wall_digest(info.new_hand(dict(options), seed, dealer, len(seats), ctx))
     out: dict[str, Any] = {}
