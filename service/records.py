@@ -10,7 +10,7 @@ Errors for users are :class:`service.tables.ServiceError` with a catalogue code
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
@@ -184,9 +184,10 @@ class Records:
         laid over the hand's options, then ``options`` (``{name: value or text}``).  Errors:
         ``unknown_hand``, ``hand_not_finished``, ``unknown_preset``, ``preset_other_variant``,
         ``option_unknown``, ``option_bad_value`` and :mod:`service.rescore`'s."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         chosen = resolve_preset(record.variant, preset, server_presets or {})
-        return rescore_record(record, dict(options or {}), chosen, preset)
+        done = rescore_record(record, dict(options or {}), chosen, preset)
+        return replace(done, imported=IMPORTED in table.state)
 
     @staticmethod
     def _seat_step(record: HandRecord, step: int, seat: int, imported: bool) -> Replay:
