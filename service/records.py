@@ -94,6 +94,7 @@ class Animation:
     names: list[str]
     frames: list[Frame]
     seat: Optional[int] = None
+    imported: bool = False  #: the hand came from a record file (``/mj record import``)
 
     @property
     def moves(self) -> int:
@@ -113,6 +114,7 @@ class Verification:
     wall_sha256: str
     actions: int
     same_result: bool
+    imported: bool = False  #: the hand came from a record file (``/mj record import``)
 
 
 class Records:
@@ -216,20 +218,22 @@ class Records:
         """The frames of a finished hand's animation (:class:`Animation`; built in a worker
         thread): the public table, or with ``seat`` that seat's view, for its player
         ``user_id`` only (errors as :meth:`replay`'s)."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         if seat is not None:
             check_seat(record, seat, user_id)
         found = await asyncio.to_thread(frames, record, seat)
         info = find_variant(record.variant)
-        return Animation(record.id, record.variant, info.facts, seat_names(record), found, seat)
+        return Animation(record.id, record.variant, info.facts, seat_names(record), found, seat,
+                         imported=IMPORTED in table.state)
 
     async def verify(self, guild_id: int, hand_id: int) -> Verification:
         """Rebuild a finished hand's wall from its revealed seed and replay its actions."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         n, digest = wall_digest(rebuild(record, 0))
         final = rebuild(record)
         same = final.result is not None and list(final.result["points"]) == list((record.result or {}).get("points", []))
-        return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same)
+        return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same,
+                            imported=IMPORTED in table.state)
 
 
 __all__ = ["Animation", "Records", "Replay", "Verification", "Rescore", "PERIODS", "finished_hand", "finished_hand_at",
