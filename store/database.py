@@ -128,7 +128,7 @@ class Database:
             await conn.execute(select(_T.c.id).limit(1))
         if self._file_id is not None and self._file_identity() != self._file_id:
             # the open connections still read the file they opened, now gone or replaced
-            raise StoreError(f"the database file {self.parsed_url.database} was removed or replaced")
+            raise StoreError("the database file was removed or replaced")
 
     def _file_identity(self) -> Optional[tuple[int, int]]:
         """A SQLite file's (device, inode); ``None`` elsewhere or when there is no file."""
