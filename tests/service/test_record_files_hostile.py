@@ -142,3 +142,27 @@ async def test_a_hand_stored_with_an_option_its_game_no_longer_has_exports_a_rec
         assert checked.hands[0].entry["result"]["points"] == list(played.result["points"])
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lone_surrogate_escape_is_refused_as_not_json(tmp_path):
+    # "\ud800" is valid JSON syntax but no character: stored from a name or a context key, it
+    # made the hand's export (and every message naming it) fail to encode as UTF-8
+    data = await _record(tmp_path, "laosanfan", [41, 42, None, None])
+    for place in ("name", "context key", "context value"):
+        bad = json.loads(json.dumps(data))
+        if place == "name":
+            bad["hands"][0]["seats"][0]["name"] = "MARK"
+        elif place == "context key":
+            bad["hands"][0]["context"] = {"MARK": 1}
+        else:
+            bad["hands"][0]["context"] = {"k": ["MARK"]}
+        raw = json.dumps(bad).replace('"MARK"', '"a\\udc00b"').encode()
+        with pytest.raises(RecordRefused) as err:
+            read(raw)
+        assert err.value.code == "not_json", place
+    # a pair of surrogate escapes is one character (🀄, U+1F004) and is welcome
+    ok = json.loads(json.dumps(data))
+    ok["hands"][0]["seats"][0]["name"] = "MARK"
+    raw = json.dumps(ok).replace('"MARK"', '"\\ud83c\\udc04"').encode()
+    assert read(raw).hands[0].entry["seats"][0]["name"] == "\U0001F004"
