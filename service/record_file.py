@@ -202,9 +202,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
 
 def parse(raw: bytes) -> dict:
     """Read an untrusted file into a record, in this order: size (:data:`MAX_BYTES`), UTF-8
-    JSON (no NaN, no number too large for a float, no key given twice), the format's name and
-    version, the schema (:func:`service.record_schema.validate`, and nesting no deeper than
-    :data:`MAX_DEPTH`), a registered game, each hand's options (each
+    JSON (no NaN, no number too large for a float, no lone surrogate escape, no key given
+    twice), the format's name and version, the schema (:func:`service.record_schema.validate`,
+    and nesting no deeper than :data:`MAX_DEPTH`), a registered game, each hand's options (each
     known, of its type and allowed; one the record does not name gets its default, in the
     returned record).
 
@@ -217,6 +217,12 @@ def parse(raw: bytes) -> dict:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite,
                           object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise RecordRefused("not_json", why=str(e)[:200]) from None
+    try:  # "\ud800" is JSON's syntax but no character: nothing could write it out again as UTF-8
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise RecordRefused("not_json", why=f"a lone surrogate \\u{ord(e.object[e.start]):04x} is no character") from None
+    except (ValueError, RecursionError) as e:
         raise RecordRefused("not_json", why=str(e)[:200]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordRefused("not_a_record", format=FORMAT)
