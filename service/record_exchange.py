@@ -78,7 +78,7 @@ class RecordExchange:
         raw = record_file.dumps(data)
         if len(raw) > record_file.MAX_BYTES:
             raise RecordRefused("too_big", size=len(raw), limit=record_file.MAX_BYTES)
-        checked = await asyncio.to_thread(record_file.check, data)
+        checked = await asyncio.to_thread(record_file.read, raw)  # the file, as an import reads it
         return Export(name, data, raw, checked)
 
     async def export_hand(self, guild_id: int, hand_id: int) -> Export:

@@ -18,6 +18,7 @@ without it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
@@ -42,6 +43,10 @@ PRIVATE_CONTEXT = ("seat_users",)
 SERVICE_RESULT_KEYS = ("seed", "claimed_by", "names")
 #: at most this many legal moves are named when an action is refused
 SHOWN_LEGAL = 8
+#: the deepest nesting of arrays and objects a record may have (the bot's records have at most
+#: 9 levels; JSON itself reads about 1,000, which the store cannot write back)
+MAX_DEPTH = 32
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 class RecordRefused(ValueError):
@@ -90,6 +95,12 @@ class Checked:
 # --------------------------------------------------------------------------- building
 
 
+def _name(value: Any) -> str:
+    """A player's name as a record holds it: at most 100 characters, each control character
+    (a line break …, which the schema refuses) a space."""
+    return _CONTROL.sub(" ", str(value))[:100]
+
+
 def _plain(value: Any) -> Any:
     """``value`` as JSON gives it back (tuples as lists, keys as strings)."""
     return json.loads(json.dumps(value, ensure_ascii=False))
@@ -101,9 +112,11 @@ def hand_entry(*, hand_id: Optional[int], hand_no: int, variant: str, options: d
     """One hand of a record (a JSON object) from a stored hand's columns: ``seats`` as stored
     (``{"name", "is_ai", "user_id"…}``; the user id is left out), ``settlements``
     ``SettlementRecord``-like objects or record settlement dicts.  Adds the wall's size and
-    SHA-256 (dealt again from the seed).  ``variant`` must be a registered game
-    (``KeyError``)."""
+    SHA-256 (dealt again from the seed); an option the game no longer declares is left out.
+    ``variant`` must be a registered game (``KeyError``)."""
     info = find_variant(variant)
+    declared = {o.name for o in info.options}  # one the game no longer has plays no part, and no import reads it
+    options = {k: v for k, v in (options or {}).items() if k in declared}
     ctx = {k: v for k, v in (context or {}).items() if k not in PRIVATE_CONTEXT}
     tiles, digest = wall_digest(info.new_hand(dict(options), seed, dealer, len(seats), ctx))
     out: dict[str, Any] = {}
@@ -114,7 +127,7 @@ def hand_entry(*, hand_id: Optional[int], hand_no: int, variant: str, options: d
         out["ended_at"] = ended_at
     out.update(
         options=_plain(options), seed=seed, dealer=dealer,
-        seats=[{"seat": i, "name": str(s.get("name", "?"))[:100],
+        seats=[{"seat": i, "name": _name(s.get("name", "?")),
                 "ai": bool(s.get("is_ai", s.get("ai", s.get("user_id") is None)))} for i, s in enumerate(seats)],
         context=_plain(ctx), actions=list(actions), result=_plain(result),
         settlements=[settlement_entry(s) for s in settlements],
@@ -126,8 +139,8 @@ def hand_entry(*, hand_id: Optional[int], hand_no: int, variant: str, options: d
 def settlement_entry(s: Any) -> dict:
     """A record's settlement from a ``SettlementRecord`` (or a record settlement, unchanged)."""
     if isinstance(s, dict):
-        return dict(s)
-    return {"seat": s.seat, "name": str(s.name)[:100], "ai": bool(s.is_ai), "points": int(s.points),
+        return dict(s, name=_name(s.get("name", "?")))
+    return {"seat": s.seat, "name": _name(s.name), "ai": bool(s.is_ai), "points": int(s.points),
             "winner": bool(s.is_winner), "self_drawn": bool(s.self_drawn), "dealt_in": bool(s.dealt_in),
             "fan": s.fan}
 
@@ -155,6 +168,29 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large for JSON's numbers")
+    return value
+
+
+def _too_deep(data: Any) -> Optional[str]:
+    """The path (``hands/0/context/x/0/…``) of the first value nested deeper than
+    :data:`MAX_DEPTH`, ``None`` when none is."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                where = f"{path}/{key}" if path else str(key)
+                if depth + 1 >= MAX_DEPTH:
+                    return where
+                stack.append((item, where, depth + 1))
+    return None
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for k, v in pairs:
@@ -166,8 +202,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
 
 def parse(raw: bytes) -> dict:
     """Read an untrusted file into a record, in this order: size (:data:`MAX_BYTES`), UTF-8
-    JSON (no NaN, no key given twice), the format's name and version, the schema
-    (:func:`service.record_schema.validate`), a registered game, each hand's options (each
+    JSON (no NaN, no number too large for a float, no lone surrogate escape, no key given
+    twice), the format's name and version, the schema (:func:`service.record_schema.validate`,
+    and nesting no deeper than :data:`MAX_DEPTH`), a registered game, each hand's options (each
     known, of its type and allowed; one the record does not name gets its default, in the
     returned record).
 
@@ -177,13 +214,23 @@ def parse(raw: bytes) -> dict:
     if len(raw) > MAX_BYTES:
         raise RecordRefused("too_big", size=len(raw), limit=MAX_BYTES)
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite,
+                          object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise RecordRefused("not_json", why=str(e)[:200]) from None
+    try:  # "\ud800" is JSON's syntax but no character: nothing could write it out again as UTF-8
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise RecordRefused("not_json", why=f"a lone surrogate \\u{ord(e.object[e.start]):04x} is no character") from None
+    except (ValueError, RecursionError) as e:
         raise RecordRefused("not_json", why=str(e)[:200]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordRefused("not_a_record", format=FORMAT)
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise RecordRefused("version", version=str(data.get("version"))[:20], supported=VERSION)
+    deep = _too_deep(data)
+    if deep is not None:
+        raise RecordRefused("schema", path=deep[:200], why=f"nested deeper than {MAX_DEPTH} levels")
     try:
         validate(data)
     except Invalid as e:
@@ -343,8 +390,13 @@ def check(data: dict) -> Checked:
         raise RecordRefused("match", why="hand numbers do not increase: " + ", ".join(map(str, numbers[:10])))
     out = []
     for i, h in enumerate(hands, start=1):
-        done = replay_hand(i, h, info)
-        compare(i, h, done.hand, info)
+        try:
+            done = replay_hand(i, h, info)
+            compare(i, h, done.hand, info)
+        except RecordRefused:
+            raise
+        except Exception as e:  # noqa: BLE001 — an untrusted context the game chokes on later
+            raise RecordRefused("deal", hand=i, why=f"{type(e).__name__}: {e}"[:200]) from None
         out.append(done)
     return Checked(data, info, tuple(out))
 

@@ -34,7 +34,8 @@ MAX_ACTIONS = 5000
 #: most seats of a hand (the games have 2–4)
 MAX_SEATS = 8
 _INT64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
-_NAME = {"type": "string", "maxLength": 100}
+#: a player's name as Discord allows it: no line break nor other control character (C0, DEL, C1)
+_NAME = {"type": "string", "maxLength": 100, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}
 _TIME = {"type": "string", "format": "date-time", "maxLength": 40}
 
 SCHEMA: dict[str, Any] = {

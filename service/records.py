@@ -10,7 +10,7 @@ Errors for users are :class:`service.tables.ServiceError` with a catalogue code
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
@@ -94,6 +94,7 @@ class Animation:
     names: list[str]
     frames: list[Frame]
     seat: Optional[int] = None
+    imported: bool = False  #: the hand came from a record file (``/mj record import``)
 
     @property
     def moves(self) -> int:
@@ -113,6 +114,7 @@ class Verification:
     wall_sha256: str
     actions: int
     same_result: bool
+    imported: bool = False  #: the hand came from a record file (``/mj record import``)
 
 
 class Records:
@@ -184,9 +186,10 @@ class Records:
         laid over the hand's options, then ``options`` (``{name: value or text}``).  Errors:
         ``unknown_hand``, ``hand_not_finished``, ``unknown_preset``, ``preset_other_variant``,
         ``option_unknown``, ``option_bad_value`` and :mod:`service.rescore`'s."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         chosen = resolve_preset(record.variant, preset, server_presets or {})
-        return rescore_record(record, dict(options or {}), chosen, preset)
+        done = rescore_record(record, dict(options or {}), chosen, preset)
+        return replace(done, imported=IMPORTED in table.state)
 
     @staticmethod
     def _seat_step(record: HandRecord, step: int, seat: int, imported: bool) -> Replay:
@@ -215,20 +218,22 @@ class Records:
         """The frames of a finished hand's animation (:class:`Animation`; built in a worker
         thread): the public table, or with ``seat`` that seat's view, for its player
         ``user_id`` only (errors as :meth:`replay`'s)."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         if seat is not None:
             check_seat(record, seat, user_id)
         found = await asyncio.to_thread(frames, record, seat)
         info = find_variant(record.variant)
-        return Animation(record.id, record.variant, info.facts, seat_names(record), found, seat)
+        return Animation(record.id, record.variant, info.facts, seat_names(record), found, seat,
+                         imported=IMPORTED in table.state)
 
     async def verify(self, guild_id: int, hand_id: int) -> Verification:
         """Rebuild a finished hand's wall from its revealed seed and replay its actions."""
-        record = await self.finished(guild_id, hand_id)
+        record, table = await finished_hand_at(self.store, guild_id, hand_id)
         n, digest = wall_digest(rebuild(record, 0))
         final = rebuild(record)
         same = final.result is not None and list(final.result["points"]) == list((record.result or {}).get("points", []))
-        return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same)
+        return Verification(hand_id, record.seed, seed_commitment(record.seed), n, digest, len(record.actions), same,
+                            imported=IMPORTED in table.state)
 
 
 __all__ = ["Animation", "Records", "Replay", "Verification", "Rescore", "PERIODS", "finished_hand", "finished_hand_at",

@@ -60,6 +60,7 @@ class Rescore:
     :ivar rescored: each seat's points under the other rules, in seat order.
     :ivar played_result / rescored_result: the two results (``Hand.result``), for their
         explanation (formula, payments).
+    :ivar imported: the hand came from a record file (``/mj record import``).
     """
 
     hand_id: int
@@ -72,6 +73,7 @@ class Rescore:
     rescored: list[int]
     played_result: dict
     rescored_result: dict
+    imported: bool = False
 
 
 def played_options(info: VariantInfo, stored: dict) -> dict:

@@ -48,6 +48,10 @@ from .location import COMPANIONS, database_url, load_env_files
 from .retention import backup_name, to_prune
 
 
+#: a table every copy of the bot's database has (alembic's revision, from the first migration on)
+BOT_TABLE = "alembic_version"
+
+
 class BackupError(RuntimeError):
     """The copy could not be made or did not pass the integrity check (nothing is left at the
     destination then)."""
@@ -173,7 +177,9 @@ def backup_into(url: str, folder: Path, when: datetime, keep_daily: int = 7, kee
         dest = folder / backup_name(when)
         backup_sqlite(sqlite_path(url), dest)
     removed = []
-    for name in to_prune((p.name for p in folder.iterdir()), when, keep_daily, keep_weekly):
+    for name in to_prune((p.name for p in folder.iterdir() if p.is_file()), when, keep_daily, keep_weekly):
+        if name == dest.name:  # the copy just made, whatever the counts (0 and 0 keep no day)
+            continue
         (folder / name).unlink(missing_ok=True)
         removed.append(folder / name)
     return dest, removed
@@ -187,7 +193,10 @@ def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambd
     ``-shm`` are removed; the copy arrives whole (written beside, then renamed).
 
     :returns: where the replaced database was kept (``None``: there was none).
-    :raises BackupError: the copy is missing or fails ``integrity_check`` (nothing changed).
+    A database too damaged to copy by SQLite's backup is kept as its bytes (and its ``-wal``).
+
+    :raises BackupError: the copy is missing, fails ``integrity_check`` or is not the bot's
+        database (no :data:`BOT_TABLE`: an empty file, another program's), and nothing changed.
     """
     if not copy.is_file():
         raise BackupError(f"no copy at {copy}")
@@ -195,17 +204,26 @@ def restore_sqlite(copy: Path, target: Path, now: Callable[[], datetime] = lambd
         con = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
         try:
             check = con.execute("PRAGMA integrity_check").fetchone()[0]
+            ours = con.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+                               (BOT_TABLE,)).fetchone()[0]
         finally:
             con.close()
     except sqlite3.Error as exc:
         raise BackupError(f"{copy} is not a SQLite database: {exc}") from exc
     if check != "ok":
         raise BackupError(f"{copy} failed its integrity check: {check}")
+    if not ours:  # an empty file (a copy cut short) or another program's database
+        raise BackupError(f"{copy} is not a copy of the bot's database (no {BOT_TABLE} table)")
     target.parent.mkdir(parents=True, exist_ok=True)
     kept = None
     if target.exists():
         kept = target.with_name(f"{target.stem}.replaced-{now():%Y%m%dT%H%M%SZ}{target.suffix}")
-        backup_sqlite(target, kept)
+        try:
+            backup_sqlite(target, kept)
+        except BackupError:  # damaged (what a restore is for): kept byte for byte, with its -wal
+            for suffix in ("", *COMPANIONS):
+                if Path(f"{target}{suffix}").is_file():
+                    shutil.copy2(f"{target}{suffix}", f"{kept}{suffix}")
     incoming = target.with_name(target.name + ".restoring")
     incoming.unlink(missing_ok=True)
     backup_sqlite(copy, incoming)

@@ -95,18 +95,21 @@ class BackupSchedule:
         slot = now.astimezone(timezone.utc).replace(hour=self.settings.at_hour, minute=0, second=0, microsecond=0)
         return slot if slot <= now else slot - timedelta(days=1)
 
-    def newest_copy(self) -> Optional[datetime]:
-        """The moment of the newest scheduled copy in the folder (``None``: none, or no folder)."""
+    def newest_copy(self, now: Optional[datetime] = None) -> Optional[datetime]:
+        """The moment of the newest scheduled copy in the folder (``None``: none, or no folder),
+        not after ``now`` when given (a copy dated ahead, taken while the clock was wrong, is
+        not today's)."""
         folder = self.settings.folder
         if not folder.is_dir():
             return None
-        times = [t for t in (backup_time(p.name) for p in folder.iterdir()) if t is not None]
+        times = [t for t in (backup_time(p.name) for p in folder.iterdir())
+                 if t is not None and (now is None or t <= now)]
         return max(times, default=None)
 
     def seconds_until_due(self, now: datetime) -> float:
         """``0`` when a copy is due (none since the last slot), else the seconds to the next slot."""
         slot = self.last_slot(now)
-        newest = self.newest_copy()
+        newest = self.newest_copy(now)
         if newest is None or newest < slot:
             return 0.0
         return (slot + timedelta(days=1) - now).total_seconds()

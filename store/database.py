@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from datetime import datetime, timezone
 from typing import Any, AsyncIterator, Awaitable, Callable, Optional
 
@@ -66,6 +67,8 @@ class Database:
         #: SQLite: the one connection the short reads share (``None`` until the first)
         self._reader: Optional[AsyncConnection] = None
         self._reader_lock: Optional[asyncio.Lock] = None
+        #: SQLite file: (device, inode) of the file when the kept reader opened it
+        self._file_id: Optional[tuple[int, int]] = None
         self._write_lock = asyncio.Lock()
         self._write_queue: list[tuple[Optional[Job], Optional[Append], asyncio.Future]] = []
         #: the writer task while writes are queued
@@ -99,6 +102,7 @@ class Database:
         async with self._reader_lock:
             if self._reader is None:
                 self._reader = await self.engine.connect()
+                self._file_id = self._file_identity()
             try:
                 yield self._reader
             except BaseException:
@@ -110,13 +114,31 @@ class Database:
                 await self._reader.rollback()
 
     async def ping(self) -> None:
-        """One trivial query (``SELECT 1``) through :meth:`read`: returns once the database
-        answered.  :raises RuntimeError: the database was closed; the driver's error when it
-        cannot answer."""
+        """One trivial query through :meth:`read` that reads one of the bot's tables (a
+        ``SELECT 1`` reads none, and answers when the file is gone or damaged): returns once
+        the database answered.  :raises RuntimeError: the database was closed; the driver's
+        error when it cannot answer."""
+        from sqlalchemy import select
+
+        from .base import _T
+
         if self.closed:
             raise RuntimeError("the database is closed")
         async with self.read() as conn:
-            await conn.exec_driver_sql("SELECT 1")
+            await conn.execute(select(_T.c.id).limit(1))
+        if self._file_id is not None and self._file_identity() != self._file_id:
+            # the open connections still read the file they opened, now gone or replaced
+            raise StoreError("the database file was removed or replaced")
+
+    def _file_identity(self) -> Optional[tuple[int, int]]:
+        """A SQLite file's (device, inode); ``None`` elsewhere or when there is no file."""
+        if not self.is_sqlite or self.in_memory:
+            return None
+        try:
+            st = os.stat(str(self.parsed_url.database))
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
 
     # ------------------------------------------------------------------ writes
     @contextlib.asynccontextmanager

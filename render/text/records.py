@@ -110,9 +110,16 @@ def replay_caption(r: Any, lang: str) -> str:
 
 def verification(v: Any, lang: str) -> str:
     """``/mj verify``'s text (``service.records.Verification``)."""
-    return t("ui.verify_text", lang, hand=v.hand_id, seed=v.seed, commitment=v.commitment, tiles=v.tiles,
+    text = t("ui.verify_text", lang, hand=v.hand_id, seed=v.seed, commitment=v.commitment, tiles=v.tiles,
              wall=v.wall_sha256[:16], actions=v.actions,
              outcome=t("ui.verify_ok" if v.same_result else "ui.verify_bad", lang))
+    return imported_first_line(text, lang) if getattr(v, "imported", False) else text
+
+
+def imported_first_line(text: str, lang: str) -> str:
+    """``text`` with its first line marked as a hand imported from a record file."""
+    first, sep, rest = text.partition("\n")
+    return t("record.imported_caption", lang, caption=first) + sep + rest
 
 
 def saved(lang: str) -> str:

@@ -27,7 +27,10 @@ def comparison(r: Any, lang: str, shown: Callable[[str], str] = str) -> str:
     table's rules, when the hand had some), one line per seat (``name: +180 →
     +300 (+120)``) and, for each winner whose formula changed, the formula as played and
     under the other rules.  ``shown``: how a player's name is shown (Discord's escaping)."""
-    lines = [f"**{t('rescore.title', lang, hand=r.hand_id, game=game_name(r.game, lang))}**"]
+    title = f"**{t('rescore.title', lang, hand=r.hand_id, game=game_name(r.game, lang))}**"
+    if getattr(r, "imported", False):  # anyone's invention, names too: said as the replay says it
+        title = t("record.imported_caption", lang, caption=title)
+    lines = [title]
     changed = [t("rescore.option", lang, option=c.option, played=value_text(c.played),
                  rescored=value_text(c.rescored)) for c in r.changes]
     if r.preset:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .catalogue import game_name, short_tile, t
+from .records import imported_first_line
 from .prompts import button
 
 
@@ -55,9 +56,11 @@ def gif_caption(a: Any, name: Optional[str], lang: str) -> str:
     """The caption of an animated hand (``service.records.Animation``)."""
     game = game_name(a.game, lang)
     if a.seat is None:
-        return t("seatview.gif_caption", lang, hand=a.hand_id, game=game, moves=a.moves)
-    return t("seatview.gif_caption_seat", lang, hand=a.hand_id, game=game, seat=a.seat + 1, name=name or "?",
-             moves=a.moves)
+        text = t("seatview.gif_caption", lang, hand=a.hand_id, game=game, moves=a.moves)
+    else:
+        text = t("seatview.gif_caption_seat", lang, hand=a.hand_id, game=game, seat=a.seat + 1, name=name or "?",
+                 moves=a.moves)
+    return imported_first_line(text, lang) if getattr(a, "imported", False) else text
 
 
 def gif_alt(a: Any, lang: str) -> str:
