@@ -6,6 +6,7 @@ the best hands — gathered from the store by :func:`profile_of`; drawn by ``ren
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, Optional
 
 from . import dan
@@ -70,8 +71,9 @@ async def profile_of(store: Any, book: RateBook, guild_id: int, user_id: int, na
     ``service.records.PERIODS``)."""
     rating = await store.rating(guild_id, game.id, user_id)
     recent = await store.recent_places(guild_id, game.id, user_id, RECENT_UNITS)
-    placed = await store.placement_counts(guild_id, game.id, user_id, period_start(period))
-    rates = await book.player_rates(guild_id, user_id, game.id, period, counted_placements(placed))
+    now = datetime.now(timezone.utc)  # one moment for the placements and the rates of the period
+    placed = await store.placement_counts(guild_id, game.id, user_id, period_start(period, now))
+    rates = await book.player_rates(guild_id, user_id, game.id, period, counted_placements(placed), now=now)
     best = await store.best_hands(guild_id, user_id, game.id, BEST_HANDS)
     state = dan.State(rating.dan_rank, rating.dan_points) if rating else dan.initial()
     return Profile(name=name, game=game, rating=display_rating(rating.mu, rating.sigma) if rating else None,

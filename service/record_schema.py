@@ -27,8 +27,10 @@ VERSION = 1
 #: where the schema is published
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "docs" / "record.schema.json"
 
-#: most hands in one record (a match has at most 100: the option ``match_hands``)
-MAX_HANDS = 100
+#: most hands in one record: a planned match has at most 100 (the option ``match_hands``), an
+#: open-ended table's match as many as were played before it ended — the file's size
+#: (``service.record_file.MAX_BYTES``) bounds it first (a 二人麻将 hand is about 3 kB)
+MAX_HANDS = 1000
 #: most actions of one hand (the longest AI play-outs have a few hundred)
 MAX_ACTIONS = 5000
 #: most seats of a hand (the games have 2–4)
