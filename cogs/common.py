@@ -225,13 +225,19 @@ def is_admin(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_guild or perms.administrator))
 
 
+async def admit(interaction: discord.Interaction) -> bool:
+    """Whether to handle an interaction: the bot's clean stop (``cogs.shutdown.Shutdown.admit``)
+    answers it "restarting" and says ``False`` once the bot is stopping; ``True`` for a client
+    without one."""
+    shutdown = getattr(interaction.client, "shutdown", None)
+    return True if shutdown is None else await shutdown.admit(interaction)
+
+
 class Guarded:
     """Mixin for the bot's persistent buttons and menus: ``callback`` runs ``run`` through
     the one error path.  Subclasses implement ``async def run(self, interaction)``."""
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        from .shutdown import admit
-
         if not await admit(interaction):  # the bot is stopping: answered "restarting"
             return
         try:

@@ -27,9 +27,8 @@ from engine.variants import find_variant
 from service.tables import ServiceError
 
 from . import config, lobby_settings, tables
-from .common import handle_error, reply_error
+from .common import admit, handle_error, reply_error
 from .rules_form import read_submission
-from .shutdown import admit
 
 FORM_ID = re.compile(r"mjform:(?P<kind>[tdpc]):(?P<part>[0-9]):(?P<rest>[^\n]{1,90})")
 LOBBY_REST = re.compile(r"(?P<ch>[0-9]{1,20}):(?P<table>[0-9]{1,20})")

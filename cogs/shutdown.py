@@ -32,7 +32,7 @@ from discord import app_commands
 
 from render.text import t
 
-from .common import user_lang
+from .common import admit, user_lang
 
 log = logging.getLogger("bot")
 
@@ -135,12 +135,6 @@ class Shutdown:
             finishing.cancel()
         ok = await _until(deadline, self._refusals, "restarting answers") and ok
         return ok
-
-
-async def admit(interaction: discord.Interaction) -> bool:
-    """The bot's :meth:`Shutdown.admit` (``True`` for a client without one)."""
-    shutdown: Optional[Shutdown] = getattr(interaction.client, "shutdown", None)
-    return True if shutdown is None else await shutdown.admit(interaction)
 
 
 class GatedTree(app_commands.CommandTree):

@@ -42,7 +42,8 @@ function of the transaction's connection (``update_table_row``, ``put_streak``,
 * :mod:`store.langs` — each player's language;
 * :mod:`store.migrate` — Alembic upgrade, downgrade and stamp;
 * :mod:`store.models` — the SQLModel tables; ``store/migrations/`` — the Alembic revisions;
-* :mod:`store.backup` — a consistent copy, a folder of dated copies, the restore (a command too);
+* :mod:`store.copies` — a consistent copy, a folder of dated copies, the restore; :mod:`store.backup`
+  — the command that makes and restores them;
   :mod:`store.retention` — which copies to keep (pure); :mod:`store.backup_schedule` — the
   bot's daily copy task.
 

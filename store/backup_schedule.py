@@ -9,7 +9,7 @@ Settings (environment or ``.env``; :meth:`BackupSettings.from_env`):
 
 At start, and then each day at ``BACKUP_AT``, the task takes a copy when the folder has none
 since the last ``BACKUP_AT`` (so a bot restarted after its hour does not skip a day, and a
-restart does not copy twice); the copy is :func:`store.backup.backup_into`'s (SQLite's online
+restart does not copy twice); the copy is :func:`store.copies.backup_into`'s (SQLite's online
 backup API, or ``pg_dump -Fc``), checked before it is kept, then the older copies are pruned.
 A failed copy is logged and tried again an hour later.  PostgreSQL without ``pg_dump``: one
 log line says why nothing is copied.
@@ -24,7 +24,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Awaitable, Callable, Mapping, Optional
 
-from .backup import BackupError, backup_into, is_postgres, pg_dump_available
+from .copies import BackupError, backup_into, is_postgres, pg_dump_available
 from .retention import backup_time
 
 __all__ = ["BackupSettings", "BackupSchedule"]

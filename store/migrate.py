@@ -17,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 
-from .backup import BackupError, backup_sqlite
+from .copies import BackupError, backup_sqlite
 from .database import Database
 from .records import StoreError
 

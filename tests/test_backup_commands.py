@@ -118,7 +118,7 @@ async def test_readmes_backup_and_restore_lines_run_as_written_from_another_fold
 async def test_a_name_taken_is_refused_and_nothing_is_overwritten(tmp_path, capsys):
     from datetime import datetime, timezone
 
-    from store.backup import BackupError, backup_into
+    from store.copies import BackupError, backup_into
 
     db = tmp_path / "x.db"
     await _database(db)

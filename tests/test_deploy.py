@@ -337,7 +337,7 @@ async def test_a_backup_taken_while_tables_play_is_whole_and_holds_every_acknowl
 
     from service.clock import ManualClock
     from service.tables import TableService
-    from store.backup import backup_sqlite
+    from store.copies import backup_sqlite
 
     db = tmp_path / "live.db"
     store = Store(f"sqlite:///{db}")

@@ -13,7 +13,7 @@ import pytest
 from service.clock import ManualClock
 from service.tables import TableService
 from store import Store, head_revision
-from store.backup import BackupError, backup_into, restore_sqlite
+from store.copies import BackupError, backup_into, restore_sqlite
 from store.backup_schedule import BackupSchedule, BackupSettings
 from store.retention import backup_name, backup_time, to_keep, to_prune
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timezone
 
-from store.backup import backup_into, main, restore_sqlite
+from store.backup import main
+from store.copies import backup_into, restore_sqlite
 
 
 def _db(path, rows: int) -> None:
@@ -95,7 +96,7 @@ def test_a_restore_refuses_an_empty_file_or_another_programs_database(tmp_path):
     # data at all. A SQLite file of another program passes it too.
     import pytest
 
-    from store.backup import BackupError
+    from store.copies import BackupError
 
     db = tmp_path / "bot.db"
     _db(db, 3)
