@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from fd_fixture import fd_bot  # noqa: F401  (the fixture)
 from fakediscord import RecordedFile, as_shown
 from rated_history import new_rated_table, played_hand
 
