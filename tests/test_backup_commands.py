@@ -162,6 +162,10 @@ def test_mahjong_backup_is_installed_with_the_project():
     assert getattr(importlib.import_module(module), name).__module__ == "store.backup"
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
     assert "store*" in packages["find"]["include"]
+    # the bot installed this way runs too (mahjong-bot): its data/ is installed beside the packages
+    assert "data*" in packages["find"]["include"] and packages["find"]["namespaces"] is True
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert data["data"] == ["*/*"] and all(p.parent.parent.name == "data" for p in (ROOT / "data").glob("*/*"))
 
 
 @pytest.mark.parametrize("setting", ["BACKUP_AT=25", "BACKUP_KEEP_DAILY=x"])
