@@ -266,7 +266,9 @@ class SettlementRow(SQLModel, table=True):
         UniqueConstraint("hand_id", "seat", name="uq_settlement_hand_seat"),
         Index("ix_settlement_guild_user", "guild_id", "user_id", "variant"),
         Index("ix_settlement_guild_time", "guild_id", "created_at"),
-        Index("ix_settlement_player_points", "guild_id", "user_id", "variant", "points"),
+        # a player's best hands and the points board read this index alone (revision 0015)
+        Index("ix_settlement_player_points", "guild_id", "variant", "user_id", "is_ai", "points", "is_winner",
+              "self_drawn", "dealt_in"),
     )
 
     id: Optional[int] = Field(default=None, primary_key=True)

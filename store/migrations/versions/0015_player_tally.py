@@ -1,5 +1,5 @@
 """Per-player tallies of the rates: ``player_tally`` (a row per guild, player, game and UTC day),
-and an index for the best hands of a player.
+and an index a player's best hands and the points board read alone.
 
 Revision ID: 0015_player_tally
 Revises: 0014_ratings
@@ -44,8 +44,10 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("guild_id", "user_id", "variant", "day", name="uq_player_tally_day"),
     )
-    # a player's best hands (``Store.best_hands``) without reading every settlement of theirs
-    op.create_index("ix_settlement_player_points", "settlement", ["guild_id", "user_id", "variant", "points"])
+    # a player's best hands (``Store.best_hands``: ordered by points) and the points board
+    # (``Store.leaderboard``: summed per player) read this index alone, not the table's rows
+    op.create_index("ix_settlement_player_points", "settlement",
+                    ["guild_id", "variant", "user_id", "is_ai", "points", "is_winner", "self_drawn", "dealt_in"])
 
 
 def downgrade() -> None:
