@@ -376,9 +376,6 @@ def run_discord(token: str) -> int:
 
     try:
         web = WebSettings.from_env(os.environ)
-    except ValueError as exc:
-        return config_error(str(exc))
-    try:
         timeout = stop_timeout(os.environ.get("STOP_TIMEOUT"))
     except ValueError as exc:
         return config_error(str(exc))

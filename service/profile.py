@@ -94,6 +94,12 @@ class RatedLine:
     dan: State
 
 
+def _hidden_key(guild_id: int, user_id: int | str) -> str:
+    """The ``bot_state`` key of a player hiding their profile (``user_id`` ``""``: the prefix of
+    a server's keys)."""
+    return f"profile:hidden:{guild_id}:{user_id}"
+
+
 class Profiles:
     """Players' profiles, the rating and 段位 leaderboards, and who hides their profile (a
     player may hide it from others: ``bot_state`` key ``profile:hidden:<guild>:<user>``)."""
@@ -108,19 +114,18 @@ class Profiles:
 
     async def hidden(self, guild_id: int, user_id: int) -> bool:
         """Whether the player hides their profile from others on this server."""
-        return (await self.store.get_state(f"profile:hidden:{guild_id}:{user_id}")) == "1"
+        return (await self.store.get_state(_hidden_key(guild_id, user_id))) == "1"
 
     async def set_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:
         """Hide (or show again) the player's profile from others on this server."""
-        await self.store.set_state(f"profile:hidden:{guild_id}:{user_id}", "1" if hidden else "")
+        await self.store.set_state(_hidden_key(guild_id, user_id), "1" if hidden else "")
 
     async def board(self, guild_id: int, variant: str, by: str = "rating", limit: int = 10) -> list[RatedLine]:
         """The best rated players of a game on a server, ``by`` ``"rating"``
         (:func:`display_rating`) or ``"dan"`` (rank, then its points, then the rating); players
         hiding their profile are left out."""
-        hidden = {k for k, v in (await self.store.states(f"profile:hidden:{guild_id}:")).items() if v == "1"}
-        rows = [r for r in await self.store.ratings(guild_id, variant)
-                if f"profile:hidden:{guild_id}:{r.user_id}" not in hidden]
+        hidden = {k for k, v in (await self.store.states(_hidden_key(guild_id, ""))).items() if v == "1"}
+        rows = [r for r in await self.store.ratings(guild_id, variant) if _hidden_key(guild_id, r.user_id) not in hidden]
         names = await self.store.player_names(guild_id, [r.user_id for r in rows])
         lines = [RatedLine(r.user_id, names.get(r.user_id, "?"), display_rating(r.mu, r.sigma), r.units,
                            dan.State(r.dan_rank, r.dan_points)) for r in rows]

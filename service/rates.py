@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from store import HandRecord, PlayerTally, SettlementRecord, Store
 
-from .claims import WIN_EVENT, claiming_seats
+from .claims import claiming_seats
 from .records import period_start
 from .stored_hand import rebuild
 
@@ -291,6 +291,6 @@ class RateBook:
         return rates_of(tally, user_id, has_claims=has_claims, placements=placements, variant=variant, since=since)
 
 
-__all__ = ["Rate", "Mean", "Placements", "PlayerRates", "RateBook", "WIN_EVENT", "claiming_seats", "claims_for",
+__all__ = ["Rate", "Mean", "Placements", "PlayerRates", "RateBook", "claiming_seats", "claims_for",
            "claims_of", "counted_placements", "hand_tallies", "placement_rates", "player_rates", "rates_of",
            "rebuild_tallies"]

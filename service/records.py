@@ -206,9 +206,9 @@ class Records:
                       imported=imported)
 
     async def may_view(self, guild_id: int, hand_id: int, seat: Optional[int], user_id: Optional[int]) -> None:
-        """Refuse what :meth:`animation` and :meth:`replay` would refuse (an unknown or
-        unfinished hand, a seat's view for another than its player), without building
-        anything."""
+        """Refuse what :meth:`animation` would refuse (an unknown or unfinished hand, a seat's
+        view for another than its player), without building anything (before the answer is
+        deferred)."""
         record = await self.finished(guild_id, hand_id)
         if seat is not None:
             check_seat(record, seat, user_id)
